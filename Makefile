@@ -1,0 +1,56 @@
+# tally — build, test and try it. `make demo` and `make test` are all a fresh machine needs.
+SWIFT  ?= swift
+PREFIX ?= /usr/local
+BINDIR  = $(PREFIX)/bin
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
+.PHONY: all deps build release test demo install uninstall clean migrations check-migrations
+
+all: build
+
+## deps: make sure the system SQLite headers are present (installs libsqlite3-dev with apt when root).
+deps:
+	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing libsqlite3-dev (SQLite headers)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev; \
+	else \
+		echo "tally needs the SQLite development files. Install them with:"; \
+		echo "  sudo apt-get install libsqlite3-dev     (Debian, Ubuntu)"; \
+		echo "  sudo dnf install sqlite-devel           (Fedora)"; \
+		echo "  brew install sqlite                     (macOS)"; \
+		exit 1; \
+	fi
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "tally needs a Swift 6 toolchain: https://swift.org/install"; exit 1; }
+
+## build: debug build of tally (.build/debug/tally).
+build: deps
+	$(SWIFT) build
+
+## release: optimized, statically linked build (.build/release/tally).
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+## test: every test: unit, storage, end-to-end (runs the built binary).
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test
+
+## demo: build and run tally on a throw-away database.
+demo: build
+	@./scripts/demo .build/debug/tally
+
+## install: install the release binary into $(BINDIR).
+install: release
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 .build/release/tally $(DESTDIR)$(BINDIR)/tally
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tally
+
+## migrations: regenerate the SQL compiled into the binary from migrations/*.sql.
+migrations:
+	./scripts/embed-migrations
+
+clean:
+	rm -rf .build

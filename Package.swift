@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layers, innermost first. Arrows point inward:
+/// TallyDomain (pure) <- TallyStorage (the only SQLite importer)
+/// TallyDomain <- TallyApp (dispatcher, projections) <- TallyCLI <- tally
+let package = Package(
+    name: "tally",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tally", targets: ["tally"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "TallyDomain"),
+        .target(name: "TallyStorage", dependencies: ["TallyDomain", "CSQLite"]),
+        .target(name: "TallyApp", dependencies: ["TallyDomain"]),
+        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyStorage"]),
+        .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
+        .target(name: "TallyTestSupport", dependencies: ["TallyDomain"], path: "Tests/TallyTestSupport"),
+        .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyTestSupport"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyTestSupport", "tally"]),
+    ]
+)

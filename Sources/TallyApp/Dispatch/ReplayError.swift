@@ -1,0 +1,14 @@
+import TallyDomain
+
+/// An event in the log that cannot be folded: the log is damaged or from an unknown future.
+public struct ReplayError: Error, Sendable, Equatable {
+    public var seq: Int64
+    public var type: String
+    public var reason: String
+
+    public init(seq: Int64, type: String, reason: String) {
+        self.seq = seq
+        self.type = type
+        self.reason = reason
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TallyDomain
+
+/// The result of a todo query: the rows to show and counts for the footer.
+public struct TodoView: Sendable, Equatable {
+    /// The matching todos in display order, cut to the limit.
+    public var todos: [Todo]
+    /// How many matched before the limit.
+    public var matched: Int
+    /// Active and completed among the matches (before the limit).
+    public var active: Int
+    public var completed: Int
+}
+
+/// Serves filtered, sorted views of the todos.
+public enum TodoProjection {
+    /// Runs a query against the read model. Date bounds are resolved against `now` in `zone`.
+    /// - Complexity: O(n log n) in the number of todos.
+    public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> TodoView {
+        let before = try query.dueBefore.map { raw throws(DomainError) in try bound(raw, now: now, zone: zone).startInstant(in: zone) }
+        let after = try query.dueAfter.map { raw throws(DomainError) in try bound(raw, now: now, zone: zone).endInstant(in: zone) }
+        let needle = query.search.map { $0.lowercased() }
+
+        var matches: [Todo] = []
+        var active = 0
+        var completed = 0
+        for todo in model.todos {
+            if todo.deleted && !query.includeDeleted { continue }
+            switch query.status {
+            case .active where todo.completed: continue
+            case .completed where !todo.completed: continue
+            default: break
+            }
+            if !query.tags.allSatisfy(todo.tags.contains) { continue }
+            if let priority = query.priority, todo.priority != priority { continue }
+            if before != nil || after != nil {
+                guard let due = todo.due?.sortInstant(in: zone) else { continue }
+                if let before, due >= before { continue }
+                if let after, due < after { continue }
+            }
+            if let needle, !matchesSearch(todo, needle) { continue }
+            matches.append(todo)
+            if todo.completed { completed += 1 } else { active += 1 }
+        }
+        let matched = matches.count
+        matches.sort(by: ordering(query.sort, reverse: query.reverse, zone: zone))
+        if let limit = query.limit, limit < matches.count {
+            matches.removeSubrange(limit...)
+        }
+        return TodoView(todos: matches, matched: matched, active: active, completed: completed)
+    }
+
+    private static func bound(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> When {
+        let when: When
+        do {
+            when = try When.parse(raw, now: now, zone: zone)
+        } catch {
+            throw .invalid(.value(error))
+        }
+        if case .logPosition = when {
+            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
+        }
+        return when
+    }
+
+    private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {
+        if todo.title.lowercased().contains(needle) { return true }
+        if let note = todo.note, note.lowercased().contains(needle) { return true }
+        return todo.tags.contains { $0.contains(needle) }
+    }
+
+    /// A strict order: the sort key in its natural direction (flipped by `reverse`), then creation order.
+    ///
+    /// Todos without a due date or priority stay last in both directions: reversing
+    /// "soonest first" should give "latest first", not "undated first".
+    static func ordering(_ key: TodoSortKey, reverse: Bool, zone: TimeZone) -> (Todo, Todo) -> Bool {
+        let missing: (Todo) -> Bool = switch key {
+        case .due: { $0.due == nil }
+        case .priority: { $0.priority == nil }
+        case .created, .updated, .title: { _ in false }
+        }
+        let primary: (Todo, Todo) -> ComparisonResult = switch key {
+        case .created: { compare($0.createdAt, $1.createdAt) }
+        case .updated: { compare($0.updatedAt, $1.updatedAt) }
+        case .due: { compare($0.due?.sortInstant(in: zone) ?? 0, $1.due?.sortInstant(in: zone) ?? 0) }
+        case .priority: { compare($1.priority?.rank ?? 0, $0.priority?.rank ?? 0) }
+        case .title: { lhs, rhs in lhs.title.compare(rhs.title, options: [.caseInsensitive]) }
+        }
+        return { lhs, rhs in
+            let (lhsMissing, rhsMissing) = (missing(lhs), missing(rhs))
+            if lhsMissing != rhsMissing { return rhsMissing }
+            var result = lhsMissing ? .orderedSame : primary(lhs, rhs)
+            if reverse {
+                result = switch result {
+                case .orderedAscending: .orderedDescending
+                case .orderedDescending: .orderedAscending
+                case .orderedSame: .orderedSame
+                }
+            }
+            return result == .orderedSame ? lhs.number < rhs.number : result == .orderedAscending
+        }
+    }
+
+    private static func compare<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
+        lhs < rhs ? .orderedAscending : (lhs > rhs ? .orderedDescending : .orderedSame)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import TallyApp
+import TallyDomain
+import TallyStorage
+
+/// `tally info`
+enum InfoCommand: CommandHandler {
+    static let path = ["info"]
+    static let spec = CommandSpec(
+        name: "info",
+        abstract: "Show the database path, schema version, counts, size and snapshot status.",
+        examples: [CommandExample(command: "tally info", explanation: "Where the data lives and how much there is.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let path = context.settings.databasePath
+        let sqlite = try SQLiteEventLog.openForReading(path: path, busyTimeout: context.settings.busyTimeout)
+        let log: EventLog = sqlite ?? InMemoryEventLog()
+        let state = try context.readState(log)
+        let head = try log.head()
+        let todos = state.todos
+        let deleted = todos.filter(\.deleted).count
+        let completed = todos.filter { $0.completed && !$0.deleted }.count
+        let active = todos.count - deleted - completed
+        let size = try sqlite?.fileSize() ?? 0
+        let schema = try sqlite?.schemaVersion() ?? 0
+        let known = sqlite?.latestSchemaVersion ?? 0
+        if context.json {
+            context.printJSON(.object([
+                "path": .string(path),
+                "exists": .bool(sqlite != nil),
+                "schemaVersion": .int(Int64(schema)),
+                "events": .int(head.seq),
+                "todos": .object(["total": .int(Int64(todos.count)), "active": .int(Int64(active)), "completed": .int(Int64(completed)), "deleted": .int(Int64(deleted))]),
+                "fileSizeBytes": .int(size),
+                "snapshot": .null,
+            ]))
+            return
+        }
+        let catalog = context.catalog
+        var rows: [(String, String)] = [(catalog.text(.infoPath), path)]
+        if sqlite == nil {
+            rows.append((catalog.text(.infoStatus), catalog.text(.infoMissing)))
+        } else {
+            rows.append((catalog.text(.infoSchema), String(schema) + (known > schema ? " (\(known))" : "")))
+            rows.append((catalog.text(.infoEvents), String(head.seq)))
+            rows.append((catalog.text(.infoTodos), catalog.text(.infoTodoCounts, [
+                "total": String(todos.count), "active": String(active), "completed": String(completed), "deleted": String(deleted),
+            ])))
+            rows.append((catalog.text(.infoSize), ByteSize.format(size)))
+            rows.append((catalog.text(.infoSnapshot), catalog.text(.infoNoSnapshot)))
+        }
+        let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
+        for (label, value) in rows {
+            context.console.line(TextWidth.pad(label, to: width, alignRight: false) + "  " + value)
+        }
+    }
+}
+
+/// Human-readable byte counts: `812 B`, `4.2 KB`, `1.5 MB` (powers of 1000).
+enum ByteSize {
+    static func format(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,29 @@
+import TallyDomain
+
+/// `tally add TITLE... [--tag T]... [--priority P] [--due WHEN] [--note TEXT]`
+enum AddCommand: CommandHandler {
+    static let path = ["add"]
+    static let spec = CommandSpec(
+        name: "add",
+        abstract: "Add a todo.",
+        discussion: "The title is the words given, joined by spaces and trimmed; it must not be empty.",
+        arguments: [ArgumentSpec(name: "TITLE", help: "The todo's title.", repeating: true)],
+        options: [TodoOptions.tag, TodoOptions.priority, TodoOptions.due, TodoOptions.note],
+        examples: [
+            CommandExample(command: "tally add Buy oat milk --tag shop --due tomorrow", explanation: "Add a todo due tomorrow, tagged shop."),
+            CommandExample(command: "tally add \"Call the dentist\" --priority high", explanation: "Add a high-priority todo."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let input = TodoInput(
+            title: command.arguments.joined(separator: " "),
+            tags: command.values("tag"),
+            priority: command.value("priority"),
+            due: command.value("due"),
+            note: command.value("note")
+        )
+        let outcome = try context.dispatcher().execute(.addTodo(input))
+        MutationPrinter(context: context).print(outcome, single: true)
+    }
+}

@@ -1,0 +1,38 @@
+import TallyDomain
+
+/// `tally edit REF [--title T] [--tag +T|-T]... [--priority P|none] [--due WHEN|none] [--note TEXT|none]`
+enum EditCommand: CommandHandler {
+    static let path = ["edit"]
+    static let spec = CommandSpec(
+        name: "edit",
+        abstract: "Change a todo's fields.",
+        discussion: "Only the fields named change. 'none' clears the priority, due date or note.",
+        arguments: [ArgumentSpec(name: "REF", help: "A todo number or a unique id prefix.")],
+        options: [
+            OptionSpec(name: "title", valueName: "TITLE", help: "The new title."),
+            OptionSpec(name: "tag", valueName: "+TAG|-TAG", repeatable: true, help: "Add (+tag or tag) or remove (-tag) a tag. Repeat for several."),
+            OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium, high, or none."),
+            OptionSpec(name: "due", valueName: "WHEN", help: "A new due date, or none."),
+            OptionSpec(name: "note", valueName: "TEXT", help: "A new note, or none."),
+        ],
+        examples: [
+            CommandExample(command: "tally edit 3 --title \"Buy oat milk\"", explanation: "Rename todo 3."),
+            CommandExample(command: "tally edit 3 --tag +urgent --tag -someday --due none", explanation: "Change tags and clear the due date."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let input = TodoEditInput(
+            title: command.value("title"),
+            tagChanges: command.values("tag"),
+            priority: command.value("priority"),
+            due: command.value("due"),
+            note: command.value("note")
+        )
+        guard !input.isEmpty else {
+            throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange)), commandPath: path)
+        }
+        let ref = command.arguments[0]
+        MutationPrinter(context: context).print(try context.dispatcher().execute(.editTodo(ref, input)))
+    }
+}

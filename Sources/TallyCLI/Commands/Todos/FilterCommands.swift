@@ -1,0 +1,79 @@
+import TallyDomain
+
+/// `tally filter` — the group of saved-view commands.
+enum FilterGroup {
+    static let spec = CommandSpec(
+        name: "filter",
+        abstract: "Save, show or reset the default view of 'tally list'.",
+        discussion: "The saved view is an event like any other: it is audited and undoable.",
+        subcommands: [FilterSetCommand.spec, FilterShowCommand.spec, FilterResetCommand.spec]
+    )
+}
+
+/// `tally filter set [view options]`
+enum FilterSetCommand: CommandHandler {
+    static let path = ["filter", "set"]
+    static let spec = CommandSpec(
+        name: "set",
+        abstract: "Save the view a bare 'tally list' shows.",
+        options: TodoOptions.view,
+        examples: [CommandExample(command: "tally filter set --status active --sort due", explanation: "Make 'tally list' show active todos, soonest due first.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        guard TodoOptions.hasViewOptions(command) else {
+            throw UsageError(kind: .custom(context.catalog.text(.usageFilterNeedsOption)), commandPath: path)
+        }
+        let query = try TodoOptions.query(command, context)
+        let outcome = try context.dispatcher().execute(.saveTodoFilter(query))
+        FilterPrinter.print(outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+    }
+}
+
+/// `tally filter show`
+enum FilterShowCommand: CommandHandler {
+    static let path = ["filter", "show"]
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show the saved default view.",
+        examples: [CommandExample(command: "tally filter show", explanation: "Print the saved view as list options.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let state = try context.readState(try context.readLog())
+        FilterPrinter.print(state.filters[.todos], context: context, notices: [], changed: false)
+    }
+}
+
+/// `tally filter reset`
+enum FilterResetCommand: CommandHandler {
+    static let path = ["filter", "reset"]
+    static let spec = CommandSpec(
+        name: "reset",
+        abstract: "Forget the saved view: a bare 'tally list' shows all todos again.",
+        examples: [CommandExample(command: "tally filter reset", explanation: "Go back to the standard view.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let outcome = try context.dispatcher().execute(.resetFilter(.todos))
+        FilterPrinter.print(outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+    }
+}
+
+/// Prints a saved todo view.
+enum FilterPrinter {
+    static func print(_ filter: JSONObject?, context: CLIContext, notices: [Notice], changed: Bool) {
+        if context.json {
+            context.printJSON(.object(["scope": "todos", "filter": filter.map { .object($0) } ?? .null]))
+            for notice in notices { context.console.errorLine(NoticeText.text(notice, context.catalog)) }
+            return
+        }
+        for notice in notices { context.console.line(NoticeText.text(notice, context.catalog)) }
+        if let filter {
+            let options = TodoOptions.describe(TodoQuery(json: filter))
+            context.console.line(context.catalog.text(changed ? .filterSaved : .filterCurrent, ["options": options]))
+        } else {
+            context.console.line(context.catalog.text(changed ? .filterWasReset : .filterNone))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import TallyApp
+import TallyDomain
+
+/// `tally list [view options] [--as-of WHEN]`
+enum ListCommand: CommandHandler {
+    static let path = ["list"]
+    static let spec = CommandSpec(
+        name: "list",
+        aliases: ["ls"],
+        abstract: "Show todos, filtered and sorted.",
+        discussion: "Without view options, the saved default view ('tally filter set') is used, or all todos in creation order.",
+        options: TodoOptions.view + [TodoOptions.asOf],
+        examples: [
+            CommandExample(command: "tally list --status active --sort due", explanation: "Active todos, soonest due first."),
+            CommandExample(command: "tally ls --tag home --search milk", explanation: "Todos tagged home that mention milk."),
+            CommandExample(command: "tally list --as-of yesterday", explanation: "The list as it was at the end of yesterday."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let bound = try context.asOfBound(command.value("as-of"))
+        let explicit = TodoOptions.hasViewOptions(command)
+        let query = explicit ? try TodoOptions.query(command, context) : nil
+        let log = try context.readLog()
+        let state = try context.readState(log, bound: bound)
+        let effective = query ?? state.filters[.todos].map(TodoQuery.init(json:)) ?? .standard
+        let view = try TodoProjection.run(effective, on: state, now: context.now, zone: context.zone)
+        if context.json {
+            context.printJSON(.array(view.todos.map(JSONShapes.todo)))
+        } else {
+            context.console.line(TodoRenderer(context: context).table(view))
+        }
+    }
+}
+
+/// `tally show REF [--as-of WHEN]`
+enum ShowCommand: CommandHandler {
+    static let path = ["show"]
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show all fields of a todo and its history.",
+        arguments: [ArgumentSpec(name: "REF", help: "A todo number or a unique id prefix.")],
+        options: [TodoOptions.asOf],
+        examples: [
+            CommandExample(command: "tally show 3", explanation: "Everything about todo 3, with who changed what and when."),
+            CommandExample(command: "tally show 3 --as-of @120", explanation: "Todo 3 as it was at log position 120."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let bound = try context.asOfBound(command.value("as-of"))
+        let log = try context.readLog()
+        let state = try context.readState(log, bound: bound)
+        let todo = try ReferenceResolver.todo(command.arguments[0], in: state)
+        let history = try log.events(inStream: todo.id).filter { event in
+            switch bound {
+            case nil: true
+            case .position(let seq)?: event.seq <= seq
+            case .instant(let ms)?: event.recordedAt <= ms
+            }
+        }
+        if context.json {
+            context.printJSON(.object(["todo": JSONShapes.todo(todo), "history": .array(history.map(JSONShapes.event))]))
+        } else {
+            context.console.line(TodoRenderer(context: context).detail(todo, history: history))
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TallyDomain
+
+/// Option specs and readers shared by the todo commands.
+enum TodoOptions {
+    static let tag = OptionSpec(name: "tag", valueName: "TAG", repeatable: true, help: "A tag ([a-z0-9_-], up to 32 characters). Repeat for several.")
+    static let priority = OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium or high.")
+    static let due = OptionSpec(name: "due", valueName: "WHEN", help: "Due date: 2026-11-21, 2026-11-21T14:30, today, tomorrow, +3d, ...")
+    static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
+    static let asOf = OptionSpec(name: "as-of", valueName: "WHEN", help: "Show the state as it was at WHEN, or at log position @SEQ.")
+
+    /// The options of `list` that make up a view (also accepted by `filter set`).
+    static let view: [OptionSpec] = [
+        OptionSpec(name: "status", valueName: "STATUS", help: "Which todos to show.", defaultValue: "all", allowedValues: TodoStatus.allCases.map(\.rawValue)),
+        OptionSpec(name: "tag", valueName: "TAG", repeatable: true, help: "Only todos with this tag. Repeat to require several."),
+        OptionSpec(name: "priority", valueName: "PRIORITY", help: "Only todos with this priority (low, medium, high)."),
+        OptionSpec(name: "due-before", valueName: "WHEN", help: "Only todos due before WHEN."),
+        OptionSpec(name: "due-after", valueName: "WHEN", help: "Only todos due after WHEN (a date means after that whole day)."),
+        OptionSpec(name: "search", valueName: "TEXT", help: "Only todos whose title, note or tags contain TEXT, ignoring case."),
+        OptionSpec(name: "sort", valueName: "KEY", help: "Sort order.", defaultValue: "created", allowedValues: TodoSortKey.allCases.map(\.rawValue)),
+        OptionSpec(name: "reverse", help: "Reverse the sort order."),
+        OptionSpec(name: "limit", valueName: "N", help: "Show at most N todos."),
+        OptionSpec(name: "deleted", help: "Include deleted todos."),
+    ]
+
+    /// True when the command line names any view option.
+    static func hasViewOptions(_ command: ParsedCommand) -> Bool {
+        view.contains { option in
+            option.valueName == nil ? command.has(option.name) : !command.values(option.name).isEmpty
+        }
+    }
+
+    /// Reads the view options into a query.
+    static func query(_ command: ParsedCommand, _ context: CLIContext) throws -> TodoQuery {
+        var query = TodoQuery()
+        if let raw = command.value("status"), let status = TodoStatus(rawValue: raw) { query.status = status }
+        query.tags = command.values("tag")
+        if let raw = command.value("priority") { query.priority = try Validation.priority(raw) }
+        query.dueBefore = command.value("due-before")
+        query.dueAfter = command.value("due-after")
+        query.search = command.value("search")
+        if let raw = command.value("sort"), let sort = TodoSortKey(rawValue: raw) { query.sort = sort }
+        query.reverse = command.has("reverse")
+        query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
+        query.includeDeleted = command.has("deleted")
+        let decisionContext = context.environment.decisionContext
+        return try Decider.validated(query, context: decisionContext)
+    }
+
+    /// The query written back as command-line options, for `filter show`.
+    static func describe(_ query: TodoQuery) -> String {
+        var parts: [String] = []
+        if query.status != .all { parts.append("--status \(query.status.rawValue)") }
+        for tag in query.tags { parts.append("--tag \(tag)") }
+        if let priority = query.priority { parts.append("--priority \(priority.rawValue)") }
+        if let value = query.dueBefore { parts.append("--due-before \(shellQuoted(value))") }
+        if let value = query.dueAfter { parts.append("--due-after \(shellQuoted(value))") }
+        if let value = query.search { parts.append("--search \(shellQuoted(value))") }
+        if query.sort != .created { parts.append("--sort \(query.sort.rawValue)") }
+        if query.reverse { parts.append("--reverse") }
+        if let limit = query.limit { parts.append("--limit \(limit)") }
+        if query.includeDeleted { parts.append("--deleted") }
+        return parts.joined(separator: " ")
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-_.:@".unicodeScalars.contains($0) }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TallyApp
+import TallyDomain
+import TallyStorage
+
+/// What every command handler gets: settings, the catalog, the console and access to the store.
+final class CLIContext {
+    let settings: Settings
+    let catalog: Catalog
+    let console: Console
+    let environment: AppEnvironment
+
+    init(settings: Settings, catalog: Catalog, console: Console) {
+        self.settings = settings
+        self.catalog = catalog
+        self.console = console
+        self.environment = .live(actor: settings.actor, zone: settings.zone, fixedNow: settings.fixedNow)
+    }
+
+    var json: Bool { settings.json }
+    var zone: TimeZone { settings.zone }
+    var now: Int64 { environment.now() }
+
+    /// The log for a read-only command: never creates the file; an absent database reads as empty.
+    func readLog() throws -> EventLog {
+        guard let log = try SQLiteEventLog.openForReading(path: settings.databasePath, busyTimeout: settings.busyTimeout) else {
+            return InMemoryEventLog()
+        }
+        if log.needsMigration, try log.schemaVersion() > 0 {
+            // An older tally wrote this file: bring it forward once, then read.
+            return try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+        }
+        return log
+    }
+
+    /// The current read models for a read-only command.
+    func readState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> ReadModel {
+        try Replayer.fold(log, into: ReadModel(), bound: bound)
+    }
+
+    /// A dispatcher over the database, created and migrated when needed.
+    func dispatcher() throws -> Dispatcher {
+        let log = try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+        return Dispatcher(log: log, environment: environment)
+    }
+
+    /// Parses `--as-of WHEN|@SEQ` into a replay bound.
+    func asOfBound(_ raw: String?) throws -> Replayer.Bound? {
+        guard let raw else { return nil }
+        let when: When
+        do {
+            when = try When.parse(raw, now: now, zone: zone, allowLogPosition: true)
+        } catch {
+            throw DomainError.invalid(.value(error))
+        }
+        switch when {
+        case .logPosition(let seq): return .position(seq)
+        case .instant(let ms): return .instant(ms)
+        case .date: return .instant(when.endInstant(in: zone) - 1)
+        }
+    }
+
+    /// Parses a positive integer option such as `--limit`.
+    func positiveInt(_ raw: String?, option: String) throws -> Int? {
+        guard let raw else { return nil }
+        guard let value = Int(raw), value > 0 else {
+            throw DomainError.invalid(.invalidLimit(raw))
+        }
+        return value
+    }
+
+    /// Prints a JSON document on standard output.
+    func printJSON(_ value: JSON) {
+        console.line(value.serialized(.pretty))
+    }
+}

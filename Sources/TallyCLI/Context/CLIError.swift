@@ -1,0 +1,162 @@
+import TallyApp
+import TallyDomain
+
+/// Exit codes of SPEC §5, in one place.
+enum ExitCode: Int32 {
+    case success = 0
+    case failure = 1
+    case usage = 64
+    case invalidData = 65
+    case noInput = 66
+    case ioError = 74
+    case busy = 75
+}
+
+/// Failures that belong to the command line itself.
+enum CLIError: Error {
+    /// `TALLY_NOW` is set but is not an ISO-8601 instant.
+    case invalidNow(String)
+    /// An option value that is not the right kind of value.
+    case invalidOptionValue(option: String, value: String, expected: String)
+    /// An input file could not be opened.
+    case cannotOpenInput(path: String, reason: String)
+    /// Output could not be written.
+    case cannotWriteOutput(path: String, reason: String)
+}
+
+/// A failure ready to print: its exit code, a stable machine code for `--json`, and the message.
+struct Failure {
+    var exit: ExitCode
+    var code: String
+    var message: String
+    /// Extra lines after the message (candidates of an ambiguous REF, ...).
+    var details: [String] = []
+    /// For usage errors: the command whose help to point at.
+    var usagePath: [String]? = nil
+}
+
+/// The one place that maps errors to exit codes and messages.
+enum FailureMapper {
+    static func failure(for error: Error, catalog: Catalog) -> Failure {
+        switch error {
+        case let error as UsageError:
+            return Failure(exit: .usage, code: "usage", message: UsageMessages.text(error.kind, catalog: catalog), usagePath: error.commandPath)
+        case let error as DomainError:
+            return domain(error, catalog: catalog)
+        case let error as EventLogError:
+            return log(error, catalog: catalog)
+        case let error as ReplayError:
+            return Failure(exit: .ioError, code: "corrupt", message: catalog.text(.errorUndecodableEvent, [
+                "seq": String(error.seq), "type": error.type, "reason": error.reason,
+            ]))
+        case let error as CLIError:
+            return cli(error, catalog: catalog)
+        default:
+            return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": "\(error)"]))
+        }
+    }
+
+    private static func domain(_ error: DomainError, catalog: Catalog) -> Failure {
+        switch error {
+        case .invalid(let input):
+            return Failure(exit: .invalidData, code: "invalid_data", message: InvalidInputMessages.text(input, catalog: catalog))
+        case .unknownReference(let kind, let ref):
+            return Failure(exit: .failure, code: "not_found", message: catalog.text(kind == .todo ? .errorUnknownTodo : .errorUnknownRecord, ["ref": ref]))
+        case .ambiguousReference(let kind, let ref, let candidates):
+            return Failure(
+                exit: .failure, code: "ambiguous",
+                message: catalog.text(kind == .todo ? .errorAmbiguousTodo : .errorAmbiguousRecord, ["ref": ref, "count": String(candidates.count)]),
+                details: candidates.map { catalog.text(.errorAmbiguousCandidate, ["number": String($0.number), "id": $0.id, "label": $0.label]) }
+            )
+        case .itemDeleted(let kind, let number):
+            return Failure(exit: .failure, code: "deleted", message: catalog.text(kind == .todo ? .errorTodoDeleted : .errorRecordDeleted, ["number": String(number)]))
+        }
+    }
+
+    private static func log(_ error: EventLogError, catalog: Catalog) -> Failure {
+        switch error {
+        case .conflict(let stream, let version):
+            return Failure(exit: .failure, code: "conflict", message: catalog.text(.errorConflict, ["stream": stream, "version": String(version)]))
+        case .duplicateEventID(let id):
+            return Failure(exit: .failure, code: "conflict", message: catalog.text(.errorDuplicateEvent, ["id": id]))
+        case .busy:
+            return Failure(exit: .busy, code: "busy", message: catalog.text(.errorBusy))
+        case .newerSchema(let found, let known):
+            return Failure(exit: .ioError, code: "newer_schema", message: catalog.text(.errorNewerSchema, ["found": String(found), "known": String(known)]))
+        case .corrupt(let reason):
+            return Failure(exit: .ioError, code: "corrupt", message: catalog.text(.errorCorrupt, ["reason": reason]))
+        case .io(let reason):
+            return Failure(exit: .ioError, code: "io", message: catalog.text(.errorIO, ["reason": reason]))
+        }
+    }
+
+    private static func cli(_ error: CLIError, catalog: Catalog) -> Failure {
+        switch error {
+        case .invalidNow(let value):
+            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorInvalidNow, ["value": value]))
+        case .invalidOptionValue(let option, let value, let expected):
+            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorInvalidOptionValue, [
+                "option": option, "value": value, "expected": expected,
+            ]))
+        case .cannotOpenInput(let path, let reason):
+            return Failure(exit: .noInput, code: "no_input", message: catalog.text(.errorCannotOpenInput, ["path": path, "reason": reason]))
+        case .cannotWriteOutput(let path, let reason):
+            return Failure(exit: .ioError, code: "io", message: catalog.text(.errorCannotWriteOutput, ["path": path, "reason": reason]))
+        }
+    }
+}
+
+/// Messages for the domain's invalid-input cases.
+enum InvalidInputMessages {
+    static func text(_ input: InvalidInput, catalog: Catalog) -> String {
+        switch input {
+        case .value(let error):
+            let id: MessageID = switch error.kind {
+            case .when: .errorInvalidWhen
+            case .duration: .errorInvalidDuration
+            case .distance: .errorInvalidDistance
+            case .date: .errorInvalidDate
+            }
+            return catalog.text(id, ["input": error.input, "reason": error.reason])
+        case .emptyTitle: return catalog.text(.errorEmptyTitle)
+        case .titleTooLong(let max): return catalog.text(.errorTitleTooLong, ["max": String(max)])
+        case .controlCharacters(let field): return catalog.text(.errorControlCharacters, ["field": field])
+        case .invalidTag(let tag): return catalog.text(.errorInvalidTag, ["tag": tag])
+        case .tooManyTags(let max): return catalog.text(.errorTooManyTags, ["max": String(max)])
+        case .invalidPriority(let value): return catalog.text(.errorInvalidPriority, ["value": value])
+        case .noteTooLong(let max): return catalog.text(.errorNoteTooLong, ["max": String(max)])
+        case .invalidLimit(let value): return catalog.text(.errorInvalidLimit, ["value": value])
+        }
+    }
+}
+
+/// Messages for argument-parsing errors.
+enum UsageMessages {
+    static func text(_ kind: UsageError.Kind, catalog: Catalog) -> String {
+        switch kind {
+        case .unknownCommand(let name, let suggestion):
+            return catalog.text(.usageUnknownCommand, ["name": name]) + suggest(suggestion, catalog)
+        case .unknownOption(let name, let suggestion):
+            return catalog.text(.usageUnknownOption, ["name": name]) + suggest(suggestion, catalog)
+        case .missingValue(let option):
+            return catalog.text(.usageMissingValue, ["option": option])
+        case .missingArgument(let name):
+            return catalog.text(.usageMissingArgument, ["name": name])
+        case .unexpectedArgument(let value):
+            return catalog.text(.usageUnexpectedArgument, ["value": value])
+        case .repeatedOption(let option):
+            return catalog.text(.usageRepeatedOption, ["option": option])
+        case .invalidValue(let option, let value, let allowed):
+            return catalog.text(.usageInvalidValue, ["option": option, "value": value, "allowed": allowed.joined(separator: ", ")])
+        case .conflictingOptions(let first, let second):
+            return catalog.text(.usageConflictingOptions, ["first": first, "second": second])
+        case .custom(let text):
+            return text
+        }
+    }
+
+    private static func suggest(_ suggestion: String?, _ catalog: Catalog) -> String {
+        guard let suggestion else { return "" }
+        return " " + catalog.text(.usageDidYouMean, ["suggestion": suggestion])
+    }
+}

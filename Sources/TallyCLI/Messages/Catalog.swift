@@ -1,0 +1,79 @@
+/// CLDR plural categories used by the catalogs.
+enum PluralCategory: Sendable, Hashable {
+    case one, few, many, other
+}
+
+/// One message in one language: plain text or plural forms, with `{name}` placeholders.
+enum Template: Sendable {
+    case text(String)
+    case plural([PluralCategory: String])
+}
+
+/// A language: its plural rule and a template for every message id.
+struct Language: Sendable {
+    var code: String
+    var pluralRule: @Sendable (Int) -> PluralCategory
+    var templates: [MessageID: Template]
+}
+
+/// Every human-facing string, looked up by id; adding a language is adding data.
+struct Catalog: Sendable {
+    let language: Language
+    /// Used when `language` lacks a message, so output never goes blank.
+    let fallback: Language
+
+    init(language: Language, fallback: Language = .english) {
+        self.language = language
+        self.fallback = fallback
+    }
+
+    static let english = Catalog(language: .english)
+
+    /// The text of `id` with its placeholders filled.
+    func text(_ id: MessageID, _ arguments: [String: String] = [:]) -> String {
+        render(template(id), count: nil, arguments)
+    }
+
+    /// The text of a plural message for `count`; `{count}` is filled too.
+    func plural(_ id: MessageID, count: Int, _ arguments: [String: String] = [:]) -> String {
+        var arguments = arguments
+        arguments["count"] = String(count)
+        return render(template(id), count: count, arguments)
+    }
+
+    private func template(_ id: MessageID) -> Template {
+        language.templates[id] ?? fallback.templates[id] ?? .text(id.rawValue)
+    }
+
+    private func render(_ template: Template, count: Int?, _ arguments: [String: String]) -> String {
+        let pattern: String
+        switch template {
+        case .text(let text):
+            pattern = text
+        case .plural(let forms):
+            let category = language.pluralRule(count ?? 0)
+            pattern = forms[category] ?? forms[.other] ?? ""
+        }
+        return Self.fill(pattern, arguments)
+    }
+
+    /// Replaces `{name}` with its argument; unknown names are left as they are.
+    static func fill(_ pattern: String, _ arguments: [String: String]) -> String {
+        guard pattern.contains("{") else { return pattern }
+        var result = ""
+        var rest = Substring(pattern)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = String(rest[rest.index(after: open)..<close])
+            if let value = arguments[name] {
+                result += value
+            } else {
+                result += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        result += rest
+        return result
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import TallyDomain
+
+/// Describes events in words a person reads: "completed", "title: 'a' → 'b'".
+struct EventDescriber {
+    let catalog: Catalog
+    let zone: TimeZone
+
+    /// `2026-11-21 14:30  alice@laptop  completed`
+    func historyLine(_ event: EventEnvelope) -> String {
+        "\(Timestamp.formatLocal(event.recordedAt, in: zone, withTime: true))  \(event.actor)  \(summary(event))"
+    }
+
+    /// What the event did, in one line.
+    func summary(_ envelope: EventEnvelope) -> String {
+        guard let event = try? EventCatalog.decode(envelope) else {
+            return catalog.text(.historyUndecodable, ["type": envelope.type])
+        }
+        switch event {
+        case .todoCreated(let fields):
+            return catalog.text(.historyCreated, ["title": fields.title])
+        case .todoEdited(let changes):
+            var parts: [String] = []
+            if let title = changes.title { parts.append(catalog.text(.historyFieldSet, ["field": "title", "value": quote(title)])) }
+            if let tags = changes.tags { parts.append(catalog.text(.historyFieldSet, ["field": "tags", "value": tags.isEmpty ? "-" : tags.joined(separator: " ")])) }
+            if let priority = changes.priority { parts.append(fieldChange("priority", priority?.rawValue)) }
+            if let due = changes.due { parts.append(fieldChange("due", due?.storageText)) }
+            if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
+            return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
+        case .todoCompleted: return catalog.text(.historyCompleted)
+        case .todoReopened: return catalog.text(.historyReopened)
+        case .todoDeleted: return catalog.text(.historyDeleted)
+        case .todoRestored: return catalog.text(.historyRestored)
+        case .filterSaved(let scope, let filter):
+            return catalog.text(.historyFilterSaved, ["scope": scope.rawValue, "filter": JSON.object(filter).serialized(.compact)])
+        case .filterReset(let scope):
+            return catalog.text(.historyFilterReset, ["scope": scope.rawValue])
+        case .historyUndone(let command):
+            return catalog.text(.historyUndone, ["command": String(command.prefix(8))])
+        case .historyRedone(let command):
+            return catalog.text(.historyRedone, ["command": String(command.prefix(8))])
+        }
+    }
+
+    private func fieldChange(_ field: String, _ value: String?) -> String {
+        guard let value else { return catalog.text(.historyFieldCleared, ["field": field]) }
+        return catalog.text(.historyFieldSet, ["field": field, "value": value])
+    }
+
+    private func quote(_ text: String) -> String { "'\(text)'" }
+}

@@ -1,0 +1,38 @@
+import TallyDomain
+
+/// The `--json` shapes of SPEC §5: absent values are `null`, timestamps ISO-8601 UTC.
+enum JSONShapes {
+    static func todo(_ todo: Todo) -> JSON {
+        .object([
+            "id": .string(todo.id),
+            "number": .int(Int64(todo.number)),
+            "title": .string(todo.title),
+            "completed": .bool(todo.completed),
+            "tags": .array(todo.tags.map { .string($0) }),
+            "priority": todo.priority.map { .string($0.rawValue) } ?? .null,
+            "due": todo.due.map { .string($0.storageText) } ?? .null,
+            "note": todo.note.map { .string($0) } ?? .null,
+            "createdAt": .string(Timestamp.format(todo.createdAt)),
+            "updatedAt": .string(Timestamp.format(todo.updatedAt)),
+            "completedAt": todo.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
+            "deleted": .bool(todo.deleted),
+        ])
+    }
+
+    static func event(_ event: EventEnvelope) -> JSON {
+        let data = (try? JSON.parse(event.data)) ?? .string(event.data)
+        return .object([
+            "seq": .int(event.seq),
+            "id": .string(event.id),
+            "stream": .string(event.stream),
+            "version": .int(Int64(event.version)),
+            "type": .string(event.type),
+            "schema": .int(Int64(event.schema)),
+            "recordedAt": .string(Timestamp.format(event.recordedAt)),
+            "actor": .string(event.actor),
+            "command": .string(event.command),
+            "data": data,
+            "hash": .string(event.hash),
+        ])
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import TallyDomain
+
+/// The command-line program: parses arguments, runs one command, reports errors with SPEC exit codes.
+public enum TallyCLI {
+    public static let version = "0.1.0"
+
+    /// Runs tally with the given arguments (without the program name) and environment; returns the exit code.
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        let console = Console()
+        defer { console.flush() }
+        let catalog = Catalog.english
+        let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        do {
+            let parser = ArgumentParser(root: CommandTree.root, globalOptions: CommandTree.globalOptions)
+            switch try parser.parse(arguments) {
+            case .version:
+                console.line("tally \(version)")
+            case .overview:
+                console.out(HelpRenderer.overview(root: CommandTree.root, globalOptions: CommandTree.globalOptions))
+            case .help(let path, _):
+                let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root
+                console.out(HelpRenderer.render(spec, path: path, globalOptions: CommandTree.globalOptions))
+            case .run(let command, let globals):
+                let settings = try makeSettings(globals, console: console, environment: environment)
+                let context = CLIContext(settings: settings, catalog: catalog, console: console)
+                guard let handler = CommandTree.handler(for: command.path) else {
+                    throw UsageError(kind: .unknownCommand(command.path.joined(separator: " "), suggestion: nil), commandPath: [])
+                }
+                try handler.run(command, context)
+            }
+            return ExitCode.success.rawValue
+        } catch {
+            let failure = FailureMapper.failure(for: error, catalog: catalog)
+            report(failure, json: wantsJSON, console: console, catalog: catalog)
+            return failure.exit.rawValue
+        }
+    }
+
+    static func makeSettings(_ globals: GlobalOptions, console: Console, environment: [String: String]) throws -> Settings {
+        var fixedNow: Int64? = nil
+        if let raw = environment["TALLY_NOW"], !raw.isEmpty {
+            guard let ms = Timestamp.parse(raw) else { throw CLIError.invalidNow(raw) }
+            fixedNow = ms
+        }
+        let width = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 20 ? $0 : nil }
+        return Settings(
+            databasePath: Settings.databasePath(option: globals.values["db"], environment: environment),
+            json: globals.flags.contains("json"),
+            color: Settings.useColor(noColorFlag: globals.flags.contains("no-color"), stdoutIsTerminal: console.stdoutIsTerminal, environment: environment),
+            unicode: Settings.useUnicode(environment: environment),
+            width: width ?? (console.stdoutIsTerminal ? 100 : nil),
+            actor: Settings.actor(environment: environment),
+            fixedNow: fixedNow,
+            zone: Settings.zone(environment: environment),
+            busyTimeout: Settings.busyTimeout(environment: environment)
+        )
+    }
+
+    static func report(_ failure: Failure, json: Bool, console: Console, catalog: Catalog) {
+        if json {
+            let error: JSON = .object(["error": .object(["code": .string(failure.code), "message": .string(failure.message)])])
+            console.errorLine(error.serialized(.compact))
+            return
+        }
+        console.errorLine(catalog.text(.errorPrefix, ["message": failure.message]))
+        for detail in failure.details { console.errorLine(detail) }
+        if let path = failure.usagePath {
+            let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root
+            console.errorLine(catalog.text(.usagePrefix, ["usage": HelpRenderer.usageLine(spec, path: path, programName: "tally")]))
+            let command = (["tally"] + path).joined(separator: " ")
+            console.errorLine(catalog.text(.usageSeeHelp, ["command": command]))
+        }
+    }
+}

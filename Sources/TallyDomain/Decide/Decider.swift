@@ -1,0 +1,198 @@
+/// Turns a command into events against the current state, or rejects it. Pure.
+public enum Decider {
+    /// Decides a command. Events that would change nothing are not produced; a notice says so instead.
+    public static func decide(_ command: Command, state: ReadModel, context: DecisionContext) throws(DomainError) -> Decision {
+        var builder = DecisionBuilder(state: state)
+        switch command {
+        case .addTodo(let input):
+            let fields = TodoFields(
+                title: try Validation.title(input.title),
+                tags: try Validation.tags(input.tags),
+                priority: try input.priority.map { raw throws(DomainError) in try Validation.priority(raw) },
+                due: try input.due.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
+                note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) }
+            )
+            let id = context.makeID()
+            builder.append(.todoCreated(fields), to: id)
+            builder.affected.append(id)
+
+        case .toggleTodos(let refs):
+            for todo in try liveTodos(refs, in: state) {
+                builder.affected.append(todo.id)
+                builder.append(todo.completed ? .todoReopened : .todoCompleted, to: todo.id)
+            }
+
+        case .toggleAllTodos:
+            let live = state.todos.filter { !$0.deleted }
+            guard !live.isEmpty else {
+                builder.notices.append(.noTodos)
+                break
+            }
+            let active = live.filter { !$0.completed }
+            let (targets, event): ([Todo], DomainEvent) = active.isEmpty ? (live, .todoReopened) : (active, .todoCompleted)
+            for todo in targets {
+                builder.affected.append(todo.id)
+                builder.append(event, to: todo.id)
+            }
+
+        case .completeTodos(let refs):
+            for todo in try liveTodos(refs, in: state) {
+                builder.affected.append(todo.id)
+                if todo.completed {
+                    builder.notices.append(.alreadyCompleted(number: todo.number))
+                } else {
+                    builder.append(.todoCompleted, to: todo.id)
+                }
+            }
+
+        case .reopenTodos(let refs):
+            for todo in try liveTodos(refs, in: state) {
+                builder.affected.append(todo.id)
+                if todo.completed {
+                    builder.append(.todoReopened, to: todo.id)
+                } else {
+                    builder.notices.append(.alreadyActive(number: todo.number))
+                }
+            }
+
+        case .editTodo(let ref, let input):
+            let todo = try liveTodos([ref], in: state)[0]
+            builder.affected.append(todo.id)
+            let changes = try changes(input, to: todo, context: context)
+            if changes.isEmpty {
+                builder.notices.append(.unchanged(number: todo.number))
+            } else {
+                builder.append(.todoEdited(changes), to: todo.id)
+            }
+
+        case .deleteTodos(let refs):
+            for todo in try todos(refs, in: state) {
+                builder.affected.append(todo.id)
+                if todo.deleted {
+                    builder.notices.append(.alreadyDeleted(number: todo.number))
+                } else {
+                    builder.append(.todoDeleted, to: todo.id)
+                }
+            }
+
+        case .deleteCompletedTodos:
+            let completed = state.todos.filter { $0.completed && !$0.deleted }
+            if completed.isEmpty { builder.notices.append(.noCompletedTodos) }
+            for todo in completed {
+                builder.affected.append(todo.id)
+                builder.append(.todoDeleted, to: todo.id)
+            }
+
+        case .saveTodoFilter(let query):
+            let filter = try validated(query, context: context).json
+            if state.filters[.todos] == filter {
+                builder.notices.append(.filterUnchanged(.todos))
+            } else {
+                builder.append(.filterSaved(scope: .todos, filter: filter), to: FilterScope.todos.stream)
+            }
+
+        case .resetFilter(let scope):
+            if state.filters[scope] == nil {
+                builder.notices.append(.noSavedFilter(scope))
+            } else {
+                builder.append(.filterReset(scope: scope), to: scope.stream)
+            }
+        }
+        return builder.decision
+    }
+
+    /// Checks the parts of a query the user typed freely.
+    public static func validated(_ query: TodoQuery, context: DecisionContext) throws(DomainError) -> TodoQuery {
+        var query = query
+        query.tags = try Validation.tags(query.tags)
+        if let raw = query.dueBefore { query.dueBefore = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
+        if let raw = query.dueAfter { query.dueAfter = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
+        if let raw = query.search { query.search = try Validation.search(raw) }
+        if let limit = query.limit, limit < 1 { throw .invalid(.invalidLimit(String(limit))) }
+        return query
+    }
+
+    /// Resolves REFs, dropping repeats; deleted todos are allowed.
+    private static func todos(_ refs: [String], in state: ReadModel) throws(DomainError) -> [Todo] {
+        var result: [Todo] = []
+        for ref in refs {
+            let todo = try ReferenceResolver.todo(ref, in: state)
+            if !result.contains(where: { $0.id == todo.id }) { result.append(todo) }
+        }
+        return result
+    }
+
+    /// Resolves REFs that must name todos which are not deleted.
+    private static func liveTodos(_ refs: [String], in state: ReadModel) throws(DomainError) -> [Todo] {
+        let result = try todos(refs, in: state)
+        if let deleted = result.first(where: \.deleted) { throw .itemDeleted(.todo, number: deleted.number) }
+        return result
+    }
+
+    /// The fields an edit really changes compared with the todo as it is.
+    private static func changes(_ input: TodoEditInput, to todo: Todo, context: DecisionContext) throws(DomainError) -> TodoChanges {
+        var changes = TodoChanges()
+        if let raw = input.title {
+            let title = try Validation.title(raw)
+            if title != todo.title { changes.title = title }
+        }
+        if !input.tagChanges.isEmpty {
+            var tags = todo.tags
+            for change in input.tagChanges {
+                if change.hasPrefix("-") {
+                    let tag = try Validation.tag(String(change.dropFirst()))
+                    tags.removeAll { $0 == tag }
+                } else {
+                    let tag = try Validation.tag(change.hasPrefix("+") ? String(change.dropFirst()) : change)
+                    if !tags.contains(tag) { tags.append(tag) }
+                }
+            }
+            guard tags.count <= Validation.maxTags else { throw .invalid(.tooManyTags(max: Validation.maxTags)) }
+            if tags != todo.tags { changes.tags = tags }
+        }
+        if let raw = input.priority {
+            let priority = isNone(raw) ? nil : try Validation.priority(raw)
+            if priority != todo.priority { changes.priority = .some(priority) }
+        }
+        if let raw = input.due {
+            let due = isNone(raw) ? nil : try Validation.due(raw, now: context.now, zone: context.zone)
+            if due != todo.due { changes.due = .some(due) }
+        }
+        if let raw = input.note {
+            let note = isNone(raw) ? nil : try Validation.note(raw)
+            if note != todo.note { changes.note = .some(note) }
+        }
+        return changes
+    }
+
+    private static func isNone(_ raw: String) -> Bool {
+        raw.lowercased() == "none"
+    }
+}
+
+/// Accumulates a decision, numbering each stream's new events after its current version.
+struct DecisionBuilder {
+    let state: ReadModel
+    var decision = Decision()
+    private var nextVersions: [String: Int] = [:]
+
+    init(state: ReadModel) {
+        self.state = state
+    }
+
+    var affected: [String] {
+        get { decision.affected }
+        set { decision.affected = newValue }
+    }
+
+    var notices: [Notice] {
+        get { decision.notices }
+        set { decision.notices = newValue }
+    }
+
+    mutating func append(_ event: DomainEvent, to stream: String) {
+        let version = nextVersions[stream] ?? state.version(of: stream) + 1
+        nextVersions[stream] = version + 1
+        decision.events.append(PendingEvent(stream: stream, version: version, event: event))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The world a decision may look at: the clock, the local zone and a source of new ids.
+public struct DecisionContext: Sendable {
+    /// Now, in ms since the Unix epoch.
+    public var now: Int64
+    public var zone: TimeZone
+    /// Returns a fresh lowercase UUID for a new stream.
+    public var makeID: @Sendable () -> String
+
+    public init(now: Int64, zone: TimeZone, makeID: @escaping @Sendable () -> String) {
+        self.now = now
+        self.zone = zone
+        self.makeID = makeID
+    }
+}
+
+/// Something worth telling the user about a command that still succeeded.
+public enum Notice: Sendable, Equatable {
+    case alreadyCompleted(number: Int)
+    case alreadyActive(number: Int)
+    case alreadyDeleted(number: Int)
+    case unchanged(number: Int)
+    case noTodos
+    case noCompletedTodos
+    case filterUnchanged(FilterScope)
+    case noSavedFilter(FilterScope)
+}
+
+/// What the decider concluded: the events to append, notices, and the items the command touched.
+public struct Decision: Sendable, Equatable {
+    public var events: [PendingEvent]
+    public var notices: [Notice]
+    /// Stream ids of the items the command named or changed, in command order.
+    public var affected: [String]
+
+    public init(events: [PendingEvent] = [], notices: [Notice] = [], affected: [String] = []) {
+        self.events = events
+        self.notices = notices
+        self.affected = affected
+    }
+}

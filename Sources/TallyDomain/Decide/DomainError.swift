@@ -1,0 +1,42 @@
+/// The kinds of item a REF can name.
+public enum ItemKind: String, Sendable {
+    case todo, record
+}
+
+/// An item offered when a REF matches more than one.
+public struct RefCandidate: Sendable, Equatable {
+    public var number: Int
+    public var id: String
+    public var label: String
+
+    public init(number: Int, id: String, label: String) {
+        self.number = number
+        self.id = id
+        self.label = label
+    }
+}
+
+/// Input the user gave that the domain refuses (exit 65 at the command line).
+public enum InvalidInput: Sendable, Equatable {
+    case value(ValueError)
+    case emptyTitle
+    case titleTooLong(max: Int)
+    case controlCharacters(field: String)
+    case invalidTag(String)
+    case tooManyTags(max: Int)
+    case invalidPriority(String)
+    case noteTooLong(max: Int)
+    case invalidLimit(String)
+}
+
+/// Why a command was rejected. Nothing is appended when one is thrown.
+public enum DomainError: Error, Sendable, Equatable {
+    /// The input is malformed or out of range.
+    case invalid(InvalidInput)
+    /// No item matches the REF.
+    case unknownReference(ItemKind, String)
+    /// More than one item matches the REF prefix.
+    case ambiguousReference(ItemKind, String, candidates: [RefCandidate])
+    /// The item is deleted; restore it (undo) before changing it.
+    case itemDeleted(ItemKind, number: Int)
+}

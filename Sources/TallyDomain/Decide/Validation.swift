@@ -1,0 +1,95 @@
+import Foundation
+
+/// The rules user-typed fields must follow, shared by every command that takes them.
+public enum Validation {
+    public static let maxTitleLength = 500
+    public static let maxTags = 20
+    public static let maxTagLength = 32
+    public static let maxNoteLength = 10_000
+
+    /// Trims a title and checks its length and characters.
+    public static func title(_ raw: String, max: Int = maxTitleLength) throws(DomainError) -> String {
+        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw .invalid(.emptyTitle) }
+        guard title.count <= max else { throw .invalid(.titleTooLong(max: max)) }
+        guard !title.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "title")) }
+        return title
+    }
+
+    /// Lowercases one tag and checks it against `[a-z0-9_-]{1,32}`.
+    public static func tag(_ raw: String) throws(DomainError) -> String {
+        let tag = raw.lowercased()
+        guard !tag.isEmpty, tag.utf8.count <= maxTagLength,
+              tag.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D })
+        else { throw .invalid(.invalidTag(raw)) }
+        return tag
+    }
+
+    /// Validates tags, dropping repeats but keeping the first-seen order.
+    public static func tags(_ raw: [String]) throws(DomainError) -> [String] {
+        var result: [String] = []
+        for value in raw {
+            let tag = try tag(value)
+            if !result.contains(tag) { result.append(tag) }
+        }
+        guard result.count <= maxTags else { throw .invalid(.tooManyTags(max: maxTags)) }
+        return result
+    }
+
+    /// `low`, `medium`, `high` (or `l`, `m`, `h`), any case.
+    public static func priority(_ raw: String) throws(DomainError) -> Priority {
+        switch raw.lowercased() {
+        case "low", "l": .low
+        case "medium", "m", "med": .medium
+        case "high", "h": .high
+        default: throw .invalid(.invalidPriority(raw))
+        }
+    }
+
+    /// A WHEN the user gave for a due date: a day stays a day, anything else becomes an instant.
+    public static func due(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> Due {
+        let when: When
+        do {
+            when = try When.parse(raw, now: now, zone: zone)
+        } catch {
+            throw .invalid(.value(error))
+        }
+        switch when {
+        case .date(let date): return .date(date)
+        case .instant(let ms): return .instant(ms)
+        case .logPosition: throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
+        }
+    }
+
+    /// A WHEN used as a bound of a query (checked, not converted: the query resolves it when it runs).
+    public static func whenBound(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> String {
+        do {
+            _ = try When.parse(raw, now: now, zone: zone)
+        } catch {
+            throw .invalid(.value(error))
+        }
+        return raw
+    }
+
+    /// A free-text note; empty means none. Newlines and tabs are allowed, other control characters are not.
+    public static func note(_ raw: String) throws(DomainError) -> String? {
+        let note = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !note.isEmpty else { return nil }
+        guard note.count <= maxNoteLength else { throw .invalid(.noteTooLong(max: maxNoteLength)) }
+        guard !note.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else {
+            throw .invalid(.controlCharacters(field: "note"))
+        }
+        return note
+    }
+
+    /// Search text: trimmed, control characters refused; empty means no search.
+    public static func search(_ raw: String) throws(DomainError) -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "search")) }
+        return text.isEmpty ? nil : text
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
+    }
+}

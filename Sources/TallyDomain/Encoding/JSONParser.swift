@@ -1,0 +1,466 @@
+extension JSON {
+    /// Deepest nesting of arrays and objects the parser accepts; a top-level array has depth 1.
+    static let maximumDepth = 256
+
+    /// Parses one JSON text (RFC 8259, strict).
+    ///
+    /// See `parse(utf8:)` for the accepted grammar and the error offsets.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSON {
+        var text = text
+        let result = text.withUTF8 { bytes -> Result<JSON, JSONParseError> in
+            do throws(JSONParseError) {
+                return .success(try parse(utf8: bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON text from UTF-8 bytes (RFC 8259, strict).
+    ///
+    /// Whitespace is space, tab, CR and LF only. Rejected: anything after the
+    /// value, leading zeros, `+`, bare `.5` / `1.`, NaN and Infinity, control
+    /// characters inside strings, unknown escapes, unpaired UTF-16 surrogate
+    /// escapes, ill-formed UTF-8, and nesting deeper than 256. A repeated object key
+    /// keeps its first position and takes the last value. Integers without
+    /// fraction or exponent that fit Int64 become `.int`; every other number
+    /// becomes `.double`, and a number whose Double is not finite is rejected.
+    ///
+    /// Runs in O(n) over the bytes; strings without escapes are created directly
+    /// from their byte range.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSON {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONParseError(offset: 0, reason: "unexpected end of input")
+        }
+        var parser = JSONParser(bytes: base, count: bytes.count)
+        return try parser.parseDocument()
+    }
+}
+
+private enum ASCII {
+    static let tab: UInt8 = 0x09
+    static let newline: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let quote: UInt8 = 0x22
+    static let plus: UInt8 = 0x2B
+    static let comma: UInt8 = 0x2C
+    static let minus: UInt8 = 0x2D
+    static let period: UInt8 = 0x2E
+    static let slash: UInt8 = 0x2F
+    static let zero: UInt8 = 0x30
+    static let nine: UInt8 = 0x39
+    static let colon: UInt8 = 0x3A
+    static let upperE: UInt8 = 0x45
+    static let leftBracket: UInt8 = 0x5B
+    static let backslash: UInt8 = 0x5C
+    static let rightBracket: UInt8 = 0x5D
+    static let lowerE: UInt8 = 0x65
+    static let leftBrace: UInt8 = 0x7B
+    static let rightBrace: UInt8 = 0x7D
+}
+
+/// Recursive-descent parser over a borrowed byte buffer.
+///
+/// Invariant: `position <= count`; recursion depth is bounded by `JSON.maximumDepth`.
+private struct JSONParser {
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+    var position = 0
+    /// Reused output buffer for strings that contain escapes.
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafePointer<UInt8>, count: Int) {
+        self.bytes = bytes
+        self.count = count
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSON {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        if position < count { throw JSONParseError(offset: position, reason: "trailing characters") }
+        return value
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < count {
+            let byte = bytes[position]
+            guard byte == ASCII.space || byte == ASCII.newline || byte == ASCII.carriageReturn || byte == ASCII.tab
+            else { return }
+            position &+= 1
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSON {
+        guard position < count else { throw endOfInput() }
+        switch bytes[position] {
+        case ASCII.quote:
+            return .string(try parseString())
+        case ASCII.leftBrace:
+            return try parseObject(depth: depth &+ 1)
+        case ASCII.leftBracket:
+            return try parseArray(depth: depth &+ 1)
+        case ASCII.minus, ASCII.zero...ASCII.nine:
+            return try parseNumber()
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        default:
+            throw unexpectedCharacter(at: position)
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSON {
+        if depth > JSON.maximumDepth { throw JSONParseError(offset: position, reason: "nesting too deep") }
+        position &+= 1
+        skipWhitespace()
+        var elements: [JSON] = []
+        if position < count, bytes[position] == ASCII.rightBracket {
+            position &+= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard position < count else { throw endOfInput() }
+            let byte = bytes[position]
+            position &+= 1
+            if byte == ASCII.comma {
+                skipWhitespace()
+            } else if byte == ASCII.rightBracket {
+                return .array(elements)
+            } else {
+                throw unexpectedCharacter(at: position &- 1)
+            }
+        }
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSON {
+        if depth > JSON.maximumDepth { throw JSONParseError(offset: position, reason: "nesting too deep") }
+        position &+= 1
+        skipWhitespace()
+        var object = JSONObject()
+        if position < count, bytes[position] == ASCII.rightBrace {
+            position &+= 1
+            return .object(object)
+        }
+        object.reserveCapacity(8)
+        while true {
+            guard position < count else { throw endOfInput() }
+            guard bytes[position] == ASCII.quote else { throw unexpectedCharacter(at: position) }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < count else { throw endOfInput() }
+            guard bytes[position] == ASCII.colon else { throw unexpectedCharacter(at: position) }
+            position &+= 1
+            skipWhitespace()
+            object.set(key, try parseValue(depth: depth))
+            skipWhitespace()
+            guard position < count else { throw endOfInput() }
+            let byte = bytes[position]
+            position &+= 1
+            if byte == ASCII.comma {
+                skipWhitespace()
+            } else if byte == ASCII.rightBrace {
+                return .object(object)
+            } else {
+                throw unexpectedCharacter(at: position &- 1)
+            }
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let expected = literal.utf8Start
+        for offset in 0..<literal.utf8CodeUnitCount {
+            let at = position &+ offset
+            guard at < count else { throw endOfInput() }
+            guard bytes[at] == expected[offset] else { throw unexpectedCharacter(at: at) }
+        }
+        position &+= literal.utf8CodeUnitCount
+    }
+
+    // MARK: Strings
+
+    /// Parses a string starting at its opening quote and leaves `position` after the closing quote.
+    mutating func parseString() throws(JSONParseError) -> String {
+        let opening = position
+        let start = position &+ 1
+        var index = start
+        var seen: UInt8 = 0
+        while index < count {
+            let byte = bytes[index]
+            if byte == ASCII.quote {
+                position = index &+ 1
+                let content = UnsafeBufferPointer(start: bytes + start, count: index &- start)
+                if seen < 0x80 { return String(decoding: content, as: UTF8.self) }
+                guard let string = String(validating: content, as: UTF8.self) else {
+                    throw invalidUTF8(from: start, to: index)
+                }
+                return string
+            }
+            if byte == ASCII.backslash { return try parseEscapedString(opening: opening, escapeAt: index) }
+            if byte < 0x20 { throw JSONParseError(offset: index, reason: "control character in string") }
+            seen |= byte
+            index &+= 1
+        }
+        throw JSONParseError(offset: opening, reason: "unterminated string")
+    }
+
+    /// Slow path for a string with escapes: decodes into `scratch`, then validates once.
+    mutating func parseEscapedString(opening: Int, escapeAt firstEscape: Int) throws(JSONParseError) -> String {
+        let start = opening &+ 1
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: firstEscape &- start))
+        var index = firstEscape
+        while index < count {
+            let byte = bytes[index]
+            if byte == ASCII.quote {
+                position = index &+ 1
+                guard let string = String(validating: scratch, as: UTF8.self) else {
+                    throw invalidUTF8(from: start, to: index)
+                }
+                return string
+            }
+            if byte < 0x20 { throw JSONParseError(offset: index, reason: "control character in string") }
+            if byte != ASCII.backslash {
+                scratch.append(byte)
+                index &+= 1
+                continue
+            }
+            guard index &+ 1 < count else { break }
+            switch bytes[index &+ 1] {
+            case ASCII.quote: scratch.append(ASCII.quote)
+            case ASCII.backslash: scratch.append(ASCII.backslash)
+            case ASCII.slash: scratch.append(ASCII.slash)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(ASCII.newline)
+            case UInt8(ascii: "r"): scratch.append(ASCII.carriageReturn)
+            case UInt8(ascii: "t"): scratch.append(ASCII.tab)
+            case UInt8(ascii: "u"):
+                index = try decodeUnicodeEscape(at: index)
+                continue
+            default:
+                throw JSONParseError(offset: index, reason: "invalid escape")
+            }
+            index &+= 2
+        }
+        throw JSONParseError(offset: opening, reason: "unterminated string")
+    }
+
+    /// Decodes `\uXXXX` (or a surrogate pair `\uXXXX\uXXXX`) at `index`, appends its
+    /// UTF-8 to `scratch` and returns the index after the escape.
+    mutating func decodeUnicodeEscape(at index: Int) throws(JSONParseError) -> Int {
+        guard let unit = hexQuad(at: index &+ 2) else {
+            throw JSONParseError(offset: index, reason: "invalid escape")
+        }
+        var scalar = UInt32(unit)
+        var next = index &+ 6
+        if unit >= 0xDC00 && unit <= 0xDFFF {
+            throw JSONParseError(offset: index, reason: "unpaired surrogate")
+        }
+        if unit >= 0xD800 && unit <= 0xDBFF {
+            guard next &+ 1 < count, bytes[next] == ASCII.backslash, bytes[next &+ 1] == UInt8(ascii: "u"),
+                let low = hexQuad(at: next &+ 2), low >= 0xDC00 && low <= 0xDFFF
+            else {
+                throw JSONParseError(offset: index, reason: "unpaired surrogate")
+            }
+            scalar = 0x10000 &+ ((scalar &- 0xD800) &<< 10) &+ (UInt32(low) &- 0xDC00)
+            next &+= 6
+        }
+        appendUTF8(scalar)
+        return next
+    }
+
+    func hexQuad(at index: Int) -> UInt16? {
+        guard index &+ 4 <= count else { return nil }
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            let byte = bytes[index &+ offset]
+            let digit: UInt8
+            switch byte {
+            case ASCII.zero...ASCII.nine: digit = byte &- ASCII.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: return nil
+            }
+            value = value &<< 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case ..<0x80:
+            scratch.append(UInt8(scalar))
+        case ..<0x800:
+            scratch.append(UInt8(0xC0 | scalar &>> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar &>> 12))
+            scratch.append(UInt8(0x80 | scalar &>> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar &>> 18))
+            scratch.append(UInt8(0x80 | scalar &>> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar &>> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    // MARK: Numbers
+
+    /// Parses `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    ///
+    /// Integers of up to 18 digits cannot overflow Int64 and skip overflow checks.
+    mutating func parseNumber() throws(JSONParseError) -> JSON {
+        let start = position
+        var index = position
+        let negative = bytes[index] == ASCII.minus
+        if negative { index &+= 1 }
+        let digitsStart = index
+        guard index < count else { throw JSONParseError(offset: index, reason: "invalid number") }
+        let first = bytes[index]
+        if first == ASCII.zero {
+            index &+= 1
+            if index < count, isDigit(bytes[index]) {
+                throw JSONParseError(offset: index, reason: "leading zero")
+            }
+        } else if isDigit(first) {
+            index = skipDigits(from: index &+ 1)
+        } else {
+            throw JSONParseError(offset: index, reason: "invalid number")
+        }
+        let digitsEnd = index
+        var integral = true
+        if index < count, bytes[index] == ASCII.period {
+            integral = false
+            index &+= 1
+            guard index < count, isDigit(bytes[index]) else {
+                throw JSONParseError(offset: index, reason: "invalid number")
+            }
+            index = skipDigits(from: index &+ 1)
+        }
+        if index < count, bytes[index] == ASCII.lowerE || bytes[index] == ASCII.upperE {
+            integral = false
+            index &+= 1
+            if index < count, bytes[index] == ASCII.plus || bytes[index] == ASCII.minus { index &+= 1 }
+            guard index < count, isDigit(bytes[index]) else {
+                throw JSONParseError(offset: index, reason: "invalid number")
+            }
+            index = skipDigits(from: index &+ 1)
+        }
+        position = index
+
+        if integral, let value = integerValue(from: digitsStart, to: digitsEnd, negative: negative) {
+            return .int(value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: index &- start), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw JSONParseError(offset: start, reason: "number out of range")
+        }
+        return .double(value)
+    }
+
+    /// The Int64 spelled by the digits, or nil when it overflows.
+    ///
+    /// Accumulates negatively so that Int64.min is representable.
+    func integerValue(from start: Int, to end: Int, negative: Bool) -> Int64? {
+        var value: Int64 = 0
+        if end &- start <= 18 {
+            for index in start..<end { value = value &* 10 &- Int64(bytes[index] &- ASCII.zero) }
+        } else {
+            for index in start..<end {
+                let (scaled, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = scaled.subtractingReportingOverflow(Int64(bytes[index] &- ASCII.zero))
+                if overflow1 || overflow2 { return nil }
+                value = next
+            }
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
+
+    @inline(__always)
+    func skipDigits(from start: Int) -> Int {
+        var index = start
+        while index < count, isDigit(bytes[index]) { index &+= 1 }
+        return index
+    }
+
+    // MARK: Errors
+
+    func endOfInput() -> JSONParseError {
+        JSONParseError(offset: count, reason: "unexpected end of input")
+    }
+
+    /// Names the character at `index`, decoding a multi-byte scalar when it is well-formed.
+    func unexpectedCharacter(at index: Int) -> JSONParseError {
+        let byte = bytes[index]
+        if byte < 0x80 {
+            if byte > 0x20 && byte < 0x7F {
+                return JSONParseError(offset: index, reason: "unexpected character '\(Character(Unicode.Scalar(byte)))'")
+            }
+            return JSONParseError(offset: index, reason: "unexpected character U+\(hex4(UInt32(byte)))")
+        }
+        let length = wellFormedSequenceLength(at: index, limit: count)
+        guard length > 0 else { return JSONParseError(offset: index, reason: "invalid UTF-8") }
+        let scalar = String(decoding: UnsafeBufferPointer(start: bytes + index, count: length), as: UTF8.self)
+        return JSONParseError(offset: index, reason: "unexpected character '\(scalar)'")
+    }
+
+    func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// Locates the first ill-formed UTF-8 sequence in `start..<end` (only called once one is known to exist).
+    func invalidUTF8(from start: Int, to end: Int) -> JSONParseError {
+        var index = start
+        while index < end {
+            let length = wellFormedSequenceLength(at: index, limit: end)
+            if length == 0 { return JSONParseError(offset: index, reason: "invalid UTF-8") }
+            index &+= length
+        }
+        return JSONParseError(offset: start, reason: "invalid UTF-8")
+    }
+
+    /// Length of the well-formed UTF-8 sequence at `index` (Unicode Table 3-7), or 0 if ill-formed.
+    func wellFormedSequenceLength(at index: Int, limit: Int) -> Int {
+        let lead = bytes[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        guard index &+ length <= limit else { return 0 }
+        let second = bytes[index &+ 1]
+        guard second >= low && second <= high else { return 0 }
+        for offset in 2..<max(2, length) {
+            let byte = bytes[index &+ offset]
+            guard byte >= 0x80 && byte <= 0xBF else { return 0 }
+        }
+        return length
+    }
+}

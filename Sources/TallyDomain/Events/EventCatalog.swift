@@ -1,0 +1,217 @@
+/// Why a stored payload could not be turned into a `DomainEvent`.
+public struct EventDecodingError: Error, Sendable, Equatable {
+    public var type: String
+    public var reason: String
+
+    public init(type: String, reason: String) {
+        self.type = type
+        self.reason = reason
+    }
+}
+
+/// The one place that knows every event type: its name, its current payload
+/// schema, how to write it, and how to read it back, upcasting older schemas.
+public enum EventCatalog {
+    /// Every event type with the payload schema written today.
+    public static let currentSchemas: [String: Int] = [
+        "todo.created": 1, "todo.edited": 1, "todo.completed": 1, "todo.reopened": 1,
+        "todo.deleted": 1, "todo.restored": 1,
+        "filter.saved": 1, "filter.reset": 1,
+        "history.undone": 1, "history.redone": 1,
+    ]
+
+    /// Every known event type name, sorted.
+    public static var types: [String] { currentSchemas.keys.sorted() }
+
+    /// A step that rewrites a payload of `type` from schema `from` to `from + 1`.
+    public struct Upcaster: Sendable {
+        public var type: String
+        public var from: Int
+        public var transform: @Sendable (JSONObject) throws(EventDecodingError) -> JSONObject
+
+        public init(type: String, from: Int, transform: @escaping @Sendable (JSONObject) throws(EventDecodingError) -> JSONObject) {
+            self.type = type
+            self.from = from
+            self.transform = transform
+        }
+    }
+
+    /// Registered upcasters; a payload is upcast step by step until it reaches the current schema.
+    public static let upcasters: [Upcaster] = []
+
+    /// The type name of an event.
+    public static func typeName(of event: DomainEvent) -> String {
+        switch event {
+        case .todoCreated: "todo.created"
+        case .todoEdited: "todo.edited"
+        case .todoCompleted: "todo.completed"
+        case .todoReopened: "todo.reopened"
+        case .todoDeleted: "todo.deleted"
+        case .todoRestored: "todo.restored"
+        case .filterSaved: "filter.saved"
+        case .filterReset: "filter.reset"
+        case .historyUndone: "history.undone"
+        case .historyRedone: "history.redone"
+        }
+    }
+
+    /// The payload of an event in today's schema.
+    public static func payload(of event: DomainEvent) -> JSONObject {
+        switch event {
+        case .todoCreated(let fields):
+            return [
+                "title": .string(fields.title),
+                "tags": .array(fields.tags.map { .string($0) }),
+                "priority": fields.priority.map { .string($0.rawValue) } ?? .null,
+                "due": fields.due.map { .string($0.storageText) } ?? .null,
+                "note": fields.note.map { .string($0) } ?? .null,
+            ]
+        case .todoEdited(let changes):
+            var object = JSONObject()
+            if let title = changes.title { object["title"] = .string(title) }
+            if let tags = changes.tags { object["tags"] = .array(tags.map { .string($0) }) }
+            if let priority = changes.priority { object["priority"] = priority.map { .string($0.rawValue) } ?? .null }
+            if let due = changes.due { object["due"] = due.map { .string($0.storageText) } ?? .null }
+            if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
+            return object
+        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored:
+            return JSONObject()
+        case .filterSaved(let scope, let filter):
+            return ["scope": .string(scope.rawValue), "filter": .object(filter)]
+        case .filterReset(let scope):
+            return ["scope": .string(scope.rawValue)]
+        case .historyUndone(let command), .historyRedone(let command):
+            return ["command": .string(command)]
+        }
+    }
+
+    /// Reads a stored payload, upcasting it first when it was written with an older schema.
+    public static func decode(type: String, schema: Int, data: JSONObject) throws(EventDecodingError) -> DomainEvent {
+        guard let current = currentSchemas[type] else {
+            throw EventDecodingError(type: type, reason: "unknown event type")
+        }
+        guard schema >= 1, schema <= current else {
+            throw EventDecodingError(type: type, reason: "unsupported schema \(schema) (this version reads up to \(current))")
+        }
+        var payload = data
+        var version = schema
+        while version < current {
+            guard let step = upcasters.first(where: { $0.type == type && $0.from == version }) else {
+                throw EventDecodingError(type: type, reason: "no upcaster from schema \(version)")
+            }
+            payload = try step.transform(payload)
+            version += 1
+        }
+        return try decodeCurrent(type: type, payload)
+    }
+
+    /// Parses the stored JSON text of an envelope and decodes it.
+    public static func decode(_ envelope: EventEnvelope) throws(EventDecodingError) -> DomainEvent {
+        let value: JSON
+        do {
+            value = try JSON.parse(envelope.data)
+        } catch {
+            throw EventDecodingError(type: envelope.type, reason: "payload is not valid JSON: \(error.reason)")
+        }
+        guard case .object(let object) = value else {
+            throw EventDecodingError(type: envelope.type, reason: "payload is not a JSON object")
+        }
+        return try decode(type: envelope.type, schema: envelope.schema, data: object)
+    }
+
+    private static func decodeCurrent(type: String, _ data: JSONObject) throws(EventDecodingError) -> DomainEvent {
+        let reader = PayloadReader(type: type, data: data)
+        switch type {
+        case "todo.created":
+            return .todoCreated(TodoFields(
+                title: try reader.string("title"),
+                tags: try reader.stringArray("tags"),
+                priority: try reader.optional("priority", reader.priority),
+                due: try reader.optional("due", reader.due),
+                note: try reader.optional("note", reader.string)
+            ))
+        case "todo.edited":
+            var changes = TodoChanges()
+            if reader.has("title") { changes.title = try reader.string("title") }
+            if reader.has("tags") { changes.tags = try reader.stringArray("tags") }
+            if reader.has("priority") { changes.priority = .some(try reader.optional("priority", reader.priority)) }
+            if reader.has("due") { changes.due = .some(try reader.optional("due", reader.due)) }
+            if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
+            return .todoEdited(changes)
+        case "todo.completed": return .todoCompleted
+        case "todo.reopened": return .todoReopened
+        case "todo.deleted": return .todoDeleted
+        case "todo.restored": return .todoRestored
+        case "filter.saved":
+            return .filterSaved(scope: try reader.scope("scope"), filter: try reader.object("filter"))
+        case "filter.reset":
+            return .filterReset(scope: try reader.scope("scope"))
+        case "history.undone":
+            return .historyUndone(command: try reader.string("command"))
+        case "history.redone":
+            return .historyRedone(command: try reader.string("command"))
+        default:
+            throw EventDecodingError(type: type, reason: "unknown event type")
+        }
+    }
+}
+
+/// Typed field access over a payload object, failing with the field's name.
+private struct PayloadReader {
+    let type: String
+    let data: JSONObject
+
+    init(type: String, data: JSONObject) {
+        self.type = type
+        self.data = data
+    }
+
+    func has(_ key: String) -> Bool { data[key] != nil }
+
+    func fail(_ key: String, _ expected: String) -> EventDecodingError {
+        EventDecodingError(type: type, reason: data[key] == nil ? "missing field '\(key)'" : "field '\(key)' is not \(expected)")
+    }
+
+    func string(_ key: String) throws(EventDecodingError) -> String {
+        guard let value = data[key]?.stringValue else { throw fail(key, "a string") }
+        return value
+    }
+
+    func stringArray(_ key: String) throws(EventDecodingError) -> [String] {
+        guard let values = data[key]?.arrayValue else { throw fail(key, "an array of strings") }
+        var strings: [String] = []
+        strings.reserveCapacity(values.count)
+        for value in values {
+            guard let string = value.stringValue else { throw fail(key, "an array of strings") }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    func object(_ key: String) throws(EventDecodingError) -> JSONObject {
+        guard let value = data[key]?.objectValue else { throw fail(key, "an object") }
+        return value
+    }
+
+    func priority(_ key: String) throws(EventDecodingError) -> Priority {
+        guard let raw = data[key]?.stringValue, let value = Priority(rawValue: raw) else { throw fail(key, "low, medium or high") }
+        return value
+    }
+
+    func due(_ key: String) throws(EventDecodingError) -> Due {
+        guard let raw = data[key]?.stringValue, let value = Due(storageText: raw) else { throw fail(key, "a date or an ISO-8601 instant") }
+        return value
+    }
+
+    func scope(_ key: String) throws(EventDecodingError) -> FilterScope {
+        guard let raw = data[key]?.stringValue, let value = FilterScope(rawValue: raw) else { throw fail(key, "todos or records") }
+        return value
+    }
+
+    /// A field that must be present but may be null.
+    func optional<T>(_ key: String, _ read: (String) throws(EventDecodingError) -> T) throws(EventDecodingError) -> T? {
+        guard let value = data[key] else { throw fail(key, "present") }
+        if value.isNull { return nil }
+        return try read(key)
+    }
+}

@@ -1,0 +1,45 @@
+/// Everything the views are served from, folded from the log up to `position`.
+///
+/// Only `Reducer.evolve` changes it. A value type, so tests compare whole models.
+public struct ReadModel: Sendable, Equatable {
+    /// The `seq` of the last event folded in; 0 for an empty log.
+    public var position: Int64 = 0
+    /// Every todo ever created, deleted ones included, in creation order (`todos[n - 1].number == n`).
+    public internal(set) var todos: [Todo] = []
+    /// Todo stream id to its index in `todos`.
+    private var todoIndex: [String: Int] = [:]
+    /// The saved default views, as stored in `filter.saved`.
+    public var filters: [FilterScope: JSONObject] = [:]
+    /// Versions of streams that are not items (saved filters, ...).
+    public var settingsVersions: [String: Int] = [:]
+
+    public init() {}
+
+    /// The todo with the given stream id.
+    /// - Complexity: O(1)
+    public func todo(id: String) -> Todo? {
+        todoIndex[id].map { todos[$0] }
+    }
+
+    /// The todo with the given number.
+    /// - Complexity: O(1)
+    public func todo(number: Int) -> Todo? {
+        number >= 1 && number <= todos.count ? todos[number - 1] : nil
+    }
+
+    /// The current version of any stream; 0 when it has no events yet.
+    public func version(of stream: String) -> Int {
+        if let index = todoIndex[stream] { return todos[index].version }
+        return settingsVersions[stream] ?? 0
+    }
+
+    mutating func insertTodo(_ todo: Todo) {
+        todoIndex[todo.id] = todos.count
+        todos.append(todo)
+    }
+
+    mutating func updateTodo(id: String, _ change: (inout Todo) -> Void) {
+        guard let index = todoIndex[id] else { return }
+        change(&todos[index])
+    }
+}

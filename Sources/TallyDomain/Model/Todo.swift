@@ -1,0 +1,39 @@
+/// A todo as the read model knows it after folding its stream.
+public struct Todo: Sendable, Equatable, Identifiable {
+    /// The stream id: a lowercase UUID.
+    public var id: String
+    /// Per-kind number, assigned 1, 2, 3, ... in creation order and never reused.
+    public var number: Int
+    public var title: String
+    public var tags: [String]
+    public var priority: Priority?
+    public var due: Due?
+    public var note: String?
+    public var completed: Bool
+    public var completedAt: Int64?
+    public var createdAt: Int64
+    public var updatedAt: Int64
+    public var deleted: Bool
+    /// Version of the last event folded into this todo (the stream's length).
+    public var version: Int
+
+    public init(
+        id: String, number: Int, title: String, tags: [String] = [], priority: Priority? = nil,
+        due: Due? = nil, note: String? = nil, completed: Bool = false, completedAt: Int64? = nil,
+        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1
+    ) {
+        self.id = id
+        self.number = number
+        self.title = title
+        self.tags = tags
+        self.priority = priority
+        self.due = due
+        self.note = note
+        self.completed = completed
+        self.completedAt = completedAt
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deleted = deleted
+        self.version = version
+    }
+}

@@ -1,0 +1,48 @@
+/// The end of the log: the last position and its chain link.
+public struct LogHead: Sendable, Equatable {
+    public var seq: Int64
+    public var hash: String
+
+    public init(seq: Int64, hash: String) {
+        self.seq = seq
+        self.hash = hash
+    }
+
+    public static let empty = LogHead(seq: 0, hash: EventHash.genesis)
+}
+
+/// Why the event log could not do what was asked.
+public enum EventLogError: Error, Sendable, Equatable {
+    /// Another event already holds this (stream, version): a concurrent writer got there first.
+    case conflict(stream: String, version: Int)
+    /// An event with this id is already in the log.
+    case duplicateEventID(String)
+    /// The database stayed locked past the retry budget.
+    case busy
+    /// The file was written by a newer tally.
+    case newerSchema(found: Int, known: Int)
+    /// The file is not a tally database, or is damaged.
+    case corrupt(String)
+    /// The disk or the file system refused (full, read-only, permissions, ...).
+    case io(String)
+}
+
+/// The append-only event log the application talks to; SQLite is one implementation.
+///
+/// Not thread-safe: one instance per thread.
+public protocol EventLog: AnyObject {
+    /// The last event's position and hash.
+    func head() throws(EventLogError) -> LogHead
+
+    /// Calls `body` for every event with `after < seq <= through` in log order.
+    func scan(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws
+
+    /// Events of one stream in version order.
+    func events(inStream stream: String) throws(EventLogError) -> [EventEnvelope]
+
+    /// Runs `body` holding the write lock; everything appended inside is committed together or not at all.
+    func write<T>(_ body: () throws -> T) throws -> T
+
+    /// Appends fully formed events (seq and hash already assigned). Only valid inside `write`.
+    func append(_ events: [EventEnvelope]) throws(EventLogError)
+}

@@ -1,0 +1,90 @@
+/// Which todos a view shows by completion state.
+public enum TodoStatus: String, Sendable, CaseIterable {
+    case active, completed, all
+}
+
+/// The orders a todo view can be sorted in; each has a natural direction.
+public enum TodoSortKey: String, Sendable, CaseIterable {
+    /// Oldest first.
+    case created
+    /// Least recently changed first.
+    case updated
+    /// Soonest first, undated last.
+    case due
+    /// High first, unprioritised last.
+    case priority
+    /// A to Z, ignoring case.
+    case title
+}
+
+/// The options of `tally list`: what to show and in which order.
+///
+/// Date bounds are kept as the user wrote them (`tomorrow`, `+3d`) so that a
+/// saved view stays relative; they are resolved against the clock when the
+/// query runs.
+public struct TodoQuery: Sendable, Equatable {
+    public var status: TodoStatus
+    public var tags: [String]
+    public var priority: Priority?
+    public var dueBefore: String?
+    public var dueAfter: String?
+    public var search: String?
+    public var sort: TodoSortKey
+    public var reverse: Bool
+    public var limit: Int?
+    public var includeDeleted: Bool
+
+    public init(
+        status: TodoStatus = .all, tags: [String] = [], priority: Priority? = nil,
+        dueBefore: String? = nil, dueAfter: String? = nil, search: String? = nil,
+        sort: TodoSortKey = .created, reverse: Bool = false, limit: Int? = nil,
+        includeDeleted: Bool = false
+    ) {
+        self.status = status
+        self.tags = tags
+        self.priority = priority
+        self.dueBefore = dueBefore
+        self.dueAfter = dueAfter
+        self.search = search
+        self.sort = sort
+        self.reverse = reverse
+        self.limit = limit
+        self.includeDeleted = includeDeleted
+    }
+
+    /// The default view: every live todo in creation order.
+    public static let standard = TodoQuery()
+}
+
+extension TodoQuery {
+    /// The JSON object stored in a `filter.saved` event; only options that differ from the default are written.
+    public var json: JSONObject {
+        var object = JSONObject()
+        if status != .all { object["status"] = .string(status.rawValue) }
+        if !tags.isEmpty { object["tags"] = .array(tags.map { .string($0) }) }
+        if let priority { object["priority"] = .string(priority.rawValue) }
+        if let dueBefore { object["dueBefore"] = .string(dueBefore) }
+        if let dueAfter { object["dueAfter"] = .string(dueAfter) }
+        if let search { object["search"] = .string(search) }
+        if sort != .created { object["sort"] = .string(sort.rawValue) }
+        if reverse { object["reverse"] = .bool(true) }
+        if let limit { object["limit"] = .int(Int64(limit)) }
+        if includeDeleted { object["deleted"] = .bool(true) }
+        return object
+    }
+
+    /// Reads a stored filter object; unknown keys are ignored, malformed values fall back to the default.
+    public init(json object: JSONObject) {
+        self.init()
+        if let raw = object["status"]?.stringValue, let value = TodoStatus(rawValue: raw) { status = value }
+        if let values = object["tags"]?.arrayValue { tags = values.compactMap(\.stringValue) }
+        if let raw = object["priority"]?.stringValue { priority = Priority(rawValue: raw) }
+        dueBefore = object["dueBefore"]?.stringValue
+        dueAfter = object["dueAfter"]?.stringValue
+        search = object["search"]?.stringValue
+        if let raw = object["sort"]?.stringValue, let value = TodoSortKey(rawValue: raw) { sort = value }
+        reverse = object["reverse"]?.boolValue ?? false
+        if let value = object["limit"]?.intValue, value > 0 { limit = Int(value) }
+        includeDeleted = object["deleted"]?.boolValue ?? false
+    }
+}

@@ -1,0 +1,73 @@
+/// The only code that changes read models: a pure fold of events.
+public enum Reducer {
+    /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
+    public static let version = 1
+
+    /// Folds one event into the model.
+    ///
+    /// Events about streams the model does not know (which `verify` reports) are skipped rather than trusted.
+    public static func evolve(_ model: inout ReadModel, _ event: DomainEvent, stream: String, version: Int, seq: Int64, at time: Int64) {
+        model.position = seq
+        switch event {
+        case .todoCreated(let fields):
+            guard model.todo(id: stream) == nil else { return }
+            model.insertTodo(Todo(
+                id: stream, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
+                priority: fields.priority, due: fields.due, note: fields.note,
+                createdAt: time, updatedAt: time, version: version
+            ))
+        case .todoEdited(let changes):
+            model.updateTodo(id: stream) { todo in
+                if let title = changes.title { todo.title = title }
+                if let tags = changes.tags { todo.tags = tags }
+                if let priority = changes.priority { todo.priority = priority }
+                if let due = changes.due { todo.due = due }
+                if let note = changes.note { todo.note = note }
+                todo.touch(version: version, at: time)
+            }
+        case .todoCompleted:
+            model.updateTodo(id: stream) { todo in
+                todo.completed = true
+                todo.completedAt = time
+                todo.touch(version: version, at: time)
+            }
+        case .todoReopened:
+            model.updateTodo(id: stream) { todo in
+                todo.completed = false
+                todo.completedAt = nil
+                todo.touch(version: version, at: time)
+            }
+        case .todoDeleted:
+            model.updateTodo(id: stream) { todo in
+                todo.deleted = true
+                todo.touch(version: version, at: time)
+            }
+        case .todoRestored:
+            model.updateTodo(id: stream) { todo in
+                todo.deleted = false
+                todo.touch(version: version, at: time)
+            }
+        case .filterSaved(let scope, let filter):
+            model.filters[scope] = filter
+            model.settingsVersions[stream] = version
+        case .filterReset(let scope):
+            model.filters[scope] = nil
+            model.settingsVersions[stream] = version
+        case .historyUndone, .historyRedone:
+            model.settingsVersions[stream] = version
+        }
+    }
+
+    /// Folds an envelope, decoding its payload first.
+    public static func evolve(_ model: inout ReadModel, _ envelope: EventEnvelope) throws(EventDecodingError) {
+        let event = try EventCatalog.decode(envelope)
+        evolve(&model, event, stream: envelope.stream, version: envelope.version, seq: envelope.seq, at: envelope.recordedAt)
+    }
+}
+
+extension Todo {
+    fileprivate mutating func touch(version: Int, at time: Int64) {
+        self.version = version
+        updatedAt = time
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// ISO-8601 formatting and parsing of UTC instants.
+public enum Timestamp: Sendable {
+    /// `2026-11-21T14:30:00Z`, with a `.123` fraction only when the milliseconds are not zero.
+    public static func format(_ ms: Int64) -> String {
+        let (date, msOfDay) = split(ms)
+        let fraction = msOfDay % 1000
+        let base = "\(date)T\(clock(msOfDay, withSeconds: true))"
+        return fraction == 0 ? base + "Z" : base + "." + ValueMath.pad(fraction, 3) + "Z"
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z`, `z`, `±HH:MM`, `±HHMM` or `±HH`; nil otherwise.
+    ///
+    /// A space or `t` may stand for the `T`. The fraction is truncated to milliseconds; second 60 is refused.
+    public static func parse(_ text: String) -> Int64? {
+        guard let parsed = try? DateTimeText.parse(Array(text.utf8)),
+              let msOfDay = parsed.timeOfDayMs,
+              let offset = parsed.offsetMs
+        else { return nil }
+        return parsed.date.dayNumber * WallClock.msPerDay + msOfDay - offset
+    }
+
+    /// The wall-clock time in `zone` for tables: `2026-11-21 15:30`, or `2026-11-21` without the time.
+    public static func formatLocal(_ ms: Int64, in zone: TimeZone, withTime: Bool) -> String {
+        let (date, msOfDay) = split(WallClock.localMs(ms, in: zone))
+        return withTime ? "\(date) \(clock(msOfDay, withSeconds: false))" : date.description
+    }
+
+    private static func split(_ ms: Int64) -> (LocalDate, Int64) {
+        let day = ValueMath.floorDiv(ms, WallClock.msPerDay)
+        return (LocalDate(dayNumber: day), ms - day * WallClock.msPerDay)
+    }
+
+    private static func clock(_ msOfDay: Int64, withSeconds: Bool) -> String {
+        let seconds = msOfDay / 1000
+        let hhmm = "\(ValueMath.pad(seconds / 3600, 2)):\(ValueMath.pad(seconds / 60 % 60, 2))"
+        return withSeconds ? hhmm + ":" + ValueMath.pad(seconds % 60, 2) : hhmm
+    }
+}
+
+/// A phrase explaining why text was refused; the public parsers wrap it into a `ValueError`.
+struct ParseReason: Error, Equatable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+}
+
+/// A forward-only reader over ASCII bytes.
+struct ByteCursor {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var atEnd: Bool { index >= bytes.count }
+
+    var peek: UInt8? { atEnd ? nil : bytes[index] }
+
+    /// The unread text.
+    var rest: String { String(decoding: bytes[min(index, bytes.count)...], as: UTF8.self) }
+
+    /// Consumes `byte` if it is next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard peek == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Consumes the next byte if it is one of `choices`.
+    mutating func take(anyOf choices: [UInt8]) -> UInt8? {
+        guard let byte = peek, choices.contains(byte) else { return nil }
+        index += 1
+        return byte
+    }
+
+    /// Consumes a run of ASCII digits (possibly empty).
+    mutating func digits() -> ArraySlice<UInt8> {
+        let start = index
+        while let byte = peek, ByteCursor.isDigit(byte) { index += 1 }
+        return bytes[start..<index]
+    }
+
+    /// Consumes a run of ASCII letters (possibly empty), lowercased.
+    mutating func letters() -> String {
+        let start = index
+        while let byte = peek, ByteCursor.isLetter(byte) { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self).lowercased()
+    }
+
+    /// Consumes spaces and tabs; true if there were any.
+    @discardableResult
+    mutating func skipSpaces() -> Bool {
+        let start = index
+        while let byte = peek, byte == 0x20 || byte == 0x09 { index += 1 }
+        return index > start
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    /// The value of a digit run, or nil when it does not fit.
+    static func value(_ digits: ArraySlice<UInt8>) -> Int64? {
+        var result: Int64 = 0
+        for byte in digits {
+            let (times10, overflow1) = result.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - 0x30))
+            if overflow1 || overflow2 { return nil }
+            result = sum
+        }
+        return result
+    }
+}
+
+/// The shared grammar of dates, wall times and ISO instants:
+/// `YYYY-MM-DD[(T|t| )HH:MM[:SS[.fraction]][Z|z|±HH[[:]MM]]]`.
+struct DateTimeText: Equatable {
+    var date: LocalDate
+    /// Milliseconds since midnight; nil for a bare date.
+    var timeOfDayMs: Int64?
+    /// Offset from UTC; nil when no zone was written.
+    var offsetMs: Int64?
+
+    static let dateShape = "expected a date as YYYY-MM-DD"
+    static let timeShape = "expected a time as HH:MM or HH:MM:SS"
+    static let zoneShape = "expected a zone as Z, ±HH:MM, ±HHMM or ±HH"
+
+    static func parse(_ bytes: [UInt8]) throws(ParseReason) -> DateTimeText {
+        var cursor = ByteCursor(bytes)
+        let date = try parseDate(&cursor)
+        guard !cursor.atEnd else { return DateTimeText(date: date) }
+        guard cursor.take(anyOf: [0x54, 0x74, 0x20]) != nil else { throw trailing(cursor) }
+        var result = DateTimeText(date: date, timeOfDayMs: try parseTime(&cursor))
+        if !cursor.atEnd {
+            result.offsetMs = try parseZone(&cursor)
+        }
+        guard cursor.atEnd else { throw trailing(cursor) }
+        return result
+    }
+
+    static func trailing(_ cursor: ByteCursor) -> ParseReason {
+        ParseReason("unexpected '\(cursor.rest)' at the end")
+    }
+
+    private static func parseDate(_ cursor: inout ByteCursor) throws(ParseReason) -> LocalDate {
+        let yearDigits = cursor.digits()
+        if yearDigits.count > 4 { throw ParseReason("year must be 0001-9999") }
+        guard yearDigits.count == 4, cursor.take(0x2D) else { throw ParseReason(dateShape) }
+        let monthDigits = cursor.digits()
+        guard monthDigits.count == 2, cursor.take(0x2D) else { throw ParseReason(dateShape) }
+        let dayDigits = cursor.digits()
+        guard dayDigits.count == 2 else { throw ParseReason(dateShape) }
+        let year = Int(ByteCursor.value(yearDigits) ?? 0)
+        let month = Int(ByteCursor.value(monthDigits) ?? 0)
+        let day = Int(ByteCursor.value(dayDigits) ?? 0)
+        guard LocalDate.supportedYears.contains(year) else { throw ParseReason("year must be 0001-9999") }
+        guard (1...12).contains(month) else { throw ParseReason("month must be 01-12") }
+        guard (1...31).contains(day) else { throw ParseReason("day must be 01-31") }
+        let length = LocalDate.daysInMonth(year: year, month: month)
+        guard day <= length else {
+            throw ParseReason("\(LocalDate.monthNames[month - 1]) \(ValueMath.pad(year, 4)) has \(length) days")
+        }
+        return LocalDate(uncheckedYear: year, month: month, day: day)
+    }
+
+    private static func parseTime(_ cursor: inout ByteCursor) throws(ParseReason) -> Int64 {
+        let hourDigits = cursor.digits()
+        guard hourDigits.count == 2, cursor.take(0x3A) else { throw ParseReason(timeShape) }
+        let minuteDigits = cursor.digits()
+        guard minuteDigits.count == 2 else { throw ParseReason(timeShape) }
+        let hour = ByteCursor.value(hourDigits) ?? 0
+        let minute = ByteCursor.value(minuteDigits) ?? 0
+        guard hour <= 23 else { throw ParseReason("hour must be 00-23") }
+        guard minute <= 59 else { throw ParseReason("minute must be 00-59") }
+        var second: Int64 = 0
+        var millis: Int64 = 0
+        if cursor.take(0x3A) {
+            let secondDigits = cursor.digits()
+            guard secondDigits.count == 2 else { throw ParseReason(timeShape) }
+            second = ByteCursor.value(secondDigits) ?? 0
+            guard second <= 59 else { throw ParseReason("second must be 00-59") }
+            if cursor.take(0x2E) {
+                let fraction = cursor.digits()
+                guard !fraction.isEmpty else { throw ParseReason("expected digits after '.'") }
+                // Truncate to milliseconds: keep the first three digits, padded on the right.
+                let kept = Array(fraction.prefix(3)) + Array(repeating: 0x30, count: max(0, 3 - fraction.count))
+                millis = ByteCursor.value(kept[...]) ?? 0
+            }
+        }
+        return ((hour * 60 + minute) * 60 + second) * 1000 + millis
+    }
+
+    private static func parseZone(_ cursor: inout ByteCursor) throws(ParseReason) -> Int64 {
+        if cursor.take(anyOf: [0x5A, 0x7A]) != nil { return 0 }
+        guard let sign = cursor.take(anyOf: [0x2B, 0x2D]) else { throw trailing(cursor) }
+        let first = cursor.digits()
+        let hours: Int64
+        var minutes: Int64 = 0
+        switch first.count {
+        case 2:
+            hours = ByteCursor.value(first) ?? 0
+            if cursor.take(0x3A) {
+                let minuteDigits = cursor.digits()
+                guard minuteDigits.count == 2 else { throw ParseReason(zoneShape) }
+                minutes = ByteCursor.value(minuteDigits) ?? 0
+            }
+        case 4:
+            hours = ByteCursor.value(first.prefix(2)) ?? 0
+            minutes = ByteCursor.value(first.suffix(2)) ?? 0
+        default:
+            throw ParseReason(zoneShape)
+        }
+        guard hours <= 23 else { throw ParseReason("zone offset hour must be 00-23") }
+        guard minutes <= 59 else { throw ParseReason("zone offset minute must be 00-59") }
+        let magnitude = (hours * 60 + minutes) * 60_000
+        return sign == 0x2D ? -magnitude : magnitude
+    }
+}

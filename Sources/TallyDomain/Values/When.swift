@@ -1,0 +1,147 @@
+import Foundation
+
+/// A point in time as the user wrote it.
+public enum When: Sendable, Hashable {
+    /// A whole day: `2026-11-21`, `today`, `yesterday`, `tomorrow`.
+    case date(LocalDate)
+    /// An exact instant: `now`, relative offsets, datetimes.
+    case instant(Int64)
+    /// A position in the event log, `@SEQ`; only where the caller allows it.
+    case logPosition(Int64)
+
+    /// Reads a WHEN relative to `now` and the local `zone`.
+    ///
+    /// Keywords and units are case-insensitive and surrounding whitespace is ignored. Wall times skipped by
+    /// a transition are read with the pre-transition offset; wall times that occur twice mean the earlier.
+    public static func parse(
+        _ text: String, now: Int64, zone: TimeZone, allowLogPosition: Bool = false
+    ) throws(ValueError) -> When {
+        do {
+            return try read(text.trimmingCharacters(in: .whitespacesAndNewlines), now: now, zone: zone,
+                            allowLogPosition: allowLogPosition)
+        } catch {
+            throw ValueError(kind: .when, input: text, reason: error.text)
+        }
+    }
+
+    /// The first instant the value covers (a date → its local midnight).
+    public func startInstant(in zone: TimeZone) -> Int64 {
+        switch self {
+        case .date(let date): date.startInstant(in: zone)
+        case .instant(let ms): ms
+        case .logPosition: preconditionFailure("a log position has no instant")
+        }
+    }
+
+    /// The first instant after the value (a date → next local midnight; an instant → itself + 1 ms). Used for inclusive "until"/"before" ranges.
+    public func endInstant(in zone: TimeZone) -> Int64 {
+        switch self {
+        case .date(let date): date.adding(days: 1).startInstant(in: zone)
+        case .instant(let ms): ms + 1
+        case .logPosition: preconditionFailure("a log position has no instant")
+        }
+    }
+
+    /// The canonical stored text: "2026-11-21" for a date, Timestamp.format for an instant, "@42" for a position.
+    public var storageText: String {
+        switch self {
+        case .date(let date): date.description
+        case .instant(let ms): Timestamp.format(ms)
+        case .logPosition(let seq): "@\(seq)"
+        }
+    }
+
+    /// Parses storageText back (dates, full ISO instants, @N); nil if it is not one.
+    public static func fromStorage(_ text: String) -> When? {
+        if let date = LocalDate.parse(text) { return .date(date) }
+        if let ms = Timestamp.parse(text) { return .instant(ms) }
+        if text.hasPrefix("@"), let seq = try? position(Array(text.utf8.dropFirst())) { return .logPosition(seq) }
+        return nil
+    }
+
+    static let maxRelativeDigits = 6
+    static let shape = "expected a date (YYYY-MM-DD), a datetime (YYYY-MM-DD HH:MM), now, today, yesterday, tomorrow or an offset like -2d"
+
+    private static func read(_ text: String, now: Int64, zone: TimeZone, allowLogPosition: Bool) throws(ParseReason) -> When {
+        guard !text.isEmpty else { throw ParseReason("is empty") }
+        switch text.lowercased() {
+        case "now": return .instant(now)
+        case "today": return try .date(shift(LocalDate.containing(now, in: zone), by: 0))
+        case "yesterday": return try .date(shift(LocalDate.containing(now, in: zone), by: -1))
+        case "tomorrow": return try .date(shift(LocalDate.containing(now, in: zone), by: 1))
+        default: break
+        }
+        let bytes = Array(text.utf8)
+        if bytes[0] == UInt8(ascii: "@") {
+            guard allowLogPosition else { throw ParseReason("a log position (@SEQ) is not allowed here") }
+            return .logPosition(try position(Array(bytes.dropFirst())))
+        }
+        var probe = ByteCursor(bytes)
+        let leading = probe.digits()
+        // Unsigned digits are an offset only when a unit or nothing follows; anything else is read as a date.
+        if !leading.isEmpty, let next = probe.peek, !ByteCursor.isLetter(next) {
+            return try absolute(DateTimeText.parse(bytes), zone: zone)
+        }
+        if leading.isEmpty, bytes[0] != UInt8(ascii: "+"), bytes[0] != UInt8(ascii: "-") {
+            throw ParseReason(shape)
+        }
+        return try relative(bytes, now: now, zone: zone)
+    }
+
+    private static func absolute(_ parsed: DateTimeText, zone: TimeZone) -> When {
+        let day = parsed.date.dayNumber * WallClock.msPerDay
+        guard let msOfDay = parsed.timeOfDayMs else { return .date(parsed.date) }
+        if let offset = parsed.offsetMs { return .instant(day + msOfDay - offset) }
+        return .instant(WallClock.instant(forLocal: day + msOfDay, in: zone))
+    }
+
+    /// `[+|-]N(m|h|d|w)`: minutes and hours are exact; days and weeks keep the local wall-clock time.
+    private static func relative(_ bytes: [UInt8], now: Int64, zone: TimeZone) throws(ParseReason) -> When {
+        var cursor = ByteCursor(bytes)
+        let negative = cursor.take(anyOf: [UInt8(ascii: "+"), UInt8(ascii: "-")]) == UInt8(ascii: "-")
+        let digits = cursor.digits()
+        guard !digits.isEmpty else { throw ParseReason(shape) }
+        guard digits.count <= maxRelativeDigits else {
+            throw ParseReason("the number must have at most \(maxRelativeDigits) digits")
+        }
+        let unit = cursor.letters()
+        guard !unit.isEmpty || !cursor.atEnd else { throw ParseReason("a unit is required (m, h, d or w)") }
+        guard cursor.atEnd else { throw DateTimeText.trailing(cursor) }
+        let amount = (ByteCursor.value(digits) ?? 0) * (negative ? -1 : 1)
+        switch unit {
+        case "m": return .instant(now + amount * 60_000)
+        case "h": return .instant(now + amount * 3_600_000)
+        case "d": return try shiftKeepingWallTime(now, days: amount, zone: zone)
+        case "w": return try shiftKeepingWallTime(now, days: amount * 7, zone: zone)
+        default: throw ParseReason("unknown unit '\(unit)' (use m, h, d or w)")
+        }
+    }
+
+    private static func shiftKeepingWallTime(_ now: Int64, days: Int64, zone: TimeZone) throws(ParseReason) -> When {
+        guard days != 0 else { return .instant(now) }
+        let local = WallClock.localMs(now, in: zone)
+        let today = ValueMath.floorDiv(local, WallClock.msPerDay)
+        let timeOfDay = local - today * WallClock.msPerDay
+        let target = try shift(LocalDate(dayNumber: today), by: days)
+        return .instant(WallClock.instant(forLocal: target.dayNumber * WallClock.msPerDay + timeOfDay, in: zone))
+    }
+
+    private static func shift(_ date: LocalDate, by days: Int64) throws(ParseReason) -> LocalDate {
+        let result = date.adding(days: Int(days))
+        guard result.isInSupportedYears else { throw ParseReason("the result is outside the years 0001-9999") }
+        return result
+    }
+
+    /// The digits after `@`: a positive sequence number.
+    private static func position(_ bytes: [UInt8]) throws(ParseReason) -> Int64 {
+        var cursor = ByteCursor(bytes)
+        let digits = cursor.digits()
+        guard !digits.isEmpty, cursor.atEnd else {
+            if bytes.first == UInt8(ascii: "-") { throw ParseReason("a log position must be 1 or more") }
+            throw ParseReason("expected a log position as @SEQ, like @42")
+        }
+        guard let seq = ByteCursor.value(digits) else { throw ParseReason("the log position is too big") }
+        guard seq >= 1 else { throw ParseReason("a log position must be 1 or more") }
+        return seq
+    }
+}

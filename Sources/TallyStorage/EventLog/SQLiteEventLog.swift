@@ -1,0 +1,249 @@
+import CSQLite
+import Foundation
+import TallyDomain
+
+/// The event log in one SQLite file: WAL, foreign keys on, a busy timeout, append-only events.
+public final class SQLiteEventLog: EventLog {
+    /// How long one lock wait may take before SQLite reports busy, by default.
+    public static let defaultBusyTimeout: Int32 = 5_000
+    /// How many times a busy write lock is retried after the timeout before giving up.
+    public static let busyRetries = 2
+
+    public let path: String
+    let connection: Connection
+    private let migrator = Migrator()
+
+    private static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash"
+
+    private let busyTimeout: Int32
+
+    private init(path: String, connection: Connection, busyTimeout: Int32) {
+        self.path = path
+        self.connection = connection
+        self.busyTimeout = busyTimeout
+    }
+
+    /// Opens (creating when missing) a database for writing and migrates it to the current schema.
+    public static func openForWriting(path: String, now: Int64, busyTimeout: Int32 = defaultBusyTimeout) throws(EventLogError) -> SQLiteEventLog {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .io("cannot create the directory \(directory): \(error.localizedDescription)")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .io("\(path) is a directory, not a database file")
+        }
+        let log: SQLiteEventLog
+        do {
+            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: .readWrite), busyTimeout: busyTimeout)
+            try log.configure(writable: true)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        try log.migrator.migrate(log.connection, now: now)
+        return log
+    }
+
+    /// Opens an existing database without ever writing to it; nil when the file does not exist.
+    ///
+    /// A file whose schema is older than this binary is reported through `needsMigration`.
+    public static func openForReading(path: String, busyTimeout: Int32 = defaultBusyTimeout) throws(EventLogError) -> SQLiteEventLog? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { throw .io("\(path) is a directory, not a database file") }
+        let log: SQLiteEventLog
+        do {
+            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: .readOnly), busyTimeout: busyTimeout)
+            try log.configure(writable: false)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        let applied = try log.schemaVersion()
+        if applied > log.migrator.latestVersion {
+            throw .newerSchema(found: applied, known: log.migrator.latestVersion)
+        }
+        return log
+    }
+
+    private func configure(writable: Bool) throws(SQLiteError) {
+        try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
+        try connection.execute("PRAGMA foreign_keys = ON")
+        if writable {
+            // journal_mode answers with a row; read it so a non-database file fails here, clearly.
+            let mode = try connection.statement("PRAGMA journal_mode = WAL")
+            try mode.step()
+            mode.reset()
+            try connection.execute("PRAGMA synchronous = FULL")
+        } else {
+            _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
+        }
+    }
+
+    /// The schema version recorded in the file; 0 when it has none.
+    public func schemaVersion() throws(EventLogError) -> Int {
+        do {
+            return try Migrator.appliedVersion(connection)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
+    /// The newest schema version this binary knows.
+    public var latestSchemaVersion: Int { migrator.latestVersion }
+
+    /// True when the file is older than this binary (a write command migrates it).
+    public var needsMigration: Bool {
+        ((try? schemaVersion()) ?? 0) < migrator.latestVersion
+    }
+
+    /// Size of the database in bytes (pages in use times page size, WAL excluded).
+    public func fileSize() throws(EventLogError) -> Int64 {
+        do {
+            let pages = try connection.scalarInt("PRAGMA page_count") ?? 0
+            let size = try connection.scalarInt("PRAGMA page_size") ?? 0
+            return pages * size
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
+    /// Number of events in the log.
+    public func eventCount() throws(EventLogError) -> Int64 {
+        guard try hasEventsTable() else { return 0 }
+        do {
+            return try connection.scalarInt("SELECT count(*) FROM events") ?? 0
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
+    private var eventsTableKnown = false
+
+    private func hasEventsTable() throws(EventLogError) -> Bool {
+        if eventsTableKnown { return true }
+        do {
+            let count = try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'") ?? 0
+            eventsTableKnown = count > 0
+            return eventsTableKnown
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
+    // MARK: EventLog
+
+    public func head() throws(EventLogError) -> LogHead {
+        guard try hasEventsTable() else { return .empty }
+        do {
+            let statement = try connection.statement("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1")
+            defer { statement.reset() }
+            guard try statement.step() else { return .empty }
+            return LogHead(seq: statement.int64(at: 0), hash: statement.string(at: 1))
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
+    public func scan(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
+        guard try hasEventsTable() else { return }
+        let statement: Statement
+        do {
+            statement = try connection.statement("SELECT \(Self.selectColumns) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
+            try statement.bind(after, at: 1)
+            try statement.bind(through ?? Int64.max, at: 2)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        defer { statement.reset() }
+        while true {
+            let hasRow: Bool
+            do {
+                hasRow = try statement.step()
+            } catch {
+                throw StorageErrors.map(error)
+            }
+            guard hasRow else { break }
+            try body(Self.envelope(statement))
+        }
+    }
+
+    public func events(inStream stream: String) throws(EventLogError) -> [EventEnvelope] {
+        guard try hasEventsTable() else { return [] }
+        do {
+            let statement = try connection.statement("SELECT \(Self.selectColumns) FROM events WHERE stream = ? ORDER BY version")
+            defer { statement.reset() }
+            try statement.bind(stream, at: 1)
+            var result: [EventEnvelope] = []
+            while try statement.step() {
+                result.append(Self.envelope(statement))
+            }
+            return result
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
+    public func write<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try connection.transaction(.immediate, body)
+            } catch let error as SQLiteError {
+                let mapped = StorageErrors.map(error)
+                if mapped == .busy, attempt < Self.busyRetries, !connection.isInTransaction {
+                    attempt += 1
+                    continue
+                }
+                throw mapped
+            }
+        }
+    }
+
+    public func append(_ events: [EventEnvelope]) throws(EventLogError) {
+        precondition(connection.isInTransaction, "append must run inside write")
+        let insert: Statement
+        do {
+            insert = try connection.statement("""
+                INSERT INTO events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        for event in events {
+            do {
+                insert.reset()
+                try insert.bind(event.seq, at: 1)
+                try insert.bind(event.id, at: 2)
+                try insert.bind(event.stream, at: 3)
+                try insert.bind(event.version, at: 4)
+                try insert.bind(event.type, at: 5)
+                try insert.bind(event.schema, at: 6)
+                try insert.bind(event.data, at: 7)
+                try insert.bind(event.recordedAt, at: 8)
+                try insert.bind(event.actor, at: 9)
+                try insert.bind(event.command, at: 10)
+                try insert.bind(event.hash, at: 11)
+                try insert.step()
+            } catch {
+                switch StorageErrors.map(error) {
+                case .conflict: throw .conflict(stream: event.stream, version: event.version)
+                case .duplicateEventID: throw .duplicateEventID(event.id)
+                case let other: throw other
+                }
+            }
+        }
+    }
+
+    private static func envelope(_ row: Statement) -> EventEnvelope {
+        EventEnvelope(
+            seq: row.int64(at: 0), id: row.string(at: 1), stream: row.string(at: 2), version: row.int(at: 3),
+            type: row.string(at: 4), schema: row.int(at: 5), data: row.string(at: 6), recordedAt: row.int64(at: 7),
+            actor: row.string(at: 8), command: row.string(at: 9), hash: row.string(at: 10)
+        )
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import TallyDomain
+import TallyTestSupport
+
+/// What one run of the binary produced.
+struct RunResult {
+    var stdout: String
+    var stderr: String
+    var status: Int32
+
+    /// stdout parsed as JSON (fails the caller's expectation when it is not).
+    var json: JSON? { try? JSON.parse(stdout) }
+}
+
+/// Runs the built `tally` binary against a database in a fresh temporary directory.
+/// `run` only reads its properties, so sharing one runner between tasks is safe.
+final class TallyRunner: @unchecked Sendable {
+    let directory = TemporaryDirectory("tally-e2e")
+    var environment: [String: String]
+
+    /// The binary built next to the test bundle (`swift build` puts both in the same folder).
+    static let binary: URL = {
+        let candidates = [
+            ProcessInfo.processInfo.environment["TALLY_BINARY"].map { URL(fileURLWithPath: $0) },
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tally"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tally"),
+            PackageFiles.url(".build/debug/tally"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+    }()
+
+    var databasePath: String { directory.path("tally.db") }
+
+    init(now: String = "2026-11-21T12:00:00Z", zone: String = "UTC") {
+        environment = [
+            "TALLY_DB": directory.path("tally.db"),
+            "TALLY_NOW": now,
+            "TALLY_ACTOR": "tester@e2e",
+            "TZ": zone,
+            "HOME": directory.url.path,
+            "PATH": "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    /// Runs `tally` with the arguments; `input` goes to standard input.
+    @discardableResult
+    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) -> RunResult {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin
+        do {
+            try process.run()
+        } catch {
+            return RunResult(stdout: "", stderr: "cannot run \(Self.binary.path): \(error)", status: -1)
+        }
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try? stdin.fileHandleForWriting.close()
+        // Read both pipes concurrently so a full pipe never blocks the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return RunResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) -> RunResult {
+        run(arguments)
+    }
+
+    /// The number of events in the database (0 when it does not exist).
+    var eventCount: Int64 {
+        let result = run(["info", "--json"])
+        guard case .object(let info)? = result.json, let events = info["events"]?.intValue else { return -1 }
+        return events
+    }
+}

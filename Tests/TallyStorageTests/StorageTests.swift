@@ -1,0 +1,187 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import TallyStorage
+import TallyDomain
+import TallyTestSupport
+
+@Suite("SQLite event log")
+struct StorageTests {
+    let directory = TemporaryDirectory()
+
+    func sqlite(_ path: String, _ sql: String) throws -> String {
+        let connection = try Connection(path: path, access: .readWrite)
+        var rows: [String] = []
+        let statement = try connection.statement(sql)
+        while try statement.step() {
+            rows.append(statement.string(at: 0))
+        }
+        return rows.joined(separator: "\n")
+    }
+
+    @Test("migrating an empty file creates the schema and records the migration once")
+    func migrateEmpty() throws {
+        let path = directory.path("new.db")
+        let log = try SQLiteEventLog.openForWriting(path: path, now: 1)
+        #expect(try log.schemaVersion() == Migration.embedded.last!.version)
+        #expect(try log.head() == .empty)
+        _ = try SQLiteEventLog.openForWriting(path: path, now: 2)
+        #expect(try sqlite(path, "SELECT count(*) FROM schema_migrations") == String(Migration.embedded.count))
+        #expect(try sqlite(path, "PRAGMA journal_mode") == "wal")
+        let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type IN ('table','trigger') ORDER BY name")
+        #expect(tables.contains("events") && tables.contains("snapshots") && tables.contains("events_reject_update") && tables.contains("events_reject_delete"))
+    }
+
+    @Test("the SQL compiled into the binary matches migrations/*.sql exactly")
+    func migrationsDoNotDrift() throws {
+        let folder = PackageFiles.url("migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(files.count == Migration.embedded.count, "run 'make migrations' after adding a migration")
+        for (file, migration) in zip(files, Migration.embedded) {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(file == migration.name + ".sql")
+            #expect(Int(file.prefix(4)) == migration.version)
+            #expect(text == migration.sql + "\n", "\(file) differs from the embedded copy: run 'make migrations'")
+        }
+    }
+
+    @Test("appended events read back identically, in order, and per stream")
+    func appendAndRead() throws {
+        let log = try SQLiteEventLog.openForWriting(path: directory.path("a.db"), now: 1)
+        var factory = EventFactory()
+        let events = [
+            factory.make(.todoCreated(TodoFields(title: "Buy milk", tags: ["shop"], note: "é ✓ \"quoted\"")), stream: "s1"),
+            factory.make(.todoCreated(TodoFields(title: "Other")), stream: "s2"),
+            factory.make(.todoCompleted, stream: "s1"),
+        ]
+        try log.write { try log.append(events) }
+        var read: [EventEnvelope] = []
+        try log.scan(after: 0, through: nil) { read.append($0) }
+        #expect(read == events)
+        #expect(try log.events(inStream: "s1") == [events[0], events[2]])
+        #expect(try log.head() == LogHead(seq: 3, hash: events[2].hash))
+        var tail: [Int64] = []
+        try log.scan(after: 1, through: 2) { tail.append($0.seq) }
+        #expect(tail == [2])
+    }
+
+    @Test("a (stream, version) clash is a typed conflict and nothing of the batch is kept")
+    func conflict() throws {
+        let log = try SQLiteEventLog.openForWriting(path: directory.path("c.db"), now: 1)
+        var factory = EventFactory()
+        let first = factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")
+        try log.write { try log.append([first]) }
+        var clash = factory.make(.todoCompleted, stream: "s2")
+        var other = EventFactory()
+        var duplicate = other.make(.todoCreated(TodoFields(title: "b")), stream: "s1")
+        duplicate.seq = 3
+        duplicate.id = "another-id"
+        clash.seq = 2
+        #expect(throws: EventLogError.conflict(stream: "s1", version: 1)) {
+            try log.write { try log.append([clash, duplicate]) }
+        }
+        #expect(try log.eventCount() == 1)
+        var sameID = factory.make(.todoCompleted, stream: "s1")
+        sameID.id = first.id
+        sameID.seq = 2
+        #expect(throws: EventLogError.duplicateEventID(first.id)) {
+            try log.write { try log.append([sameID]) }
+        }
+    }
+
+    @Test("triggers reject UPDATE and DELETE of events")
+    func appendOnly() throws {
+        let path = directory.path("t.db")
+        let log = try SQLiteEventLog.openForWriting(path: path, now: 1)
+        var factory = EventFactory()
+        try log.write { try log.append([factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")]) }
+        let connection = try Connection(path: path, access: .readWrite)
+        #expect { try connection.execute("UPDATE events SET data = '{}'") } throws: { ($0 as? SQLiteError)?.message.contains("append-only") == true }
+        #expect { try connection.execute("DELETE FROM events") } throws: { ($0 as? SQLiteError)?.message.contains("append-only") == true }
+        #expect(try log.eventCount() == 1)
+    }
+
+    @Test("a write that throws rolls back everything it appended")
+    func rollback() throws {
+        struct Boom: Error {}
+        let log = try SQLiteEventLog.openForWriting(path: directory.path("r.db"), now: 1)
+        var factory = EventFactory()
+        let event = factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")
+        #expect(throws: Boom.self) {
+            try log.write {
+                try log.append([event])
+                throw Boom()
+            }
+        }
+        #expect(try log.eventCount() == 0)
+    }
+
+    @Test("a database from a newer tally is refused, for reading and writing")
+    func newerSchema() throws {
+        let path = directory.path("n.db")
+        _ = try SQLiteEventLog.openForWriting(path: path, now: 1)
+        _ = try sqlite(path, "INSERT INTO schema_migrations(version, name, applied_at) VALUES (999, '0999_future', 0)")
+        #expect(throws: EventLogError.newerSchema(found: 999, known: Migration.embedded.last!.version)) {
+            _ = try SQLiteEventLog.openForWriting(path: path, now: 1)
+        }
+        #expect(throws: EventLogError.newerSchema(found: 999, known: Migration.embedded.last!.version)) {
+            _ = try SQLiteEventLog.openForReading(path: path)
+        }
+    }
+
+    @Test("reading never creates a file; a directory or a non-database file fails clearly")
+    func badPaths() throws {
+        let missing = directory.path("missing.db")
+        #expect(try SQLiteEventLog.openForReading(path: missing) == nil)
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        #expect { _ = try SQLiteEventLog.openForWriting(path: directory.url.path, now: 1) } throws: {
+            guard case .io(let reason)? = $0 as? EventLogError else { return false }
+            return reason.contains("directory")
+        }
+        let text = directory.path("notes.txt")
+        try String(repeating: "not a database\n", count: 100).write(toFile: text, atomically: true, encoding: .utf8)
+        #expect { _ = try SQLiteEventLog.openForWriting(path: text, now: 1) } throws: {
+            guard case .corrupt? = $0 as? EventLogError else { return false }
+            return true
+        }
+        #expect { _ = try SQLiteEventLog.openForReading(path: text) } throws: {
+            guard case .corrupt? = $0 as? EventLogError else { return false }
+            return true
+        }
+    }
+
+    @Test("errors carry the result code, SQLite's message and the SQL")
+    func errorContext() throws {
+        let connection = try Connection(path: directory.path("e.db"), access: .readWrite)
+        #expect {
+            try connection.execute("SELEC nonsense")
+        } throws: { error in
+            guard let error = error as? SQLiteError else { return false }
+            return error.code == SQLITE_ERROR && error.message.contains("syntax error") && error.sql == "SELEC nonsense"
+                && error.description.contains("while executing")
+        }
+    }
+
+    @Test("a second connection waits for the write lock instead of failing")
+    func twoWriters() async throws {
+        let path = directory.path("w.db")
+        _ = try SQLiteEventLog.openForWriting(path: path, now: 1)
+        let started = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let holder = try! SQLiteEventLog.openForWriting(path: path, now: 1)
+            try? holder.write {
+                started.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+                var factory = EventFactory()
+                try holder.append([factory.make(.todoCreated(TodoFields(title: "first")), stream: "s1")])
+            }
+        }
+        thread.start()
+        started.wait()
+        let begin = Date()
+        let waiter = try SQLiteEventLog.openForWriting(path: path, now: 1)
+        let seq = try waiter.write { try waiter.head().seq }
+        #expect(seq == 1, "the second writer must see the first writer's committed event")
+        #expect(Date().timeIntervalSince(begin) > 0.1)
+    }
+}
