@@ -30,4 +30,13 @@ public enum Replayer {
         }
         return model
     }
+
+    /// Whether an event falls inside a time-travel bound (everything does without one).
+    public static func includes(_ event: EventEnvelope, bound: Bound?) -> Bool {
+        switch bound {
+        case nil: true
+        case .position(let seq)?: event.seq <= seq
+        case .instant(let ms)?: event.recordedAt <= ms
+        }
+    }
 }

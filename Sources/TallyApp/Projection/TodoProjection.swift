@@ -17,8 +17,8 @@ public enum TodoProjection {
     /// Runs a query against the read model. Date bounds are resolved against `now` in `zone`.
     /// - Complexity: O(n log n) in the number of todos.
     public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> TodoView {
-        let before = try query.dueBefore.map { raw throws(DomainError) in try bound(raw, now: now, zone: zone).startInstant(in: zone) }
-        let after = try query.dueAfter.map { raw throws(DomainError) in try bound(raw, now: now, zone: zone).endInstant(in: zone) }
+        let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
+        let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
 
         var matches: [Todo] = []
@@ -48,19 +48,6 @@ public enum TodoProjection {
             matches.removeSubrange(limit...)
         }
         return TodoView(todos: matches, matched: matched, active: active, completed: completed)
-    }
-
-    private static func bound(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> When {
-        let when: When
-        do {
-            when = try When.parse(raw, now: now, zone: zone)
-        } catch {
-            throw .invalid(.value(error))
-        }
-        if case .logPosition = when {
-            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
-        }
-        return when
     }
 
     private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {

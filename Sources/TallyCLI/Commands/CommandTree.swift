@@ -5,6 +5,9 @@ enum CommandTree {
         AddCommand.self, ToggleCommand.self, DoneCommand.self, ReopenCommand.self, EditCommand.self,
         DeleteCommand.self, ListCommand.self, ShowCommand.self,
         FilterSetCommand.self, FilterShowCommand.self, FilterResetCommand.self,
+        RecordAddCommand.self, RecordEditCommand.self, RecordDeleteCommand.self, RecordShowCommand.self,
+        RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
+        RecordExportCommand.self, StatsCommand.self,
         InfoCommand.self,
         ]
     }
@@ -21,7 +24,8 @@ enum CommandTree {
         discussion: "Every change is appended to a log that is never rewritten: see who changed what and when, look at the past, undo, and verify the history.",
         subcommands: [
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
-            DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec, InfoCommand.spec,
+            DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
+            RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
         ]
     )
 

@@ -126,6 +126,12 @@ enum InvalidInputMessages {
         case .invalidPriority(let value): return catalog.text(.errorInvalidPriority, ["value": value])
         case .noteTooLong(let max): return catalog.text(.errorNoteTooLong, ["max": String(max)])
         case .invalidLimit(let value): return catalog.text(.errorInvalidLimit, ["value": value])
+        case .emptyName: return catalog.text(.errorEmptyName)
+        case .nameTooLong(let max): return catalog.text(.errorNameTooLong, ["max": String(max)])
+        case .invalidCategory(let value): return catalog.text(.errorInvalidCategory, ["value": value])
+        case .durationOutOfRange: return catalog.text(.errorDurationOutOfRange)
+        case .distanceOutOfRange: return catalog.text(.errorDistanceOutOfRange)
+        case .dateTooFarInFuture(let value): return catalog.text(.errorDateTooFarInFuture, ["value": value])
         }
     }
 }

@@ -31,6 +31,25 @@ struct EventDescriber {
         case .todoReopened: return catalog.text(.historyReopened)
         case .todoDeleted: return catalog.text(.historyDeleted)
         case .todoRestored: return catalog.text(.historyRestored)
+        case .recordLogged(let fields):
+            var parts: [String] = []
+            if let meters = fields.distanceMeters { parts.append(Distance.format(meters)) }
+            parts.append(fields.category)
+            return catalog.text(.historyLogged, [
+                "name": fields.name, "what": parts.joined(separator: " "), "duration": ActivityDuration.format(fields.durationSeconds),
+            ])
+        case .recordEdited(let changes):
+            var parts: [String] = []
+            if let name = changes.name { parts.append(catalog.text(.historyFieldSet, ["field": "name", "value": quote(name)])) }
+            if let category = changes.category { parts.append(catalog.text(.historyFieldSet, ["field": "category", "value": category])) }
+            if let seconds = changes.durationSeconds { parts.append(catalog.text(.historyFieldSet, ["field": "duration", "value": ActivityDuration.format(seconds)])) }
+            if let meters = changes.distanceMeters { parts.append(fieldChange("distance", meters.map(Distance.format))) }
+            if let place = changes.place { parts.append(fieldChange("place", place.map(quote))) }
+            if let date = changes.date { parts.append(catalog.text(.historyFieldSet, ["field": "date", "value": Timestamp.formatLocal(date, in: zone, withTime: true)])) }
+            if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
+            return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
+        case .recordDeleted: return catalog.text(.historyDeleted)
+        case .recordRestored: return catalog.text(.historyRestored)
         case .filterSaved(let scope, let filter):
             return catalog.text(.historyFilterSaved, ["scope": scope.rawValue, "filter": JSON.object(filter).serialized(.compact)])
         case .filterReset(let scope):

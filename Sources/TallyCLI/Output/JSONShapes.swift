@@ -19,6 +19,25 @@ enum JSONShapes {
         ])
     }
 
+    static func record(_ record: Record) -> JSON {
+        .object([
+            "id": .string(record.id),
+            "number": .int(Int64(record.number)),
+            "name": .string(record.name),
+            "category": .string(record.category),
+            "durationSeconds": .int(Int64(record.durationSeconds)),
+            "distanceMeters": record.distanceMeters.map { .double($0) } ?? .null,
+            "paceSecondsPerKm": record.paceSecondsPerKm.map { .double(($0 * 10).rounded() / 10) } ?? .null,
+            "place": record.place.map { .string($0) } ?? .null,
+            "date": .string(Timestamp.format(record.date)),
+            "note": record.note.map { .string($0) } ?? .null,
+            "source": .string(record.source.rawValue),
+            "createdAt": .string(Timestamp.format(record.createdAt)),
+            "updatedAt": .string(Timestamp.format(record.updatedAt)),
+            "deleted": .bool(record.deleted),
+        ])
+    }
+
     static func event(_ event: EventEnvelope) -> JSON {
         let data = (try? JSON.parse(event.data)) ?? .string(event.data)
         return .object([

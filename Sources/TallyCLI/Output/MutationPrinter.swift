@@ -1,37 +1,47 @@
 import TallyApp
 import TallyDomain
 
-/// Prints what a mutating todo command did: confirmations and notices, or the affected objects as JSON.
+/// Prints what a mutating command did: confirmations and notices, or the affected objects as JSON.
 struct MutationPrinter {
     let context: CLIContext
 
+    /// The JSON object of an affected todo or record.
+    static func json(_ id: String, in state: ReadModel) -> JSON? {
+        if let todo = state.todo(id: id) { return JSONShapes.todo(todo) }
+        return state.record(id: id).map(JSONShapes.record)
+    }
+
     func print(_ outcome: CommandOutcome, single: Bool = false) {
-        let affected = outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }
+        let affected = outcome.decision.affected.compactMap { Self.json($0, in: outcome.state) }
         if context.json {
-            if single, let todo = affected.first {
-                context.printJSON(JSONShapes.todo(todo))
+            if single, let object = affected.first {
+                context.printJSON(object)
             } else {
-                context.printJSON(.array(affected.map(JSONShapes.todo)))
+                context.printJSON(.array(affected))
             }
             for notice in outcome.decision.notices {
                 context.console.errorLine(NoticeText.text(notice, context.catalog))
             }
             return
         }
-        let renderer = TodoRenderer(context: context)
         let describer = EventDescriber(catalog: context.catalog, zone: context.zone)
         for event in outcome.appended {
-            guard let todo = outcome.state.todo(id: event.stream) else {
+            let label: String
+            if let todo = outcome.state.todo(id: event.stream) {
+                label = TodoRenderer(context: context).label(todo)
+            } else if let record = outcome.state.record(id: event.stream) {
+                label = RecordRenderer(context: context).label(record)
+            } else {
                 context.console.line(describer.summary(event))
                 continue
             }
-            let label = renderer.label(todo)
             let id: MessageID = switch event.type {
             case "todo.created": .confirmAdded
+            case "record.logged": .confirmLogged
             case "todo.completed": .confirmCompleted
             case "todo.reopened": .confirmReopened
-            case "todo.deleted": .confirmDeleted
-            case "todo.restored": .confirmRestored
+            case "todo.deleted", "record.deleted": .confirmDeleted
+            case "todo.restored", "record.restored": .confirmRestored
             default: .confirmEdited
             }
             context.console.line(context.catalog.text(id, ["label": label, "changes": describer.summary(event)]))
@@ -50,6 +60,8 @@ enum NoticeText {
         case .alreadyActive(let number): catalog.text(.noticeAlreadyActive, ["number": String(number)])
         case .alreadyDeleted(let number): catalog.text(.noticeAlreadyDeleted, ["number": String(number)])
         case .unchanged(let number): catalog.text(.noticeUnchanged, ["number": String(number)])
+        case .recordUnchanged(let number): catalog.text(.noticeRecordUnchanged, ["number": String(number)])
+        case .recordAlreadyDeleted(let number): catalog.text(.noticeRecordAlreadyDeleted, ["number": String(number)])
         case .noTodos: catalog.text(.noticeNoTodos)
         case .noCompletedTodos: catalog.text(.noticeNoCompletedTodos)
         case .filterUnchanged(let scope): catalog.text(.noticeFilterUnchanged, ["scope": scope.rawValue])

@@ -38,6 +38,62 @@ public struct TodoEditInput: Sendable, Equatable {
     }
 }
 
+/// An activity as the user typed it; the decider validates and converts it.
+public struct RecordInput: Sendable, Equatable {
+    public var name: String
+    public var category: String
+    public var duration: String
+    public var distance: String?
+    public var place: String?
+    /// A WHEN; now when absent.
+    public var date: String?
+    public var note: String?
+    public var source: RecordSource
+
+    public init(
+        name: String, category: String, duration: String, distance: String? = nil, place: String? = nil,
+        date: String? = nil, note: String? = nil, source: RecordSource = .local
+    ) {
+        self.name = name
+        self.category = category
+        self.duration = duration
+        self.distance = distance
+        self.place = place
+        self.date = date
+        self.note = note
+        self.source = source
+    }
+}
+
+/// What `record edit` was asked to change, as typed. `"none"` clears distance, place and note.
+public struct RecordEditInput: Sendable, Equatable {
+    public var name: String?
+    public var category: String?
+    public var duration: String?
+    public var distance: String?
+    public var place: String?
+    public var date: String?
+    public var note: String?
+
+    public init(
+        name: String? = nil, category: String? = nil, duration: String? = nil, distance: String? = nil,
+        place: String? = nil, date: String? = nil, note: String? = nil
+    ) {
+        self.name = name
+        self.category = category
+        self.duration = duration
+        self.distance = distance
+        self.place = place
+        self.date = date
+        self.note = note
+    }
+
+    /// True when no field was named at all.
+    public var isEmpty: Bool {
+        name == nil && category == nil && duration == nil && distance == nil && place == nil && date == nil && note == nil
+    }
+}
+
 /// An intention of the user, in the imperative. The decider turns it into events or rejects it.
 public enum Command: Sendable, Equatable {
     case addTodo(TodoInput)
@@ -49,5 +105,9 @@ public enum Command: Sendable, Equatable {
     case deleteTodos([String])
     case deleteCompletedTodos
     case saveTodoFilter(TodoQuery)
+    case logRecord(RecordInput)
+    case editRecord(String, RecordEditInput)
+    case deleteRecords([String])
+    case saveRecordFilter(RecordQuery)
     case resetFilter(FilterScope)
 }

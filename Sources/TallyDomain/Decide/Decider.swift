@@ -91,6 +91,9 @@ public enum Decider {
                 builder.append(.filterSaved(scope: .todos, filter: filter), to: FilterScope.todos.stream)
             }
 
+        case .logRecord, .editRecord, .deleteRecords, .saveRecordFilter:
+            try decideRecord(command, state: state, context: context, into: &builder)
+
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
                 builder.notices.append(.noSavedFilter(scope))

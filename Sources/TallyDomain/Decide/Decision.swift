@@ -21,6 +21,8 @@ public enum Notice: Sendable, Equatable {
     case alreadyActive(number: Int)
     case alreadyDeleted(number: Int)
     case unchanged(number: Int)
+    case recordUnchanged(number: Int)
+    case recordAlreadyDeleted(number: Int)
     case noTodos
     case noCompletedTodos
     case filterUnchanged(FilterScope)

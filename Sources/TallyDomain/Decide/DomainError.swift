@@ -27,6 +27,12 @@ public enum InvalidInput: Sendable, Equatable {
     case invalidPriority(String)
     case noteTooLong(max: Int)
     case invalidLimit(String)
+    case emptyName
+    case nameTooLong(max: Int)
+    case invalidCategory(String)
+    case durationOutOfRange(seconds: Int)
+    case distanceOutOfRange(meters: Double)
+    case dateTooFarInFuture(String)
 }
 
 /// Why a command was rejected. Nothing is appended when one is thrown.

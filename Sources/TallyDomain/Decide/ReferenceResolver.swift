@@ -43,3 +43,11 @@ public enum ReferenceResolver {
         }
     }
 }
+
+extension ReferenceResolver {
+    /// Resolves a REF among records, deleted ones included.
+    public static func record(_ ref: String, in model: ReadModel) throws(DomainError) -> Record {
+        let index = try resolve(ref, kind: .record, count: model.records.count, id: { model.records[$0].id }, label: { model.records[$0].name })
+        return model.records[index]
+    }
+}

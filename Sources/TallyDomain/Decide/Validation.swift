@@ -7,6 +7,12 @@ public enum Validation {
     public static let maxTagLength = 32
     public static let maxNoteLength = 10_000
 
+    public static let maxNameLength = 200
+    public static let maxDurationSeconds = 7 * 24 * 3600
+    public static let maxDistanceMeters = 1_000_000.0
+    /// How far ahead of now a record's date may be.
+    public static let futureAllowanceMilliseconds: Int64 = 24 * 3600 * 1000
+
     /// Trims a title and checks its length and characters.
     public static func title(_ raw: String, max: Int = maxTitleLength) throws(DomainError) -> String {
         let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -14,6 +20,74 @@ public enum Validation {
         guard title.count <= max else { throw .invalid(.titleTooLong(max: max)) }
         guard !title.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "title")) }
         return title
+    }
+
+    /// Trims a record name: 1-200 characters, no control characters.
+    public static func name(_ raw: String) throws(DomainError) -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw .invalid(.emptyName) }
+        guard name.count <= maxNameLength else { throw .invalid(.nameTooLong(max: maxNameLength)) }
+        guard !name.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "name")) }
+        return name
+    }
+
+    /// A category: lowercased, then `[a-z][a-z0-9-]{0,31}`.
+    public static func category(_ raw: String) throws(DomainError) -> String {
+        let category = raw.lowercased()
+        let bytes = Array(category.utf8)
+        guard let first = bytes.first, first >= 0x61, first <= 0x7A, bytes.count <= 32,
+              bytes.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
+        else { throw .invalid(.invalidCategory(raw)) }
+        return category
+    }
+
+    /// A DURATION above zero and at most 7 days.
+    public static func duration(_ raw: String) throws(DomainError) -> Int {
+        let seconds: Int
+        do {
+            seconds = try ActivityDuration.parse(raw)
+        } catch {
+            throw .invalid(.value(error))
+        }
+        guard seconds > 0, seconds <= maxDurationSeconds else { throw .invalid(.durationOutOfRange(seconds: seconds)) }
+        return seconds
+    }
+
+    /// A DISTANCE from zero to 1,000 km, in metres.
+    public static func distance(_ raw: String) throws(DomainError) -> Double {
+        let meters: Double
+        do {
+            meters = try Distance.parse(raw)
+        } catch {
+            throw .invalid(.value(error))
+        }
+        guard meters >= 0, meters <= maxDistanceMeters else { throw .invalid(.distanceOutOfRange(meters: meters)) }
+        return meters
+    }
+
+    /// When an activity happened: a day means its local midnight; at most one day after now.
+    public static func activityDate(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> Int64 {
+        let when: When
+        do {
+            when = try When.parse(raw, now: now, zone: zone)
+        } catch {
+            throw .invalid(.value(error))
+        }
+        if case .logPosition = when {
+            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
+        }
+        let instant = when.startInstant(in: zone)
+        guard instant <= now + futureAllowanceMilliseconds else { throw .invalid(.dateTooFarInFuture(raw)) }
+        return instant
+    }
+
+    /// An optional one-line text (a place): trimmed, no control characters, empty means none.
+    public static func line(_ raw: String, field: String, max: Int = maxNameLength) throws(DomainError) -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return nil }
+        guard text.count <= max else { throw .invalid(.nameTooLong(max: max)) }
+        guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: field)) }
+        return text
     }
 
     /// Lowercases one tag and checks it against `[a-z0-9_-]{1,32}`.

@@ -37,6 +37,62 @@ public struct TodoChanges: Sendable, Equatable {
     }
 }
 
+/// The fields an activity is logged with.
+public struct RecordFields: Sendable, Equatable {
+    public var name: String
+    public var category: String
+    public var durationSeconds: Int
+    public var distanceMeters: Double?
+    public var place: String?
+    /// When the activity happened, in ms since the epoch.
+    public var date: Int64
+    public var note: String?
+    public var source: RecordSource
+
+    public init(
+        name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil, place: String? = nil,
+        date: Int64, note: String? = nil, source: RecordSource = .local
+    ) {
+        self.name = name
+        self.category = category
+        self.durationSeconds = durationSeconds
+        self.distanceMeters = distanceMeters
+        self.place = place
+        self.date = date
+        self.note = note
+        self.source = source
+    }
+}
+
+/// The fields a record edit changes. `nil` means unchanged; for nullable fields `.some(nil)` clears.
+public struct RecordChanges: Sendable, Equatable {
+    public var name: String?
+    public var category: String?
+    public var durationSeconds: Int?
+    public var distanceMeters: Double??
+    public var place: String??
+    public var date: Int64?
+    public var note: String??
+
+    public init(
+        name: String? = nil, category: String? = nil, durationSeconds: Int? = nil, distanceMeters: Double?? = nil,
+        place: String?? = nil, date: Int64? = nil, note: String?? = nil
+    ) {
+        self.name = name
+        self.category = category
+        self.durationSeconds = durationSeconds
+        self.distanceMeters = distanceMeters
+        self.place = place
+        self.date = date
+        self.note = note
+    }
+
+    /// True when the edit would change nothing at all.
+    public var isEmpty: Bool {
+        name == nil && category == nil && durationSeconds == nil && distanceMeters == nil && place == nil && date == nil && note == nil
+    }
+}
+
 /// Which saved default view a filter event is about.
 public enum FilterScope: String, Sendable, CaseIterable {
     case todos, records
@@ -53,6 +109,10 @@ public enum DomainEvent: Sendable, Equatable {
     case todoReopened
     case todoDeleted
     case todoRestored
+    case recordLogged(RecordFields)
+    case recordEdited(RecordChanges)
+    case recordDeleted
+    case recordRestored
     case filterSaved(scope: FilterScope, filter: JSONObject)
     case filterReset(scope: FilterScope)
     case historyUndone(command: String)

@@ -16,6 +16,7 @@ public enum EventCatalog {
     public static let currentSchemas: [String: Int] = [
         "todo.created": 1, "todo.edited": 1, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
+        "record.logged": 1, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
         "history.undone": 1, "history.redone": 1,
     ]
@@ -48,6 +49,10 @@ public enum EventCatalog {
         case .todoReopened: "todo.reopened"
         case .todoDeleted: "todo.deleted"
         case .todoRestored: "todo.restored"
+        case .recordLogged: "record.logged"
+        case .recordEdited: "record.edited"
+        case .recordDeleted: "record.deleted"
+        case .recordRestored: "record.restored"
         case .filterSaved: "filter.saved"
         case .filterReset: "filter.reset"
         case .historyUndone: "history.undone"
@@ -74,8 +79,29 @@ public enum EventCatalog {
             if let due = changes.due { object["due"] = due.map { .string($0.storageText) } ?? .null }
             if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
             return object
-        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored:
+        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored:
             return JSONObject()
+        case .recordLogged(let fields):
+            return [
+                "name": .string(fields.name),
+                "category": .string(fields.category),
+                "durationSeconds": .int(Int64(fields.durationSeconds)),
+                "distanceMeters": fields.distanceMeters.map { .double($0) } ?? .null,
+                "place": fields.place.map { .string($0) } ?? .null,
+                "date": .string(Timestamp.format(fields.date)),
+                "note": fields.note.map { .string($0) } ?? .null,
+                "source": .string(fields.source.rawValue),
+            ]
+        case .recordEdited(let changes):
+            var object = JSONObject()
+            if let name = changes.name { object["name"] = .string(name) }
+            if let category = changes.category { object["category"] = .string(category) }
+            if let duration = changes.durationSeconds { object["durationSeconds"] = .int(Int64(duration)) }
+            if let distance = changes.distanceMeters { object["distanceMeters"] = distance.map { .double($0) } ?? .null }
+            if let place = changes.place { object["place"] = place.map { .string($0) } ?? .null }
+            if let date = changes.date { object["date"] = .string(Timestamp.format(date)) }
+            if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
+            return object
         case .filterSaved(let scope, let filter):
             return ["scope": .string(scope.rawValue), "filter": .object(filter)]
         case .filterReset(let scope):
@@ -142,6 +168,29 @@ public enum EventCatalog {
         case "todo.reopened": return .todoReopened
         case "todo.deleted": return .todoDeleted
         case "todo.restored": return .todoRestored
+        case "record.logged":
+            return .recordLogged(RecordFields(
+                name: try reader.string("name"),
+                category: try reader.string("category"),
+                durationSeconds: try reader.int("durationSeconds"),
+                distanceMeters: try reader.optional("distanceMeters", reader.double),
+                place: try reader.optional("place", reader.string),
+                date: try reader.instant("date"),
+                note: try reader.optional("note", reader.string),
+                source: try reader.source("source")
+            ))
+        case "record.edited":
+            var changes = RecordChanges()
+            if reader.has("name") { changes.name = try reader.string("name") }
+            if reader.has("category") { changes.category = try reader.string("category") }
+            if reader.has("durationSeconds") { changes.durationSeconds = try reader.int("durationSeconds") }
+            if reader.has("distanceMeters") { changes.distanceMeters = .some(try reader.optional("distanceMeters", reader.double)) }
+            if reader.has("place") { changes.place = .some(try reader.optional("place", reader.string)) }
+            if reader.has("date") { changes.date = try reader.instant("date") }
+            if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
+            return .recordEdited(changes)
+        case "record.deleted": return .recordDeleted
+        case "record.restored": return .recordRestored
         case "filter.saved":
             return .filterSaved(scope: try reader.scope("scope"), filter: try reader.object("filter"))
         case "filter.reset":
@@ -186,6 +235,26 @@ private struct PayloadReader {
             strings.append(string)
         }
         return strings
+    }
+
+    func int(_ key: String) throws(EventDecodingError) -> Int {
+        guard let value = data[key]?.intValue, let int = Int(exactly: value) else { throw fail(key, "an integer") }
+        return int
+    }
+
+    func double(_ key: String) throws(EventDecodingError) -> Double {
+        guard let value = data[key]?.doubleValue, value.isFinite else { throw fail(key, "a number") }
+        return value
+    }
+
+    func instant(_ key: String) throws(EventDecodingError) -> Int64 {
+        guard let raw = data[key]?.stringValue, let value = Timestamp.parse(raw) else { throw fail(key, "an ISO-8601 instant") }
+        return value
+    }
+
+    func source(_ key: String) throws(EventDecodingError) -> RecordSource {
+        guard let raw = data[key]?.stringValue, let value = RecordSource(rawValue: raw) else { throw fail(key, "local or import") }
+        return value
     }
 
     func object(_ key: String) throws(EventDecodingError) -> JSONObject {

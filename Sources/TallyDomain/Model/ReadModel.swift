@@ -8,6 +8,10 @@ public struct ReadModel: Sendable, Equatable {
     public internal(set) var todos: [Todo] = []
     /// Todo stream id to its index in `todos`.
     private var todoIndex: [String: Int] = [:]
+    /// Every record ever logged, deleted ones included, in creation order (`records[n - 1].number == n`).
+    public internal(set) var records: [Record] = []
+    /// Record stream id to its index in `records`.
+    private var recordIndex: [String: Int] = [:]
     /// The saved default views, as stored in `filter.saved`.
     public var filters: [FilterScope: JSONObject] = [:]
     /// Versions of streams that are not items (saved filters, ...).
@@ -27,15 +31,38 @@ public struct ReadModel: Sendable, Equatable {
         number >= 1 && number <= todos.count ? todos[number - 1] : nil
     }
 
+    /// The record with the given stream id.
+    /// - Complexity: O(1)
+    public func record(id: String) -> Record? {
+        recordIndex[id].map { records[$0] }
+    }
+
+    /// The record with the given number.
+    /// - Complexity: O(1)
+    public func record(number: Int) -> Record? {
+        number >= 1 && number <= records.count ? records[number - 1] : nil
+    }
+
     /// The current version of any stream; 0 when it has no events yet.
     public func version(of stream: String) -> Int {
         if let index = todoIndex[stream] { return todos[index].version }
+        if let index = recordIndex[stream] { return records[index].version }
         return settingsVersions[stream] ?? 0
     }
 
     mutating func insertTodo(_ todo: Todo) {
         todoIndex[todo.id] = todos.count
         todos.append(todo)
+    }
+
+    mutating func insertRecord(_ record: Record) {
+        recordIndex[record.id] = records.count
+        records.append(record)
+    }
+
+    mutating func updateRecord(id: String, _ change: (inout Record) -> Void) {
+        guard let index = recordIndex[id] else { return }
+        change(&records[index])
     }
 
     mutating func updateTodo(id: String, _ change: (inout Todo) -> Void) {

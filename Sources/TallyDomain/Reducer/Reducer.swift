@@ -10,7 +10,7 @@ public enum Reducer {
         model.position = seq
         switch event {
         case .todoCreated(let fields):
-            guard model.todo(id: stream) == nil else { return }
+            guard model.todo(id: stream) == nil, model.record(id: stream) == nil else { return }
             model.insertTodo(Todo(
                 id: stream, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
                 priority: fields.priority, due: fields.due, note: fields.note,
@@ -47,6 +47,35 @@ public enum Reducer {
                 todo.deleted = false
                 todo.touch(version: version, at: time)
             }
+        case .recordLogged(let fields):
+            guard model.record(id: stream) == nil, model.todo(id: stream) == nil else { return }
+            model.insertRecord(Record(
+                id: stream, number: model.records.count + 1, name: fields.name, category: fields.category,
+                durationSeconds: fields.durationSeconds, distanceMeters: fields.distanceMeters, place: fields.place,
+                date: fields.date, note: fields.note, source: fields.source,
+                createdAt: time, updatedAt: time, version: version
+            ))
+        case .recordEdited(let changes):
+            model.updateRecord(id: stream) { record in
+                if let name = changes.name { record.name = name }
+                if let category = changes.category { record.category = category }
+                if let duration = changes.durationSeconds { record.durationSeconds = duration }
+                if let distance = changes.distanceMeters { record.distanceMeters = distance }
+                if let place = changes.place { record.place = place }
+                if let date = changes.date { record.date = date }
+                if let note = changes.note { record.note = note }
+                record.touch(version: version, at: time)
+            }
+        case .recordDeleted:
+            model.updateRecord(id: stream) { record in
+                record.deleted = true
+                record.touch(version: version, at: time)
+            }
+        case .recordRestored:
+            model.updateRecord(id: stream) { record in
+                record.deleted = false
+                record.touch(version: version, at: time)
+            }
         case .filterSaved(let scope, let filter):
             model.filters[scope] = filter
             model.settingsVersions[stream] = version
@@ -66,6 +95,13 @@ public enum Reducer {
 }
 
 extension Todo {
+    fileprivate mutating func touch(version: Int, at time: Int64) {
+        self.version = version
+        updatedAt = time
+    }
+}
+
+extension Record {
     fileprivate mutating func touch(version: Int, at time: Int64) {
         self.version = version
         updatedAt = time

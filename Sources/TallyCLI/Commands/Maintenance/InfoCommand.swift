@@ -32,6 +32,7 @@ enum InfoCommand: CommandHandler {
                 "schemaVersion": .int(Int64(schema)),
                 "events": .int(head.seq),
                 "todos": .object(["total": .int(Int64(todos.count)), "active": .int(Int64(active)), "completed": .int(Int64(completed)), "deleted": .int(Int64(deleted))]),
+                "records": .object(["total": .int(Int64(state.records.count)), "deleted": .int(Int64(state.records.filter(\.deleted).count))]),
                 "fileSizeBytes": .int(size),
                 "snapshot": .null,
             ]))
@@ -46,6 +47,9 @@ enum InfoCommand: CommandHandler {
             rows.append((catalog.text(.infoEvents), String(head.seq)))
             rows.append((catalog.text(.infoTodos), catalog.text(.infoTodoCounts, [
                 "total": String(todos.count), "active": String(active), "completed": String(completed), "deleted": String(deleted),
+            ])))
+            rows.append((catalog.text(.infoRecords), catalog.text(.infoRecordCounts, [
+                "total": String(state.records.count), "deleted": String(state.records.filter(\.deleted).count),
             ])))
             rows.append((catalog.text(.infoSize), ByteSize.format(size)))
             rows.append((catalog.text(.infoSnapshot), catalog.text(.infoNoSnapshot)))

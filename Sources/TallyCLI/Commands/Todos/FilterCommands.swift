@@ -26,7 +26,7 @@ enum FilterSetCommand: CommandHandler {
         }
         let query = try TodoOptions.query(command, context)
         let outcome = try context.dispatcher().execute(.saveTodoFilter(query))
-        FilterPrinter.print(outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+        FilterPrinter.print(.todos, outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
     }
 }
 
@@ -41,7 +41,7 @@ enum FilterShowCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let state = try context.readState(try context.readLog())
-        FilterPrinter.print(state.filters[.todos], context: context, notices: [], changed: false)
+        FilterPrinter.print(.todos, state.filters[.todos], context: context, notices: [], changed: false)
     }
 }
 
@@ -56,24 +56,33 @@ enum FilterResetCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let outcome = try context.dispatcher().execute(.resetFilter(.todos))
-        FilterPrinter.print(outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+        FilterPrinter.print(.todos, outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
     }
 }
 
-/// Prints a saved todo view.
+/// Prints a saved view of either scope.
 enum FilterPrinter {
-    static func print(_ filter: JSONObject?, context: CLIContext, notices: [Notice], changed: Bool) {
+    static func print(_ scope: FilterScope, _ filter: JSONObject?, context: CLIContext, notices: [Notice], changed: Bool) {
         if context.json {
-            context.printJSON(.object(["scope": "todos", "filter": filter.map { .object($0) } ?? .null]))
+            context.printJSON(.object(["scope": .string(scope.rawValue), "filter": filter.map { .object($0) } ?? .null]))
             for notice in notices { context.console.errorLine(NoticeText.text(notice, context.catalog)) }
             return
         }
         for notice in notices { context.console.line(NoticeText.text(notice, context.catalog)) }
         if let filter {
-            let options = TodoOptions.describe(TodoQuery(json: filter))
+            let options = switch scope {
+            case .todos: TodoOptions.describe(TodoQuery(json: filter))
+            case .records: RecordOptions.describe(RecordQuery(json: filter))
+            }
             context.console.line(context.catalog.text(changed ? .filterSaved : .filterCurrent, ["options": options]))
         } else {
-            context.console.line(context.catalog.text(changed ? .filterWasReset : .filterNone))
+            let id: MessageID = switch (scope, changed) {
+            case (.todos, false): .filterNone
+            case (.todos, true): .filterWasReset
+            case (.records, false): .recordFilterNone
+            case (.records, true): .recordFilterWasReset
+            }
+            context.console.line(context.catalog.text(id))
         }
     }
 }

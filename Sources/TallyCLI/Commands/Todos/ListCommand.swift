@@ -52,13 +52,7 @@ enum ShowCommand: CommandHandler {
         let log = try context.readLog()
         let state = try context.readState(log, bound: bound)
         let todo = try ReferenceResolver.todo(command.arguments[0], in: state)
-        let history = try log.events(inStream: todo.id).filter { event in
-            switch bound {
-            case nil: true
-            case .position(let seq)?: event.seq <= seq
-            case .instant(let ms)?: event.recordedAt <= ms
-            }
-        }
+        let history = try log.events(inStream: todo.id).filter { Replayer.includes($0, bound: bound) }
         if context.json {
             context.printJSON(.object(["todo": JSONShapes.todo(todo), "history": .array(history.map(JSONShapes.event))]))
         } else {

@@ -1,0 +1,135 @@
+import TallyApp
+import TallyDomain
+
+/// `tally record` — the group of activity-record commands.
+enum RecordGroup {
+    static let spec = CommandSpec(
+        name: "record",
+        abstract: "Log and review activities: runs, rides, swims, gym sessions.",
+        subcommands: [
+            RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordShowCommand.spec,
+            RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec,
+        ]
+    )
+}
+
+/// `tally record add NAME... --category C --duration D [--distance X] [--place P] [--date WHEN] [--note TEXT]`
+enum RecordAddCommand: CommandHandler {
+    static let path = ["record", "add"]
+    static let spec = CommandSpec(
+        name: "add",
+        abstract: "Log an activity.",
+        discussion: "The name is the words given, trimmed (1-200 characters). Pace is derived when a distance is given.",
+        arguments: [ArgumentSpec(name: "NAME", help: "What it was.", repeating: true)],
+        options: [RecordOptions.category, RecordOptions.duration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
+        examples: [
+            CommandExample(command: "tally record add Morning run --category running --duration 27:30 --distance 5km", explanation: "Log a 5 km run of 27 minutes 30 seconds, now."),
+            CommandExample(command: "tally record add Gym --category gym --duration 1h --date yesterday", explanation: "Log yesterday's gym session."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        guard let category = command.value("category") else { throw UsageError(kind: .missingArgument("--category"), commandPath: path) }
+        guard let duration = command.value("duration") else { throw UsageError(kind: .missingArgument("--duration"), commandPath: path) }
+        let input = RecordInput(
+            name: command.arguments.joined(separator: " "), category: category, duration: duration,
+            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note")
+        )
+        MutationPrinter(context: context).print(try context.dispatcher().execute(.logRecord(input)), single: true)
+    }
+}
+
+/// `tally record edit REF [...]`
+enum RecordEditCommand: CommandHandler {
+    static let path = ["record", "edit"]
+    static let spec = CommandSpec(
+        name: "edit",
+        abstract: "Change a record's fields.",
+        discussion: "Only the fields named change. 'none' clears the distance, place or note.",
+        arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
+        options: [OptionSpec(name: "name", valueName: "NAME", help: "The new name."), RecordOptions.category, RecordOptions.duration,
+                  RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
+        examples: [CommandExample(command: "tally record edit 4 --distance 5.2km --place none", explanation: "Correct the distance and clear the place.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let input = RecordEditInput(
+            name: command.value("name"), category: command.value("category"), duration: command.value("duration"),
+            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note")
+        )
+        guard !input.isEmpty else {
+            throw UsageError(kind: .custom(context.catalog.text(.usageRecordEditNeedsChange)), commandPath: path)
+        }
+        MutationPrinter(context: context).print(try context.dispatcher().execute(.editRecord(command.arguments[0], input)))
+    }
+}
+
+/// `tally record delete REF...`
+enum RecordDeleteCommand: CommandHandler {
+    static let path = ["record", "delete"]
+    static let spec = CommandSpec(
+        name: "delete",
+        aliases: ["rm"],
+        abstract: "Delete records (undo brings them back).",
+        arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.", repeating: true)],
+        examples: [CommandExample(command: "tally record delete 4", explanation: "Delete record 4.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        MutationPrinter(context: context).print(try context.dispatcher().execute(.deleteRecords(command.arguments)))
+    }
+}
+
+/// `tally record show REF [--as-of WHEN]`
+enum RecordShowCommand: CommandHandler {
+    static let path = ["record", "show"]
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show all fields of a record and its history.",
+        arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
+        options: [TodoOptions.asOf],
+        examples: [CommandExample(command: "tally record show 4", explanation: "Everything about record 4.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let bound = try context.asOfBound(command.value("as-of"))
+        let log = try context.readLog()
+        let state = try context.readState(log, bound: bound)
+        let record = try ReferenceResolver.record(command.arguments[0], in: state)
+        let history = try log.events(inStream: record.id).filter { Replayer.includes($0, bound: bound) }
+        if context.json {
+            context.printJSON(.object(["record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event))]))
+        } else {
+            context.console.line(RecordRenderer(context: context).detail(record, history: history))
+        }
+    }
+}
+
+/// `tally record list [view options] [--as-of WHEN]`
+enum RecordListCommand: CommandHandler {
+    static let path = ["record", "list"]
+    static let spec = CommandSpec(
+        name: "list",
+        aliases: ["ls"],
+        abstract: "Show records, filtered and sorted, with totals.",
+        discussion: "Without view options, the saved default view ('tally record filter set') is used, or all records, newest first.",
+        options: RecordOptions.view + [TodoOptions.asOf],
+        examples: [
+            CommandExample(command: "tally record list --category running --since -4w", explanation: "Runs of the last four weeks."),
+            CommandExample(command: "tally record ls --sort distance --limit 5", explanation: "The five longest activities."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let bound = try context.asOfBound(command.value("as-of"))
+        let explicit = RecordOptions.hasViewOptions(command) ? try RecordOptions.query(command, context) : nil
+        let state = try context.readState(try context.readLog(), bound: bound)
+        let query = explicit ?? state.filters[.records].map(RecordQuery.init(json:)) ?? .standard
+        let view = try RecordProjection.run(query, on: state, now: context.now, zone: context.zone)
+        if context.json {
+            context.printJSON(.array(view.records.map(JSONShapes.record)))
+        } else {
+            context.console.line(RecordRenderer(context: context).table(view))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import TallyDomain
+
+/// `tally record filter` — the saved default view of `record list`.
+enum RecordFilterGroup {
+    static let spec = CommandSpec(
+        name: "filter",
+        abstract: "Save, show or reset the default view of 'tally record list'.",
+        subcommands: [RecordFilterSetCommand.spec, RecordFilterShowCommand.spec, RecordFilterResetCommand.spec]
+    )
+}
+
+/// `tally record filter set [view options]`
+enum RecordFilterSetCommand: CommandHandler {
+    static let path = ["record", "filter", "set"]
+    static let spec = CommandSpec(
+        name: "set",
+        abstract: "Save the view a bare 'tally record list' shows.",
+        options: RecordOptions.view,
+        examples: [CommandExample(command: "tally record filter set --category running --since -4w", explanation: "Show the last four weeks of runs by default.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        guard RecordOptions.hasViewOptions(command) else {
+            throw UsageError(kind: .custom(context.catalog.text(.usageFilterNeedsOption)), commandPath: path)
+        }
+        let outcome = try context.dispatcher().execute(.saveRecordFilter(try RecordOptions.query(command, context)))
+        FilterPrinter.print(.records, outcome.state.filters[.records], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+    }
+}
+
+/// `tally record filter show`
+enum RecordFilterShowCommand: CommandHandler {
+    static let path = ["record", "filter", "show"]
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show the saved default view of records.",
+        examples: [CommandExample(command: "tally record filter show", explanation: "Print the saved view as list options.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let state = try context.readState(try context.readLog())
+        FilterPrinter.print(.records, state.filters[.records], context: context, notices: [], changed: false)
+    }
+}
+
+/// `tally record filter reset`
+enum RecordFilterResetCommand: CommandHandler {
+    static let path = ["record", "filter", "reset"]
+    static let spec = CommandSpec(
+        name: "reset",
+        abstract: "Forget the saved view of records.",
+        examples: [CommandExample(command: "tally record filter reset", explanation: "Go back to all records, newest first.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let outcome = try context.dispatcher().execute(.resetFilter(.records))
+        FilterPrinter.print(.records, outcome.state.filters[.records], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+    }
+}

@@ -1,0 +1,92 @@
+import TallyApp
+import TallyDomain
+
+/// `tally stats [--by week|month|category] [--since WHEN] [--until WHEN] [--category C]... [--as-of WHEN]`
+enum StatsCommand: CommandHandler {
+    static let path = ["stats"]
+    static let spec = CommandSpec(
+        name: "stats",
+        abstract: "Totals of your activities per week, month or category, with a bar chart.",
+        discussion: "Each row counts the records and sums time and distance; pace is averaged over the records that have a distance. Weeks are ISO weeks in the local time zone.",
+        options: [
+            OptionSpec(name: "by", valueName: "GROUP", help: "How to group.", defaultValue: "week", allowedValues: StatsGrouping.allCases.map(\.rawValue)),
+            OptionSpec(name: "since", valueName: "WHEN", help: "Only records on or after WHEN."),
+            OptionSpec(name: "until", valueName: "WHEN", help: "Only records up to WHEN (a day includes the whole day)."),
+            OptionSpec(name: "category", valueName: "CATEGORY", repeatable: true, help: "Only this category. Repeat for several."),
+            TodoOptions.asOf,
+        ],
+        examples: [
+            CommandExample(command: "tally stats", explanation: "Weekly totals with a chart."),
+            CommandExample(command: "tally stats --by month --category running --since 2026-01-01", explanation: "Monthly running this year."),
+            CommandExample(command: "tally stats --by category", explanation: "Where the time goes."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let bound = try context.asOfBound(command.value("as-of"))
+        let grouping = command.value("by").flatMap(StatsGrouping.init(rawValue:)) ?? .week
+        let checked = try Decider.validated(
+            RecordQuery(categories: command.values("category"), since: command.value("since"), until: command.value("until")),
+            context: context.environment.decisionContext
+        )
+        let state = try context.readState(try context.readLog(), bound: bound)
+        let report = try StatsProjection.run(
+            grouping: grouping, since: checked.since, until: checked.until, categories: checked.categories,
+            on: state, now: context.now, zone: context.zone
+        )
+        if context.json {
+            context.printJSON(.object([
+                "by": .string(grouping.rawValue),
+                "buckets": .array(report.buckets.map { bucket in
+                    var object = totals(bucket.totals)
+                    object = [("key", JSON.string(bucket.key))] + object
+                    return .object(JSONObject(object))
+                }),
+                "totals": .object(JSONObject(totals(report.totals))),
+            ]))
+            return
+        }
+        context.console.line(render(report, context: context))
+    }
+
+    private static func totals(_ totals: StatsTotals) -> [(String, JSON)] {
+        [
+            ("count", .int(Int64(totals.count))),
+            ("durationSeconds", .int(Int64(totals.durationSeconds))),
+            ("distanceMeters", .double(totals.distanceMeters)),
+            ("paceSecondsPerKm", totals.paceSecondsPerKm.map { .double(($0 * 10).rounded() / 10) } ?? .null),
+        ]
+    }
+
+    static func render(_ report: StatsReport, context: CLIContext) -> String {
+        let catalog = context.catalog
+        guard report.totals.count > 0 else { return catalog.text(.statsEmpty) }
+        let keyTitle: MessageID = switch report.grouping {
+        case .week: .columnWeek
+        case .month: .columnMonth
+        case .category: .columnCategory
+        }
+        let chart = BarChart(unicode: context.settings.unicode)
+        let longest = Double(report.buckets.map(\.totals.durationSeconds).max() ?? 0)
+        let columns = [
+            Table.Column(title: catalog.text(keyTitle)),
+            Table.Column(title: catalog.text(.columnCount), alignRight: true),
+            Table.Column(title: catalog.text(.columnTime), alignRight: true),
+            Table.Column(title: catalog.text(.columnDistance), alignRight: true),
+            Table.Column(title: catalog.text(.columnPace), alignRight: true),
+            Table.Column(title: ""),
+        ]
+        func row(_ key: String, _ totals: StatsTotals, bar: String) -> [String] {
+            [
+                key, String(totals.count), ActivityDuration.format(totals.durationSeconds),
+                totals.distanceMeters > 0 ? Distance.format(totals.distanceMeters) : "",
+                totals.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "", bar,
+            ]
+        }
+        var rows = report.buckets.map { bucket in
+            row(bucket.key, bucket.totals, bar: chart.bar(Double(bucket.totals.durationSeconds), maximum: longest, width: 30))
+        }
+        rows.append(row(catalog.text(.statsTotal), report.totals, bar: ""))
+        return Table(columns: columns, rows: rows).render(maxWidth: nil)
+    }
+}

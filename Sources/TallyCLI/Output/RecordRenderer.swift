@@ -1,0 +1,89 @@
+import Foundation
+import TallyApp
+import TallyDomain
+
+/// Human output for records: the list table, confirmations and the detail view.
+struct RecordRenderer {
+    let context: CLIContext
+
+    private var catalog: Catalog { context.catalog }
+
+    /// `4: Morning run` — how one record is named in messages.
+    func label(_ record: Record) -> String {
+        "\(record.number): \(record.name)"
+    }
+
+    func date(_ ms: Int64) -> String {
+        Timestamp.formatLocal(ms, in: context.zone, withTime: true)
+    }
+
+    func distance(_ meters: Double?) -> String {
+        meters.map(Distance.format) ?? ""
+    }
+
+    func pace(_ record: Record) -> String {
+        record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? ""
+    }
+
+    /// The list table and its footer.
+    func table(_ view: RecordView) -> String {
+        guard !view.records.isEmpty else { return catalog.text(.recordListEmpty) }
+        let columns = [
+            Table.Column(title: catalog.text(.columnNumber), alignRight: true),
+            Table.Column(title: catalog.text(.columnDate)),
+            Table.Column(title: catalog.text(.columnName), truncatable: true, minWidth: 10),
+            Table.Column(title: catalog.text(.columnCategory)),
+            Table.Column(title: catalog.text(.columnDuration), alignRight: true),
+            Table.Column(title: catalog.text(.columnDistance), alignRight: true),
+            Table.Column(title: catalog.text(.columnPace), alignRight: true),
+            Table.Column(title: catalog.text(.columnPlace), truncatable: true, minWidth: 5),
+        ]
+        let rows = view.records.map { record in
+            [
+                String(record.number), date(record.date), record.name, record.category,
+                ActivityDuration.format(record.durationSeconds), distance(record.distanceMeters), pace(record), record.place ?? "",
+            ]
+        }
+        return Table(columns: columns, rows: rows).render(maxWidth: context.settings.width) + "\n\n" + footer(view)
+    }
+
+    func footer(_ view: RecordView) -> String {
+        var text = catalog.plural(.recordFooter, count: view.records.count, [
+            "time": ActivityDuration.format(view.totalSeconds),
+            "distance": Distance.format(view.totalMeters),
+        ])
+        if view.records.count < view.matched {
+            text += " " + catalog.text(.footerShowing, ["shown": String(view.records.count), "matched": String(view.matched)])
+        }
+        return text
+    }
+
+    /// The detail view of `record show`, ending with the record's history.
+    func detail(_ record: Record, history: [EventEnvelope]) -> String {
+        let rows: [(String, String)] = [
+            (catalog.text(.fieldNumber), String(record.number)),
+            (catalog.text(.fieldID), record.id),
+            (catalog.text(.fieldName), record.name),
+            (catalog.text(.fieldCategory), record.category),
+            (catalog.text(.fieldDate), date(record.date)),
+            (catalog.text(.fieldDuration), ActivityDuration.format(record.durationSeconds)),
+            (catalog.text(.fieldDistance), record.distanceMeters.map(Distance.format) ?? "-"),
+            (catalog.text(.fieldPace), record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "-"),
+            (catalog.text(.fieldPlace), record.place ?? "-"),
+            (catalog.text(.fieldNote), record.note ?? "-"),
+            (catalog.text(.fieldSource), record.source.rawValue),
+            (catalog.text(.fieldStatus), catalog.text(record.deleted ? .statusDeleted : .statusActive)),
+            (catalog.text(.fieldCreated), date(record.createdAt)),
+            (catalog.text(.fieldUpdated), date(record.updatedAt)),
+        ]
+        let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
+        var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
+        lines.append("")
+        lines.append(Style(color: context.settings.color).bold(catalog.text(.fieldHistory)))
+        let describer = EventDescriber(catalog: catalog, zone: context.zone)
+        for event in history {
+            lines.append("  " + describer.historyLine(event))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,105 @@
+/// The record half of the decider.
+extension Decider {
+    static func decideRecord(_ command: Command, state: ReadModel, context: DecisionContext, into builder: inout DecisionBuilder) throws(DomainError) {
+        switch command {
+        case .logRecord(let input):
+            let fields = RecordFields(
+                name: try Validation.name(input.name),
+                category: try Validation.category(input.category),
+                durationSeconds: try Validation.duration(input.duration),
+                distanceMeters: try input.distance.map { raw throws(DomainError) in try Validation.distance(raw) },
+                place: try input.place.flatMap { raw throws(DomainError) in try Validation.line(raw, field: "place") },
+                date: try input.date.map { raw throws(DomainError) in try Validation.activityDate(raw, now: context.now, zone: context.zone) } ?? context.now,
+                note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) },
+                source: input.source
+            )
+            let id = context.makeID()
+            builder.append(.recordLogged(fields), to: id)
+            builder.affected.append(id)
+
+        case .editRecord(let ref, let input):
+            let record = try ReferenceResolver.record(ref, in: state)
+            if record.deleted { throw .itemDeleted(.record, number: record.number) }
+            builder.affected.append(record.id)
+            let changes = try recordChanges(input, to: record, context: context)
+            if changes.isEmpty {
+                builder.notices.append(.recordUnchanged(number: record.number))
+            } else {
+                builder.append(.recordEdited(changes), to: record.id)
+            }
+
+        case .deleteRecords(let refs):
+            var seen: Set<String> = []
+            for ref in refs {
+                let record = try ReferenceResolver.record(ref, in: state)
+                guard seen.insert(record.id).inserted else { continue }
+                builder.affected.append(record.id)
+                if record.deleted {
+                    builder.notices.append(.recordAlreadyDeleted(number: record.number))
+                } else {
+                    builder.append(.recordDeleted, to: record.id)
+                }
+            }
+
+        case .saveRecordFilter(let query):
+            let filter = try validated(query, context: context).json
+            if state.filters[.records] == filter {
+                builder.notices.append(.filterUnchanged(.records))
+            } else {
+                builder.append(.filterSaved(scope: .records, filter: filter), to: FilterScope.records.stream)
+            }
+
+        default:
+            preconditionFailure("not a record command: \(command)")
+        }
+    }
+
+    /// Checks the parts of a record query the user typed freely.
+    public static func validated(_ query: RecordQuery, context: DecisionContext) throws(DomainError) -> RecordQuery {
+        var query = query
+        var categories: [String] = []
+        for raw in query.categories {
+            let category = try Validation.category(raw)
+            if !categories.contains(category) { categories.append(category) }
+        }
+        query.categories = categories
+        if let raw = query.since { query.since = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
+        if let raw = query.until { query.until = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
+        if let raw = query.search { query.search = try Validation.search(raw) }
+        if let limit = query.limit, limit < 1 { throw .invalid(.invalidLimit(String(limit))) }
+        return query
+    }
+
+    private static func recordChanges(_ input: RecordEditInput, to record: Record, context: DecisionContext) throws(DomainError) -> RecordChanges {
+        var changes = RecordChanges()
+        if let raw = input.name {
+            let name = try Validation.name(raw)
+            if name != record.name { changes.name = name }
+        }
+        if let raw = input.category {
+            let category = try Validation.category(raw)
+            if category != record.category { changes.category = category }
+        }
+        if let raw = input.duration {
+            let seconds = try Validation.duration(raw)
+            if seconds != record.durationSeconds { changes.durationSeconds = seconds }
+        }
+        if let raw = input.distance {
+            let meters = raw.lowercased() == "none" ? nil : try Validation.distance(raw)
+            if meters != record.distanceMeters { changes.distanceMeters = .some(meters) }
+        }
+        if let raw = input.place {
+            let place = raw.lowercased() == "none" ? nil : try Validation.line(raw, field: "place")
+            if place != record.place { changes.place = .some(place) }
+        }
+        if let raw = input.date {
+            let date = try Validation.activityDate(raw, now: context.now, zone: context.zone)
+            if date != record.date { changes.date = date }
+        }
+        if let raw = input.note {
+            let note = raw.lowercased() == "none" ? nil : try Validation.note(raw)
+            if note != record.note { changes.note = .some(note) }
+        }
+        return changes
+    }
+}
