@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 BINDIR  = $(PREFIX)/bin
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: all deps build release test demo install uninstall clean migrations check-migrations
+.PHONY: all deps build release test demo install uninstall clean migrations fuzz
 
 all: build
 
@@ -47,6 +47,10 @@ install: release
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tally
+
+## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
+fuzz: deps
+	./scripts/fuzz
 
 ## migrations: regenerate the SQL compiled into the binary from migrations/*.sql.
 migrations:

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import TallyDomain
+import TallyTestSupport
+
+/// Replays the committed fuzz corpus (Fuzz/corpus) with the fuzz targets' invariants, so every input
+/// the fuzzers ever found interesting — crashes included — stays a regression test.
+@Suite("Fuzz corpus replay")
+struct FuzzCorpusTests {
+    static func corpus(_ target: String) -> [(String, [UInt8])] {
+        let folder = PackageFiles.url("Fuzz/corpus/\(target)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().compactMap { name in
+            (try? Data(contentsOf: folder.appendingPathComponent(name))).map { (name, Array($0)) }
+        }
+    }
+
+    @Test("value parsers: parse or refuse, and what parses survives formatting")
+    func values() throws {
+        let inputs = Self.corpus("values")
+        #expect(inputs.count >= 10)
+        let zone = TimeZone(identifier: "Europe/Prague")!
+        for (name, bytes) in inputs {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let seconds = try? ActivityDuration.parse(text) {
+                #expect(try ActivityDuration.parse(ActivityDuration.format(seconds)) == seconds, "\(name)")
+            }
+            if let when = try? When.parse(text, now: Fixtures.epoch, zone: zone, allowLogPosition: true) {
+                #expect(When.fromStorage(when.storageText) == when, "\(name)")
+            }
+            _ = try? Distance.parse(text)
+        }
+    }
+
+    @Test("JSON: parse or refuse, and every serializer round-trips")
+    func json() throws {
+        for (name, bytes) in Self.corpus("json") {
+            guard let value = bytes.withUnsafeBufferPointer({ try? JSON.parse(utf8: $0) }) else { continue }
+            for style in [JSON.Style.compact, .pretty, .canonical] {
+                #expect(try JSON.parse(value.serialized(style)) == value, "\(name) \(style)")
+            }
+        }
+    }
+
+    @Test("event payloads: decode or refuse, and decoded events re-encode equal")
+    func events() throws {
+        for (name, bytes) in Self.corpus("events") {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let newline = text.firstIndex(of: "\n"),
+                  case .object(let object)? = try? JSON.parse(String(text[text.index(after: newline)...])),
+                  let event = try? EventCatalog.decode(type: String(text[..<newline]), schema: 1, data: object)
+            else { continue }
+            #expect(try EventCatalog.decode(type: EventCatalog.typeName(of: event), schema: 1, data: EventCatalog.payload(of: event)) == event, "\(name)")
+        }
+    }
+}
