@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 BINDIR  = $(PREFIX)/bin
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: all deps build release test demo install uninstall clean migrations fuzz
+.PHONY: all deps build release test demo install uninstall clean migrations fuzz stress
 
 all: build
 
@@ -47,6 +47,11 @@ install: release
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tally
+
+## stress: 8 processes x 200 mixed commands on one database (swift test runs a short version).
+stress: deps
+	$(SWIFT) build
+	STRESS_PROCESSES=8 STRESS_COMMANDS=200 $(SWIFT) test --filter StressTests
 
 ## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
 fuzz: deps

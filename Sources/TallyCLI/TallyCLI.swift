@@ -5,6 +5,23 @@ import TallyDomain
 public enum TallyCLI {
     public static let version = "0.1.0"
 
+    /// Runs tally with the raw bytes of its arguments: an argument that is not valid UTF-8 is refused (exit 65)
+    /// instead of being silently repaired into something the user did not type.
+    public static func main(rawArguments: [[UInt8]], environment: [String: String]) -> Int32 {
+        var arguments: [String] = []
+        for (index, bytes) in rawArguments.enumerated() {
+            guard let text = String(bytes: bytes, encoding: .utf8) else {
+                let console = Console()
+                defer { console.flush() }
+                let failure = Failure(exit: .invalidData, code: "invalid_data", message: Catalog.english.text(.errorInvalidUTF8, ["position": String(index + 1)]))
+                report(failure, json: rawArguments.contains(Array("--json".utf8)), console: console, catalog: .english)
+                return failure.exit.rawValue
+            }
+            arguments.append(text)
+        }
+        return main(arguments: arguments, environment: environment)
+    }
+
     /// Runs tally with the given arguments (without the program name) and environment; returns the exit code.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let console = Console()

@@ -1,4 +1,8 @@
 import Foundation
 import TallyCLI
 
-exit(TallyCLI.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+let arguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+    guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
+    return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+}
+exit(TallyCLI.main(rawArguments: arguments, environment: ProcessInfo.processInfo.environment))

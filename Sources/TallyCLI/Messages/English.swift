@@ -21,6 +21,7 @@ extension Language {
             .errorCorrupt: .text("The database cannot be read: {reason}."),
             .errorIO: .text("Database or I/O error: {reason}."),
             .errorInvalidNow: .text("TALLY_NOW '{value}' is not an ISO-8601 instant such as 2026-11-21T14:30:00Z."),
+            .errorInvalidUTF8: .text("Argument {position} is not valid UTF-8."),
             .errorInvalidOptionValue: .text("Invalid value '{value}' for {option}: expected {expected}."),
             .errorCannotOpenInput: .text("Cannot open {path}: {reason}."),
             .errorCannotWriteOutput: .text("Cannot write {path}: {reason}."),

@@ -18,6 +18,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorCorrupt = "error.corrupt"
     case errorIO = "error.io"
     case errorInvalidNow = "error.invalid-now"
+    case errorInvalidUTF8 = "error.invalid-utf8"
     case errorInvalidOptionValue = "error.invalid-option-value"
     case errorCannotOpenInput = "error.cannot-open-input"
     case errorCannotWriteOutput = "error.cannot-write-output"

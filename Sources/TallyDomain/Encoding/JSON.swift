@@ -146,23 +146,30 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 /// Keys are distinct by their UTF-8 bytes. Lookup is a linear scan while the
 /// object is small (the common case for event payloads) and a hash index once it
 /// has more than `indexThreshold` members, so building an object is O(n) overall.
-/// Invariant: `index` is nil or maps every key to its position in `storage`.
+/// Invariant: `index` is nil or maps every key to its position in `members`.
 public struct JSONObject: Sendable, ExpressibleByDictionaryLiteral {
-    private var storage: [(key: String, value: JSON)]
+    /// A key and its value; a struct rather than a tuple so the array gets specialised value witnesses.
+    struct Member: Sendable {
+        var key: String
+        var value: JSON
+    }
+
+    private(set) var members: [Member]
     private var index: [JSONKey: Int]?
 
-    private static let indexThreshold = 12
+    /// Objects with more members than this keep a hash index.
+    static let indexThreshold = 12
 
     /// An empty object.
     public init() {
-        storage = []
+        members = []
         index = nil
     }
 
     /// An object with `pairs` in order; a repeated key keeps its first position and its last value.
     public init(_ pairs: [(String, JSON)]) {
         self.init()
-        storage.reserveCapacity(pairs.count)
+        members.reserveCapacity(pairs.count)
         for (key, value) in pairs { set(key, value) }
     }
 
@@ -172,64 +179,74 @@ public struct JSONObject: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// Keys in insertion order.
-    public var keys: [String] { storage.map(\.key) }
+    public var keys: [String] { members.map(\.key) }
 
     /// Number of members.
-    public var count: Int { storage.count }
+    public var count: Int { members.count }
 
     /// Members in insertion order.
-    public var pairs: [(key: String, value: JSON)] { storage }
+    public var pairs: [(key: String, value: JSON)] { members.map { ($0.key, $0.value) } }
 
     /// The value for `key`; assigning nil removes the member, assigning a value to
     /// an existing key replaces it in place.
     public subscript(key: String) -> JSON? {
         get {
             guard let position = position(of: key) else { return nil }
-            return storage[position].value
+            return members[position].value
         }
         set {
             if let newValue {
                 set(key, newValue)
             } else if let position = position(of: key) {
-                storage.remove(at: position)
+                members.remove(at: position)
                 rebuildIndex()
             }
         }
     }
 
     mutating func reserveCapacity(_ capacity: Int) {
-        storage.reserveCapacity(capacity)
+        members.reserveCapacity(capacity)
+    }
+
+    /// Replaces the value of the member at `position`.
+    mutating func replaceValue(at position: Int, with value: consuming JSON) {
+        members[position].value = value
+    }
+
+    /// Appends a member whose key the caller has checked is new; only valid while unindexed.
+    mutating func appendNew(_ key: consuming String, _ value: consuming JSON) {
+        members.append(Member(key: key, value: value))
     }
 
     /// Inserts or replaces; O(1) amortised once indexed, O(count) before.
-    mutating func set(_ key: String, _ value: JSON) {
+    mutating func set(_ key: consuming String, _ value: consuming JSON) {
         if let position = position(of: key) {
-            storage[position].value = value
+            members[position].value = value
             return
         }
-        storage.append((key, value))
+        members.append(Member(key: key, value: value))
         if index != nil {
-            index![JSONKey(key)] = storage.count - 1
-        } else if storage.count > Self.indexThreshold {
+            index![JSONKey(members[members.count - 1].key)] = members.count - 1
+        } else if members.count > Self.indexThreshold {
             rebuildIndex()
         }
     }
 
     private func position(of key: String) -> Int? {
         if let index { return index[JSONKey(key)] }
-        for position in storage.indices where utf8Equal(storage[position].key, key) {
+        for position in members.indices where utf8Equal(members[position].key, key) {
             return position
         }
         return nil
     }
 
     private mutating func rebuildIndex() {
-        guard storage.count > Self.indexThreshold else {
+        guard members.count > Self.indexThreshold else {
             index = nil
             return
         }
-        var rebuilt = [JSONKey: Int](minimumCapacity: storage.count)
-        for (position, member) in storage.enumerated() { rebuilt[JSONKey(member.key)] = position }
+        var rebuilt = [JSONKey: Int](minimumCapacity: members.count)
+        for (position, member) in members.enumerated() { rebuilt[JSONKey(member.key)] = position }
         index = rebuilt
     }
 }
@@ -238,8 +255,8 @@ extension JSONObject: Equatable {
     /// Same keys (by bytes) with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (key, value) in lhs.storage {
-            guard let other = rhs[key], other == value else { return false }
+        for member in lhs.members {
+            guard let other = rhs[member.key], other == member.value else { return false }
         }
         return true
     }

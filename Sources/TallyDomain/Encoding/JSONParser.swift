@@ -70,6 +70,10 @@ private struct JSONParser {
     var position = 0
     /// Reused output buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// Whether the last string parsed went through `scratch` (otherwise its bytes are `lastStringStart..<lastStringEnd`).
+    var lastStringEscaped = false
+    var lastStringStart = 0
+    var lastStringEnd = 0
 
     init(bytes: UnsafePointer<UInt8>, count: Int) {
         self.bytes = bytes
@@ -123,14 +127,18 @@ private struct JSONParser {
         if depth > JSON.maximumDepth { throw JSONParseError(offset: position, reason: "nesting too deep") }
         position &+= 1
         skipWhitespace()
-        var elements: [JSON] = []
         if position < count, bytes[position] == ASCII.rightBracket {
             position &+= 1
-            return .array(elements)
+            return .array([])
         }
+        let first = try parseValue(depth: depth)
+        skipWhitespace()
+        if position < count, bytes[position] == ASCII.rightBracket {
+            position &+= 1
+            return .array([first])
+        }
+        var elements = [first]
         while true {
-            elements.append(try parseValue(depth: depth))
-            skipWhitespace()
             guard position < count else { throw endOfInput() }
             let byte = bytes[position]
             position &+= 1
@@ -141,6 +149,8 @@ private struct JSONParser {
             } else {
                 throw unexpectedCharacter(at: position &- 1)
             }
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
         }
     }
 
@@ -148,22 +158,51 @@ private struct JSONParser {
         if depth > JSON.maximumDepth { throw JSONParseError(offset: position, reason: "nesting too deep") }
         position &+= 1
         skipWhitespace()
-        var object = JSONObject()
         if position < count, bytes[position] == ASCII.rightBrace {
             position &+= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONObject.indexThreshold) {
+            keyHashes throws(JSONParseError) in
+            try parseMembers(depth: depth, keyHashes: keyHashes)
+        }
+    }
+
+    /// Parses members after `{`. While the object is small, duplicate keys are found
+    /// by comparing fingerprints (kept in `keyHashes`, on the stack) and comparing
+    /// strings only when fingerprints match; larger objects use the object's own index.
+    mutating func parseMembers(depth: Int, keyHashes: UnsafeMutableBufferPointer<UInt64>) throws(JSONParseError) -> JSON {
+        var object = JSONObject()
         object.reserveCapacity(8)
         while true {
             guard position < count else { throw endOfInput() }
             guard bytes[position] == ASCII.quote else { throw unexpectedCharacter(at: position) }
             let key = try parseString()
+            let hash = lastStringFingerprint()
             skipWhitespace()
             guard position < count else { throw endOfInput() }
             guard bytes[position] == ASCII.colon else { throw unexpectedCharacter(at: position) }
             position &+= 1
             skipWhitespace()
-            object.set(key, try parseValue(depth: depth))
+            let value = try parseValue(depth: depth)
+            let size = object.count
+            if size < keyHashes.count {
+                var existing = -1
+                for member in 0..<size where keyHashes[member] == hash {
+                    if utf8Equal(object.members[member].key, key) {
+                        existing = member
+                        break
+                    }
+                }
+                if existing >= 0 {
+                    object.replaceValue(at: existing, with: value)
+                } else {
+                    object.appendNew(key, value)
+                    keyHashes[size] = hash
+                }
+            } else {
+                object.set(key, value)
+            }
             skipWhitespace()
             guard position < count else { throw endOfInput() }
             let byte = bytes[position]
@@ -178,8 +217,18 @@ private struct JSONParser {
         }
     }
 
+    /// Consumes `literal`; the common case compares its first four bytes in one load.
     mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let expected = literal.utf8Start
+        let length = literal.utf8CodeUnitCount
+        if position &+ length <= count,
+            UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt32.self)
+                == UnsafeRawPointer(expected).loadUnaligned(as: UInt32.self),
+            length == 4 || bytes[position &+ 4] == expected[4]
+        {
+            position &+= length
+            return
+        }
         for offset in 0..<literal.utf8CodeUnitCount {
             let at = position &+ offset
             guard at < count else { throw endOfInput() }
@@ -190,33 +239,108 @@ private struct JSONParser {
 
     // MARK: Strings
 
+    /// A fingerprint of the decoded bytes of the last string parsed; equal strings
+    /// have equal fingerprints, and keys shorter than eight bytes are identified exactly.
+    func lastStringFingerprint() -> UInt64 {
+        if lastStringEscaped {
+            return scratch.withUnsafeBufferPointer { fingerprint($0.baseAddress!, length: $0.count, readable: $0.count) }
+        }
+        return fingerprint(bytes + lastStringStart, length: lastStringEnd &- lastStringStart, readable: count &- lastStringStart)
+    }
+
+    /// Length in the top byte plus the bytes themselves when shorter than eight;
+    /// otherwise the length mixed with the first and last eight bytes.
+    @inline(__always)
+    func fingerprint(_ start: UnsafePointer<UInt8>, length: Int, readable: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(start)
+        let size = UInt64(truncatingIfNeeded: length)
+        if length >= 8 {
+            let first = raw.loadUnaligned(as: UInt64.self)
+            let last = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            return (first &* 0x9E37_79B9_7F4A_7C15) ^ last ^ (size &<< 56)
+        }
+        var word: UInt64 = 0
+        if readable >= 8 {
+            word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & ((1 &<< (size &* 8)) &- 1)
+        } else {
+            for offset in 0..<length { word |= UInt64(start[offset]) &<< (UInt64(offset) &* 8) }
+        }
+        return word | (size &<< 56)
+    }
+
+    /// Bit 7 of each byte of the result is set where `word` (eight input bytes,
+    /// little-endian) has `"`, `\`, a control character, or, when `stopAtNonASCII`,
+    /// a byte >= 0x80. Exact for the lowest flagged byte, which is all the scanner uses:
+    /// a spurious flag can only appear above a genuine one, through a borrow.
+    @inline(__always)
+    func specialBytes(_ word: UInt64, stopAtNonASCII: Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(ASCII.quote))
+        let backslash = word ^ (ones &* UInt64(ASCII.backslash))
+        var flags = (quote &- ones) & ~quote
+        flags |= (backslash &- ones) & ~backslash
+        flags |= (word &- ones &* 0x20) & ~word
+        if stopAtNonASCII { flags |= word }
+        return flags & highs
+    }
+
     /// Parses a string starting at its opening quote and leaves `position` after the closing quote.
+    ///
+    /// Scans eight bytes per step for the closing quote; the first non-ASCII byte
+    /// turns on UTF-8 validation of the whole string at the end.
     mutating func parseString() throws(JSONParseError) -> String {
         let opening = position
         let start = position &+ 1
         var index = start
-        var seen: UInt8 = 0
-        while index < count {
+        var nonASCII = false
+        while true {
+            if index &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                let flags = specialBytes(word, stopAtNonASCII: !nonASCII)
+                if flags == 0 {
+                    index &+= 8
+                    continue
+                }
+                index &+= flags.trailingZeroBitCount &>> 3
+            } else if index >= count {
+                throw JSONParseError(offset: opening, reason: "unterminated string")
+            }
             let byte = bytes[index]
             if byte == ASCII.quote {
                 position = index &+ 1
-                let content = UnsafeBufferPointer(start: bytes + start, count: index &- start)
-                if seen < 0x80 { return String(decoding: content, as: UTF8.self) }
-                guard let string = String(validating: content, as: UTF8.self) else {
-                    throw invalidUTF8(from: start, to: index)
-                }
-                return string
+                lastStringEscaped = false
+                lastStringStart = start
+                lastStringEnd = index
+                if nonASCII { try validateUTF8(from: start, to: index) }
+                return makeString(bytes + start, count: index &- start)
             }
-            if byte == ASCII.backslash { return try parseEscapedString(opening: opening, escapeAt: index) }
+            if byte == ASCII.backslash {
+                return try parseEscapedString(opening: opening, escapeAt: index, nonASCII: nonASCII)
+            }
             if byte < 0x20 { throw JSONParseError(offset: index, reason: "control character in string") }
-            seen |= byte
+            if byte >= 0x80 { nonASCII = true }
             index &+= 1
         }
-        throw JSONParseError(offset: opening, reason: "unterminated string")
     }
 
-    /// Slow path for a string with escapes: decodes into `scratch`, then validates once.
-    mutating func parseEscapedString(opening: Int, escapeAt firstEscape: Int) throws(JSONParseError) -> String {
+    /// Creates a String from bytes already known to be well-formed UTF-8.
+    ///
+    /// `String(unsafeUninitializedCapacity:)` builds small strings inline and costs
+    /// markedly less than `String(decoding:)` for the short keys and values typical here.
+    @inline(__always)
+    func makeString(_ start: UnsafePointer<UInt8>, count: Int) -> String {
+        if count == 0 { return "" }
+        return String(unsafeUninitializedCapacity: count) { out in
+            out.baseAddress!.initialize(from: start, count: count)
+            return count
+        }
+    }
+
+    /// Slow path for a string with escapes: decodes into `scratch`. Escapes are ASCII and
+    /// decode to well-formed UTF-8, so only raw non-ASCII input bytes need validating.
+    mutating func parseEscapedString(opening: Int, escapeAt firstEscape: Int, nonASCII: Bool) throws(JSONParseError) -> String {
+        var nonASCII = nonASCII
         let start = opening &+ 1
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: firstEscape &- start))
@@ -225,13 +349,13 @@ private struct JSONParser {
             let byte = bytes[index]
             if byte == ASCII.quote {
                 position = index &+ 1
-                guard let string = String(validating: scratch, as: UTF8.self) else {
-                    throw invalidUTF8(from: start, to: index)
-                }
-                return string
+                lastStringEscaped = true
+                if nonASCII { try validateUTF8(from: start, to: index) }
+                return scratch.withUnsafeBufferPointer { makeString($0.baseAddress!, count: $0.count) }
             }
             if byte < 0x20 { throw JSONParseError(offset: index, reason: "control character in string") }
             if byte != ASCII.backslash {
+                if byte >= 0x80 { nonASCII = true }
                 scratch.append(byte)
                 index &+= 1
                 continue
@@ -426,15 +550,18 @@ private struct JSONParser {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    /// Locates the first ill-formed UTF-8 sequence in `start..<end` (only called once one is known to exist).
-    func invalidUTF8(from start: Int, to end: Int) -> JSONParseError {
+    /// Throws at the first ill-formed UTF-8 sequence in `start..<end`.
+    func validateUTF8(from start: Int, to end: Int) throws(JSONParseError) {
         var index = start
         while index < end {
+            if bytes[index] < 0x80 {
+                index &+= 1
+                continue
+            }
             let length = wellFormedSequenceLength(at: index, limit: end)
-            if length == 0 { return JSONParseError(offset: index, reason: "invalid UTF-8") }
+            if length == 0 { throw JSONParseError(offset: index, reason: "invalid UTF-8") }
             index &+= length
         }
-        return JSONParseError(offset: start, reason: "invalid UTF-8")
     }
 
     /// Length of the well-formed UTF-8 sequence at `index` (Unicode Table 3-7), or 0 if ill-formed.

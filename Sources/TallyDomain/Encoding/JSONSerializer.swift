@@ -3,9 +3,10 @@
 /// Canonical form (`JSON.Style.canonical`), the byte-exact text that is hashed:
 /// - No whitespace anywhere: no spaces, no newlines, no trailing newline.
 /// - Object members are ordered by their keys' UTF-8 byte sequences, compared
-///   lexicographically as unsigned bytes (a proper prefix sorts first). This is
-///   not Swift's `String <`: "B" < "a" < "ab" < "z" < "é".
-///   Keys are unique by bytes, so the order is total.
+///   lexicographically as unsigned bytes, a proper prefix first:
+///   "" < "B" < "a" < "ab" < "z" < "é" < "日" < "😀". This is not Swift's
+///   `String <`, which compares Unicode-normalized forms (it puts U+212B ANGSTROM
+///   SIGN before "Æ"; bytes put it after). Keys are unique by bytes, so the order is total.
 /// - Strings are written between `"` with exactly these escapes: `"` as `\"`,
 ///   `\` as `\\`, U+0008 `\b`, U+000C `\f`, U+000A `\n`, U+000D `\r`, U+0009 `\t`,
 ///   every other U+0000–U+001F as `\u00xx` with two lowercase hex digits. All
@@ -23,10 +24,11 @@
 /// Consequence: `JSON ==` holds exactly when canonical texts are equal (for
 /// finite numbers), and `parse(x.serialized(.canonical)) == x`.
 ///
-/// `.compact` is canonical without key sorting (insertion order). `.pretty` uses
-/// insertion order, a newline after `[`/`{` and after each element, two spaces
-/// per nesting level, `"key": value`, and `[]` / `{}` for empty containers; the
-/// top level has no trailing newline. All styles share string and number formatting.
+/// `.compact` is canonical without key sorting (insertion order). `.pretty` keeps
+/// insertion order and puts every element and member on its own line, indented two
+/// spaces per nesting level, as `"key": value`, with the closing bracket on its own
+/// line at the parent's indentation; empty containers are `[]` / `{}`; there is no
+/// trailing newline. All styles share string and number formatting.
 extension JSON {
     /// Output layout; see the documentation at the top of this file.
     public enum Style: Sendable {
@@ -90,7 +92,7 @@ private struct JSONWriter {
             output.append(UInt8(ascii: "}"))
             return
         }
-        var members = object.pairs
+        var members = object.members
         if style == .canonical {
             members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         }

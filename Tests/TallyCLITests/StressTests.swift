@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+
+/// Several processes writing one database at once. `make stress` runs the full size
+/// (STRESS_PROCESSES=8, STRESS_COMMANDS=200); `swift test` runs a short version.
+@Suite("Several processes on one database")
+struct StressTests {
+    static let processes = Int(ProcessInfo.processInfo.environment["STRESS_PROCESSES"] ?? "") ?? 4
+    static let commands = Int(ProcessInfo.processInfo.environment["STRESS_COMMANDS"] ?? "") ?? 12
+
+    /// What one writer saw succeed.
+    struct Outcome: Sendable {
+        var titles: [String] = []
+        var notes: [String] = []
+        var records: [String] = []
+        var toggles = 0
+        var busy = 0
+        var failures: [String] = []
+    }
+
+    /// One writer: a mix of add, toggle, edit and record add on its own items; every command appends exactly one event.
+    static func writer(_ tally: TallyRunner, index: Int) -> Outcome {
+        var outcome = Outcome()
+        var numbers: [Int64] = []
+        for step in 0..<commands {
+            let kind = numbers.isEmpty ? 0 : step % 4
+            let result: RunResult
+            switch kind {
+            case 0:
+                let title = "w\(index)-todo-\(step)"
+                result = tally.run(["add", title, "--json"])
+                if result.status == 0, let number = result.json?.objectValue?["number"]?.intValue {
+                    numbers.append(number)
+                    outcome.titles.append(title)
+                }
+            case 1:
+                result = tally.run(["toggle", String(numbers[step % numbers.count])])
+                if result.status == 0 { outcome.toggles += 1 }
+            case 2:
+                let note = "w\(index)-note-\(step)"
+                result = tally.run(["edit", String(numbers[step % numbers.count]), "--note", note])
+                if result.status == 0 { outcome.notes.append(note) }
+            default:
+                let name = "w\(index)-record-\(step)"
+                result = tally.run(["record", "add", name, "--category", "running", "--duration", "\(step + 1)m"])
+                if result.status == 0 { outcome.records.append(name) }
+            }
+            if result.status == 75 {
+                outcome.busy += 1
+            } else if result.status != 0 {
+                outcome.failures.append("\(result.status): \(result.stderr)")
+            }
+        }
+        return outcome
+    }
+
+    @Test("every successful command is present exactly once; no failure but a reported busy")
+    func concurrentWriters() throws {
+        let tally = TallyRunner()
+        tally.environment["TALLY_BUSY_TIMEOUT"] = "10000"
+        let lock = NSLock()
+        nonisolated(unsafe) var outcomes: [Outcome] = []
+        let group = DispatchGroup()
+        for index in 0..<Self.processes {
+            group.enter()
+            Thread {
+                let outcome = Self.writer(tally, index: index)
+                lock.lock()
+                outcomes.append(outcome)
+                lock.unlock()
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(outcomes.count == Self.processes)
+        #expect(outcomes.flatMap(\.failures).isEmpty, "\(outcomes.flatMap(\.failures).prefix(3))")
+        let todos = tally.run("list", "--json", "--deleted").json?.arrayValue?.compactMap(\.objectValue) ?? []
+        let titles = todos.compactMap { $0["title"]?.stringValue }
+        #expect(titles.sorted() == outcomes.flatMap(\.titles).sorted())
+        #expect(todos.compactMap { $0["number"]?.intValue } == (1...Int64(todos.count)).map { $0 })
+        let records = tally.run("record", "list", "--json").json?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } ?? []
+        #expect(records.sorted() == outcomes.flatMap(\.records).sorted())
+        let expectedEvents = outcomes.reduce(0) { $0 + $1.titles.count + $1.notes.count + $1.records.count + $1.toggles }
+        #expect(tally.eventCount == Int64(expectedEvents), "each successful command appends exactly one event, and nothing else is in the log")
+    }
+}
