@@ -7,9 +7,9 @@ public enum Validation {
     public static let maxTagLength = 32
     public static let maxNoteLength = 10_000
 
-    /// Trims a title and checks its length and characters.
+    /// Trims a title, puts it in Unicode NFC and checks its length and characters.
     public static func title(_ raw: String, max: Int = maxTitleLength) throws(DomainError) -> String {
-        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = TextForm.normalized(raw.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !title.isEmpty else { throw .invalid(.emptyTitle) }
         guard title.count <= max else { throw .invalid(.titleTooLong(max: max)) }
         guard !title.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "title")) }
@@ -73,7 +73,7 @@ public enum Validation {
 
     /// A free-text note; empty means none. Newlines and tabs are allowed, other control characters are not.
     public static func note(_ raw: String) throws(DomainError) -> String? {
-        let note = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = TextForm.normalized(raw.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !note.isEmpty else { return nil }
         guard note.count <= maxNoteLength else { throw .invalid(.noteTooLong(max: maxNoteLength)) }
         guard !note.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else {
