@@ -6,6 +6,7 @@ enum CommandTree {
         DeleteCommand.self, ListCommand.self, ShowCommand.self,
         FilterSetCommand.self, FilterShowCommand.self, FilterResetCommand.self,
         InfoCommand.self,
+        LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
         ]
     }
 
@@ -22,6 +23,7 @@ enum CommandTree {
         subcommands: [
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
             DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec, InfoCommand.spec,
+            LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
         ]
     )
 

@@ -1,0 +1,68 @@
+import TallyApp
+import TallyDomain
+
+/// `tally undo [--steps N]`
+enum UndoCommand: CommandHandler {
+    static let path = ["undo"]
+    static let spec = CommandSpec(
+        name: "undo",
+        abstract: "Revert the most recent commands by appending compensating events.",
+        discussion: """
+            History is never rewritten: undo appends events that put back what the command changed, \
+            plus a history.undone marker, as one new command. A command on several todos is undone as a whole. \
+            Undo commands themselves are reverted with 'tally redo'.
+            """,
+        options: [steps],
+        examples: [
+            CommandExample(command: "tally undo", explanation: "Revert the last command."),
+            CommandExample(command: "tally undo --steps 3", explanation: "Revert the last three commands, as one undo."),
+        ]
+    )
+
+    static let steps = OptionSpec(name: "steps", valueName: "N", help: "How many commands to revert.", defaultValue: "1")
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
+        HistoryPrinter(context: context).print(try context.dispatcher().undo(steps: steps), header: .auditUndid)
+    }
+}
+
+/// `tally redo [--steps N]`
+enum RedoCommand: CommandHandler {
+    static let path = ["redo"]
+    static let spec = CommandSpec(
+        name: "redo",
+        abstract: "Re-apply the most recently undone commands.",
+        discussion: "Works while nothing new has happened since the undo: any other change ends the chance to redo. Appends the command's effect again plus a history.redone marker.",
+        options: [OptionSpec(name: "steps", valueName: "N", help: "How many undone commands to re-apply.", defaultValue: "1")],
+        examples: [CommandExample(command: "tally undo && tally redo", explanation: "Revert the last command, then bring it back.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
+        HistoryPrinter(context: context).print(try context.dispatcher().redo(steps: steps), header: .auditRedid)
+    }
+}
+
+/// Prints what undo or redo did: one header per command, then before → after per changed item.
+struct HistoryPrinter {
+    let context: CLIContext
+
+    func print(_ result: HistoryOutcome, header: MessageID) {
+        let outcome = result.outcome
+        if context.json {
+            context.printJSON(.array(outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }.map(JSONShapes.todo)))
+            return
+        }
+        for step in result.steps {
+            context.console.line(context.catalog.text(header, [
+                "command": String(step.command.prefix(8)), "actor": step.actor,
+                "time": Timestamp.formatLocal(step.recordedAt, in: context.zone, withTime: true),
+            ]))
+        }
+        let streams = outcome.decision.affected + outcome.appended.map(\.stream)
+        let lines = ChangeDescriber(context: context).lines(from: result.before, to: outcome.state, streams: streams)
+        if lines.isEmpty { context.console.line(context.catalog.text(.auditNothingLeft)) }
+        for line in lines { context.console.line(line) }
+    }
+}
