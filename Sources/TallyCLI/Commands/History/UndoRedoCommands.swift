@@ -50,8 +50,12 @@ struct HistoryPrinter {
 
     func print(_ result: HistoryOutcome, header: MessageID) {
         let outcome = result.outcome
+        let number = { (stream: String) in outcome.state.todo(id: stream)?.number ?? .max }
+        let streams = (outcome.decision.affected + outcome.appended.map(\.stream)).sorted { number($0) < number($1) }
         if context.json {
-            context.printJSON(.array(outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }.map(JSONShapes.todo)))
+            var seen = Set<String>()
+            let todos = streams.filter { seen.insert($0).inserted }.compactMap { outcome.state.todo(id: $0) }
+            context.printJSON(.array(todos.map(JSONShapes.todo)))
             return
         }
         for step in result.steps {
@@ -60,7 +64,6 @@ struct HistoryPrinter {
                 "time": Timestamp.formatLocal(step.recordedAt, in: context.zone, withTime: true),
             ]))
         }
-        let streams = outcome.decision.affected + outcome.appended.map(\.stream)
         let lines = ChangeDescriber(context: context).lines(from: result.before, to: outcome.state, streams: streams)
         if lines.isEmpty { context.console.line(context.catalog.text(.auditNothingLeft)) }
         for line in lines { context.console.line(line) }
