@@ -17,6 +17,7 @@ public struct LoggedCommand: Sendable {
     public var isUndo: Bool { !undid.isEmpty }
     public var isRedo: Bool { !redid.isEmpty }
 
+    /// Groups `events` (non-empty, one command id) and reads the markers among them.
     init(events: [EventEnvelope]) throws {
         id = events[0].command
         self.events = events
@@ -34,6 +35,7 @@ public struct LoggedCommand: Sendable {
         try Self.effects(events)
     }
 
+    /// Decodes `events`, leaving out history markers.
     static func effects(_ events: [EventEnvelope]) throws -> [AppliedEvent] {
         var result: [AppliedEvent] = []
         for event in events where event.stream != HistoryStream.name {
@@ -42,6 +44,7 @@ public struct LoggedCommand: Sendable {
         return result
     }
 
+    /// Decodes one stored event; an unreadable one is a `ReplayError` naming its position.
     static func decode(_ event: EventEnvelope) throws -> DomainEvent {
         do {
             return try EventCatalog.decode(event)

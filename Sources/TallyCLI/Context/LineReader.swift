@@ -80,6 +80,7 @@ final class FileOutput {
     private let path: String
     private var buffer: [UInt8] = []
 
+    /// Creates or truncates `path`.
     init(path: String) throws {
         self.path = path
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -92,6 +93,7 @@ final class FileOutput {
         close(descriptor)
     }
 
+    /// Adds text to the file, writing it out once 64 KiB are buffered.
     func append(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { try flush() }

@@ -94,6 +94,7 @@ struct AuditLines {
     /// Todos as they were before shown edits, by the edit's seq.
     let prior: [Int64: Todo]
 
+    /// The events as a table, in the order given.
     func table(_ events: [EventEnvelope]) -> String {
         let catalog = context.catalog
         let columns = [

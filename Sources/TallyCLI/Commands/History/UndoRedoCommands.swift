@@ -48,6 +48,7 @@ enum RedoCommand: CommandHandler {
 struct HistoryPrinter {
     let context: CLIContext
 
+    /// Prints `result`; `header` is the line template for each step (undid or redid).
     func print(_ result: HistoryOutcome, header: MessageID) {
         let outcome = result.outcome
         let number = { (stream: String) in outcome.state.todo(id: stream)?.number ?? .max }

@@ -37,6 +37,7 @@ enum VerifyCommand: CommandHandler {
         }
     }
 
+    /// The problem in words, without its position.
     static func message(_ problem: LogProblem, _ catalog: Catalog) -> String {
         switch problem.kind {
         case .sequenceGap(let expected):
