@@ -36,11 +36,14 @@ public struct Importer {
     private var head: LogHead
     /// Stream to last version, filled from the log the first time a stream is seen.
     private var versions: [String: Int] = [:]
+    /// An import into an empty log needs no lookups: every stream starts at version 0.
+    private let startedEmpty: Bool
     public private(set) var summary = ImportSummary()
 
     private init(log: EventLog, head: LogHead) {
         self.log = log
         self.head = head
+        startedEmpty = head.seq == 0
     }
 
     /// Runs one import in one write transaction. `lines` calls its argument with every line's bytes and 1-based number.
@@ -69,6 +72,8 @@ public struct Importer {
         let current: Int
         if let known = versions[event.stream] {
             current = known
+        } else if startedEmpty {
+            current = 0
         } else {
             current = try log.lastVersion(ofStream: event.stream)
         }
