@@ -44,7 +44,7 @@ enum RedoCommand: CommandHandler {
     }
 }
 
-/// Prints what undo or redo did: one header per command, then before → after per changed item.
+/// Prints what undo or redo did: per command a header, then before → after for each item it changed.
 struct HistoryPrinter {
     let context: CLIContext
 
@@ -52,21 +52,31 @@ struct HistoryPrinter {
     func print(_ result: HistoryOutcome, header: MessageID) {
         let outcome = result.outcome
         let number = { (stream: String) in outcome.state.todo(id: stream)?.number ?? .max }
-        let streams = (outcome.decision.affected + outcome.appended.map(\.stream)).sorted { number($0) < number($1) }
         if context.json {
             var seen = Set<String>()
+            let streams = (outcome.decision.affected + outcome.appended.map(\.stream)).sorted { number($0) < number($1) }
             let todos = streams.filter { seen.insert($0).inserted }.compactMap { outcome.state.todo(id: $0) }
             context.printJSON(.array(todos.map(JSONShapes.todo)))
             return
         }
+        let describer = ChangeDescriber(context: context)
+        var state = result.before
+        var pending = outcome.appended[...]
         for step in result.steps {
             context.console.line(context.catalog.text(header, [
                 "command": String(step.command.prefix(8)), "actor": step.actor,
                 "time": Timestamp.formatLocal(step.recordedAt, in: context.zone, withTime: true),
             ]))
+            // Each step's compensations end with its marker; fold them to show this step's own change.
+            let end = pending.firstIndex { $0.stream == HistoryStream.name } ?? pending.endIndex
+            let segment = pending[..<end]
+            pending = pending[min(end + 1, pending.endIndex)...]
+            var next = state
+            for event in segment { try? Reducer.evolve(&next, event) }
+            let lines = describer.lines(from: state, to: next, streams: segment.map(\.stream).sorted { number($0) < number($1) })
+            if lines.isEmpty { context.console.line(context.catalog.text(.auditNothingLeft)) }
+            for line in lines { context.console.line(line) }
+            state = next
         }
-        let lines = ChangeDescriber(context: context).lines(from: result.before, to: outcome.state, streams: streams)
-        if lines.isEmpty { context.console.line(context.catalog.text(.auditNothingLeft)) }
-        for line in lines { context.console.line(line) }
     }
 }
