@@ -59,26 +59,32 @@ public enum Compensation {
     /// The events that revert `events`, newest first, skipping any that would change nothing in `current`.
     ///
     /// `current` is updated with the returned events, so successive calls chain.
+    /// - Complexity: O(events), keeping only each event's own prior todo or view, never whole models.
     public static func revert(_ events: [AppliedEvent], before: ReadModel, current: inout ReadModel, now: Int64) -> [AppliedEvent] {
-        var states: [ReadModel] = []
-        states.reserveCapacity(events.count)
+        var priors: [Prior] = []
+        priors.reserveCapacity(events.count)
         var running = before
         for applied in events {
-            states.append(running)
+            priors.append(Prior(todo: running.todo(id: applied.stream), filter: applied.event.filterScope.flatMap { running.filters[$0] }))
             Reducer.evolve(&running, applied.event, stream: applied.stream, version: running.version(of: applied.stream) + 1, seq: running.position, at: now)
         }
         var result: [AppliedEvent] = []
-        for (applied, state) in zip(events, states).reversed() {
-            guard let event = inverse(applied, before: state, current: current) else { continue }
-            let compensation = AppliedEvent(stream: applied.stream, event: event)
+        for (applied, prior) in zip(events, priors).reversed() {
+            guard let event = inverse(applied, prior: prior, current: current) else { continue }
             Reducer.evolve(&current, event, stream: applied.stream, version: current.version(of: applied.stream) + 1, seq: current.position, at: now)
-            result.append(compensation)
+            result.append(AppliedEvent(stream: applied.stream, event: event))
         }
         return result
     }
 
-    /// The event that undoes `applied` given the state it was applied to; nil when `current` already matches.
-    static func inverse(_ applied: AppliedEvent, before: ReadModel, current: ReadModel) -> DomainEvent? {
+    /// What an event's stream held just before it: the todo, or the saved view of its scope.
+    struct Prior {
+        var todo: Todo?
+        var filter: JSONObject?
+    }
+
+    /// The event that undoes `applied` given what its stream held before; nil when `current` already matches.
+    static func inverse(_ applied: AppliedEvent, prior: Prior, current: ReadModel) -> DomainEvent? {
         let stream = applied.stream
         switch applied.event {
         case .todoCreated:
@@ -97,7 +103,7 @@ public enum Compensation {
             guard let todo = current.todo(id: stream), !todo.deleted else { return nil }
             return .todoDeleted
         case .todoEdited(let changes):
-            guard let previous = before.todo(id: stream), let now = current.todo(id: stream) else { return nil }
+            guard let previous = prior.todo, let now = current.todo(id: stream) else { return nil }
             var back = TodoChanges()
             if changes.title != nil, now.title != previous.title { back.title = previous.title }
             if changes.tags != nil, now.tags != previous.tags { back.tags = previous.tags }
@@ -106,9 +112,8 @@ public enum Compensation {
             if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
             return back.isEmpty ? nil : .todoEdited(back)
         case .filterSaved(let scope, _), .filterReset(let scope):
-            let previous = before.filters[scope]
-            guard current.filters[scope] != previous else { return nil }
-            return previous.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
+            guard current.filters[scope] != prior.filter else { return nil }
+            return prior.filter.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
         case .historyUndone, .historyRedone:
             return nil
         }
@@ -117,15 +122,26 @@ public enum Compensation {
     private static func decision(_ steps: [RevertStep], current: ReadModel, now: Int64, marker: (String) -> DomainEvent) -> Decision {
         var builder = DecisionBuilder(state: current)
         var working = current
+        var affected = Set<String>()
         for step in steps {
             for compensation in revert(step.events, before: step.before, current: &working, now: now) {
                 builder.append(compensation.event, to: compensation.stream)
             }
-            for applied in step.events where working.todo(id: applied.stream) != nil && !builder.affected.contains(applied.stream) {
+            for applied in step.events where working.todo(id: applied.stream) != nil && affected.insert(applied.stream).inserted {
                 builder.affected.append(applied.stream)
             }
             builder.append(marker(step.command), to: HistoryStream.name)
         }
         return builder.decision
+    }
+}
+
+extension DomainEvent {
+    /// The saved view a filter event is about; nil for other events.
+    var filterScope: FilterScope? {
+        switch self {
+        case .filterSaved(let scope, _), .filterReset(let scope): scope
+        default: nil
+        }
     }
 }
