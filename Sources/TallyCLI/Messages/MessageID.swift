@@ -147,6 +147,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case auditNoValue = "audit.no-value"
     case auditDefaultView = "audit.default-view"
     case auditUndid = "audit.undid"
+    case auditEventCount = "audit.event-count"
     case auditRedid = "audit.redid"
     case auditNothingLeft = "audit.nothing-left"
     case auditVerifyOK = "audit.verify-ok"

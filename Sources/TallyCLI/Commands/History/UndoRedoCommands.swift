@@ -66,6 +66,7 @@ struct HistoryPrinter {
             context.console.line(context.catalog.text(header, [
                 "command": String(step.command.prefix(8)), "actor": step.actor,
                 "time": Timestamp.formatLocal(step.recordedAt, in: context.zone, withTime: true),
+                "events": eventCounts(step.events),
             ]))
             // Each step's compensations end with its marker; fold them to show this step's own change.
             let end = pending.firstIndex { $0.stream == HistoryStream.name } ?? pending.endIndex
@@ -78,5 +79,16 @@ struct HistoryPrinter {
             for line in lines { context.console.line(line) }
             state = next
         }
+    }
+
+    /// The types of a command's events with their counts, in first-seen order: "todo.completed ×2, todo.created ×1".
+    private func eventCounts(_ events: [EventEnvelope]) -> String {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for event in events where event.stream != HistoryStream.name {
+            if counts[event.type] == nil { order.append(event.type) }
+            counts[event.type, default: 0] += 1
+        }
+        return order.map { context.catalog.text(.auditEventCount, ["type": $0, "count": String(counts[$0] ?? 0)]) }.joined(separator: ", ")
     }
 }
