@@ -202,8 +202,8 @@ struct VerifyCommandTests {
     @Test("tampering is detected and the first bad event named", arguments: [
         ("DROP TRIGGER events_reject_update; UPDATE events SET data = '{\"title\":\"evil\"}' WHERE seq = 4", [4], "hash"),
         ("DROP TRIGGER events_reject_delete; DELETE FROM events WHERE seq = 2", [3, 4], "sequence"),
-        ("DROP TRIGGER events_reject_update; UPDATE events SET data = (SELECT data FROM events WHERE seq = 4) WHERE seq = 2;"
-            + " UPDATE events SET data = '{\"title\":\"b\",\"tags\":[],\"priority\":null,\"due\":null,\"note\":null}' WHERE seq = 4", [2, 4], "hash"),
+        ("DROP TRIGGER events_reject_update; CREATE TEMP TABLE saved AS SELECT seq, data FROM events WHERE seq IN (2, 4);"
+            + " UPDATE events SET data = (SELECT data FROM saved WHERE saved.seq = 6 - events.seq) WHERE seq IN (2, 4)", [2, 4], "hash"),
         ("DROP TRIGGER events_reject_update; UPDATE events SET version = 3 WHERE seq = 3", [3], "hash"),
     ])
     func tampering(sql: String, seqs: [Int64], firstKind: String) throws {
