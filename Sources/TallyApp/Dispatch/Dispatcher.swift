@@ -32,10 +32,18 @@ public final class Dispatcher {
     /// Inside the write lock the state is brought up to date first, so concurrent
     /// writers queue behind each other instead of deciding on stale state.
     public func execute(_ command: Command) throws -> CommandOutcome {
+        try execute { state, context in try Decider.decide(command, state: state, context: context) }
+    }
+
+    /// Runs any decision function as one command, exactly like `execute(_:)`.
+    ///
+    /// `decide` runs inside the write lock on up-to-date state, so it may also read the log
+    /// (undo and redo do); whatever it returns is appended atomically with one command id.
+    public func execute(deciding decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
         try log.write {
             try catchUp()
             let context = environment.decisionContext
-            let decision = try Decider.decide(command, state: state, context: context)
+            let decision = try decide(state, context)
             guard !decision.events.isEmpty else {
                 return CommandOutcome(decision: decision, appended: [], state: state, commandID: nil)
             }

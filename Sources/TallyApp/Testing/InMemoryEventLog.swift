@@ -25,6 +25,20 @@ public final class InMemoryEventLog: EventLog {
         (pending ?? events).filter { $0.stream == stream }.sorted { $0.version < $1.version }
     }
 
+    public func scanBackward(before: Int64?, _ body: (EventEnvelope) throws -> Bool) throws {
+        for event in (pending ?? events).reversed() where event.seq < (before ?? .max) {
+            guard try body(event) else { return }
+        }
+    }
+
+    public func event(id: String) throws(EventLogError) -> EventEnvelope? {
+        (pending ?? events).first { $0.id == id }
+    }
+
+    public func lastVersion(ofStream stream: String) throws(EventLogError) -> Int {
+        (pending ?? events).last { $0.stream == stream }?.version ?? 0
+    }
+
     public func write<T>(_ body: () throws -> T) throws -> T {
         precondition(pending == nil, "nested write")
         pending = events

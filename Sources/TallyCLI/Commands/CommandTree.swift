@@ -9,6 +9,7 @@ enum CommandTree {
         RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
         RecordExportCommand.self, StatsCommand.self,
         InfoCommand.self,
+        LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
         ]
     }
 
@@ -26,6 +27,7 @@ enum CommandTree {
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
             DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
             RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
+            LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
         ]
     )
 

@@ -51,6 +51,8 @@ enum FailureMapper {
             ]))
         case let error as CLIError:
             return cli(error, catalog: catalog)
+        case let error as AuditFailure:
+            return error.failure(catalog: catalog)
         default:
             return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": "\(error)"]))
         }

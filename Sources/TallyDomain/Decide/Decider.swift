@@ -183,14 +183,15 @@ struct DecisionBuilder {
         self.state = state
     }
 
+    // `_modify` appends in place; a get/set pair would copy the array on every append (O(n²) for `delete --completed`).
     var affected: [String] {
         get { decision.affected }
-        set { decision.affected = newValue }
+        _modify { yield &decision.affected }
     }
 
     var notices: [Notice] {
         get { decision.notices }
-        set { decision.notices = newValue }
+        _modify { yield &decision.notices }
     }
 
     mutating func append(_ event: DomainEvent, to stream: String) {

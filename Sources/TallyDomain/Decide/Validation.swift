@@ -13,9 +13,9 @@ public enum Validation {
     /// How far ahead of now a record's date may be.
     public static let futureAllowanceMilliseconds: Int64 = 24 * 3600 * 1000
 
-    /// Trims a title and checks its length and characters.
+    /// Trims a title, puts it in Unicode NFC and checks its length and characters.
     public static func title(_ raw: String, max: Int = maxTitleLength) throws(DomainError) -> String {
-        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = TextForm.normalized(raw.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !title.isEmpty else { throw .invalid(.emptyTitle) }
         guard title.count <= max else { throw .invalid(.titleTooLong(max: max)) }
         guard !title.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "title")) }
@@ -147,7 +147,7 @@ public enum Validation {
 
     /// A free-text note; empty means none. Newlines and tabs are allowed, other control characters are not.
     public static func note(_ raw: String) throws(DomainError) -> String? {
-        let note = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = TextForm.normalized(raw.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !note.isEmpty else { return nil }
         guard note.count <= maxNoteLength else { throw .invalid(.noteTooLong(max: maxNoteLength)) }
         guard !note.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else {

@@ -14,7 +14,7 @@ public struct EventDecodingError: Error, Sendable, Equatable {
 public enum EventCatalog {
     /// Every event type with the payload schema written today.
     public static let currentSchemas: [String: Int] = [
-        "todo.created": 1, "todo.edited": 1, "todo.completed": 1, "todo.reopened": 1,
+        "todo.created": 2, "todo.edited": 2, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
         "record.logged": 1, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
@@ -38,7 +38,10 @@ public enum EventCatalog {
     }
 
     /// Registered upcasters; a payload is upcast step by step until it reaches the current schema.
-    public static let upcasters: [Upcaster] = []
+    public static let upcasters: [Upcaster] = [
+        Upcaster(type: "todo.created", from: 1, transform: normalizingText),
+        Upcaster(type: "todo.edited", from: 1, transform: normalizingText),
+    ]
 
     /// The type name of an event.
     public static func typeName(of event: DomainEvent) -> String {
@@ -65,19 +68,19 @@ public enum EventCatalog {
         switch event {
         case .todoCreated(let fields):
             return [
-                "title": .string(fields.title),
+                "title": .string(TextForm.normalized(fields.title)),
                 "tags": .array(fields.tags.map { .string($0) }),
                 "priority": fields.priority.map { .string($0.rawValue) } ?? .null,
                 "due": fields.due.map { .string($0.storageText) } ?? .null,
-                "note": fields.note.map { .string($0) } ?? .null,
+                "note": fields.note.map { .string(TextForm.normalized($0)) } ?? .null,
             ]
         case .todoEdited(let changes):
             var object = JSONObject()
-            if let title = changes.title { object["title"] = .string(title) }
+            if let title = changes.title { object["title"] = .string(TextForm.normalized(title)) }
             if let tags = changes.tags { object["tags"] = .array(tags.map { .string($0) }) }
             if let priority = changes.priority { object["priority"] = priority.map { .string($0.rawValue) } ?? .null }
             if let due = changes.due { object["due"] = due.map { .string($0.storageText) } ?? .null }
-            if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
+            if let note = changes.note { object["note"] = note.map { .string(TextForm.normalized($0)) } ?? .null }
             return object
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored:
             return JSONObject()

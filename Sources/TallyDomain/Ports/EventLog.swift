@@ -40,6 +40,15 @@ public protocol EventLog: AnyObject {
     /// Events of one stream in version order.
     func events(inStream stream: String) throws(EventLogError) -> [EventEnvelope]
 
+    /// Calls `body` for every event with `seq < before` (all when nil), newest first, until it returns false.
+    func scanBackward(before: Int64?, _ body: (EventEnvelope) throws -> Bool) throws
+
+    /// The event with this id, if the log has it.
+    func event(id: String) throws(EventLogError) -> EventEnvelope?
+
+    /// The highest version of a stream; 0 when it has no events.
+    func lastVersion(ofStream stream: String) throws(EventLogError) -> Int
+
     /// Runs `body` holding the write lock; everything appended inside is committed together or not at all.
     func write<T>(_ body: () throws -> T) throws -> T
 

@@ -187,6 +187,52 @@ public final class SQLiteEventLog: EventLog {
         }
     }
 
+    public func scanBackward(before: Int64?, _ body: (EventEnvelope) throws -> Bool) throws {
+        guard try hasEventsTable() else { return }
+        let statement: Statement
+        do {
+            statement = try connection.statement("SELECT \(Self.selectColumns) FROM events WHERE seq < ? ORDER BY seq DESC")
+            try statement.bind(before ?? Int64.max, at: 1)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        defer { statement.reset() }
+        while true {
+            let hasRow: Bool
+            do {
+                hasRow = try statement.step()
+            } catch {
+                throw StorageErrors.map(error)
+            }
+            guard hasRow, try body(Self.envelope(statement)) else { break }
+        }
+    }
+
+    public func event(id: String) throws(EventLogError) -> EventEnvelope? {
+        guard try hasEventsTable() else { return nil }
+        do {
+            let statement = try connection.statement("SELECT \(Self.selectColumns) FROM events WHERE id = ?")
+            defer { statement.reset() }
+            try statement.bind(id, at: 1)
+            return try statement.step() ? Self.envelope(statement) : nil
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
+    public func lastVersion(ofStream stream: String) throws(EventLogError) -> Int {
+        guard try hasEventsTable() else { return 0 }
+        do {
+            let statement = try connection.statement("SELECT max(version) FROM events WHERE stream = ?")
+            defer { statement.reset() }
+            try statement.bind(stream, at: 1)
+            guard try statement.step(), !statement.isNull(at: 0) else { return 0 }
+            return statement.int(at: 0)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
     public func write<T>(_ body: () throws -> T) throws -> T {
         var attempt = 0
         while true {

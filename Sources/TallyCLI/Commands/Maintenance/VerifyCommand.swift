@@ -1,0 +1,55 @@
+import TallyApp
+import TallyDomain
+
+/// `tally verify`
+enum VerifyCommand: CommandHandler {
+    static let path = ["verify"]
+    static let spec = CommandSpec(
+        name: "verify",
+        abstract: "Check the hash chain, the sequence, stream versions and that every event can be read.",
+        discussion: "Recomputes every link of the hash chain and names the first event that does not match. Exits 1 with a report when anything is wrong.",
+        examples: [CommandExample(command: "tally verify", explanation: "Prints 'OK: N events, chain intact', or what is wrong and where.")]
+    )
+
+    /// Checks beyond the chain (snapshot + tail against the full replay), run after it.
+    static let checks: [VerificationCheck] = []
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let report = try Verifier.run(try context.readLog(), checks: checks)
+        let catalog = context.catalog
+        if context.json {
+            context.printJSON(.object([
+                "ok": .bool(report.isIntact),
+                "events": .int(Int64(report.events)),
+                "problems": .array(report.problems.map { problem in
+                    .object(["seq": .int(problem.seq), "kind": .string(problem.code), "message": .string(message(problem, catalog))])
+                }),
+            ]))
+        } else if report.isIntact {
+            context.console.line(catalog.plural(.auditVerifyOK, count: report.events))
+        } else {
+            for problem in report.problems {
+                context.console.line(catalog.text(.auditVerifyProblem, ["seq": String(problem.seq), "message": message(problem, catalog)]))
+            }
+        }
+        if let first = report.problems.first {
+            throw VerificationFailed(problems: report.problems.count, firstSeq: first.seq)
+        }
+    }
+
+    /// The problem in words, without its position.
+    static func message(_ problem: LogProblem, _ catalog: Catalog) -> String {
+        switch problem.kind {
+        case .sequenceGap(let expected):
+            catalog.text(.auditProblemSequence, ["expected": String(expected), "found": String(problem.seq)])
+        case .hashMismatch(let expected, let stored):
+            catalog.text(.auditProblemHash, ["expected": String(expected.prefix(16)), "stored": String(stored.prefix(16))])
+        case .versionGap(let stream, let expected, let found):
+            catalog.text(.auditProblemVersion, ["stream": stream, "expected": String(expected), "found": String(found)])
+        case .undecodable(let type, let reason):
+            catalog.text(.auditProblemDecode, ["type": type, "reason": reason])
+        case .failedCheck(let name, let detail):
+            catalog.text(.auditProblemCheck, ["name": name, "detail": detail])
+        }
+    }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file (or standard input) line by line in large chunks, without copying lines.
+final class LineReader {
+    private let descriptor: Int32
+    private let path: String
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` for reading; `-` is standard input.
+    init(path: String) throws {
+        self.path = path
+        if path == "-" {
+            descriptor = 0
+            ownsDescriptor = false
+        } else {
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { throw CLIError.cannotOpenInput(path: path, reason: String(cString: strerror(errno))) }
+            descriptor = fd
+            ownsDescriptor = true
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Calls `body` with each line (without `\n` or a trailing `\r`) and its 1-based number; a last line without `\n` counts.
+    /// - Complexity: O(bytes); memory O(chunk + longest line).
+    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var filled = 0
+        var number = 0
+        var atEnd = false
+        while !atEnd {
+            if filled == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
+            let count = buffer.withUnsafeMutableBytes { raw in read(descriptor, raw.baseAddress! + filled, raw.count - filled) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.cannotOpenInput(path: path, reason: String(cString: strerror(errno)))
+            }
+            atEnd = count == 0
+            filled += count
+            var start = 0
+            try buffer.withUnsafeBufferPointer { bytes in
+                let base = bytes.baseAddress!
+                while start < filled {
+                    let end: Int
+                    if let newline = memchr(base + start, 0x0A, filled - start) {
+                        end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                    } else if atEnd {
+                        end = filled
+                    } else {
+                        break
+                    }
+                    var stop = end
+                    if stop > start, bytes[stop - 1] == 0x0D { stop -= 1 }
+                    number += 1
+                    try body(UnsafeBufferPointer(rebasing: bytes[start..<stop]), number)
+                    start = end + 1
+                }
+            }
+            start = min(start, filled)
+            if start > 0 {
+                buffer.withUnsafeMutableBufferPointer { bytes in
+                    _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, filled - start)
+                }
+                filled -= start
+            }
+        }
+    }
+}
+
+/// A file written through a buffer; errors name the file.
+final class FileOutput {
+    private let descriptor: Int32
+    private let path: String
+    private var buffer: [UInt8] = []
+
+    /// Creates or truncates `path`.
+    init(path: String) throws {
+        self.path = path
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw CLIError.cannotWriteOutput(path: path, reason: String(cString: strerror(errno))) }
+        descriptor = fd
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Adds text to the file, writing it out once 64 KiB are buffered.
+    func append(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Writes what is buffered and asks the system to put it on disk.
+    func finish() throws {
+        try flush()
+        guard fsync(descriptor) == 0 else { throw CLIError.cannotWriteOutput(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    private func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { raw in write(descriptor, raw.baseAddress! + offset, raw.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.cannotWriteOutput(path: path, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

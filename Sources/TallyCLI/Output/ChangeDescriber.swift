@@ -1,0 +1,127 @@
+import Foundation
+import TallyDomain
+
+/// Describes changes as before → after: "title: 'Buy milk' → 'Buy oat milk'", "completed → active".
+struct ChangeDescriber {
+    let context: CLIContext
+
+    private var catalog: Catalog { context.catalog }
+    private var renderer: TodoRenderer { TodoRenderer(context: context) }
+
+    /// The fields an edit changed, each with its value before the edit.
+    func edit(_ changes: TodoChanges, before: Todo) -> String {
+        var after = before
+        if let title = changes.title { after.title = title }
+        if let tags = changes.tags { after.tags = tags }
+        if let priority = changes.priority { after.priority = priority }
+        if let due = changes.due { after.due = due }
+        if let note = changes.note { after.note = note }
+        return fieldChanges(before, after, keys: changes).joined(separator: ", ")
+    }
+
+    /// Everything that differs between two versions of one todo: status first, then fields.
+    func todo(_ before: Todo, _ after: Todo) -> [String] {
+        var parts: [String] = []
+        let (from, to) = (renderer.status(before), renderer.status(after))
+        if from != to { parts.append(catalog.text(.auditStatusChange, ["from": from, "to": to])) }
+        return parts + fieldChanges(before, after, keys: nil)
+    }
+
+    /// The fields a record edit changed, each with its value before the edit.
+    func edit(_ changes: RecordChanges, before: Record) -> String {
+        var after = before
+        if let name = changes.name { after.name = name }
+        if let category = changes.category { after.category = category }
+        if let duration = changes.durationSeconds { after.durationSeconds = duration }
+        if let distance = changes.distanceMeters { after.distanceMeters = distance }
+        if let place = changes.place { after.place = place }
+        if let date = changes.date { after.date = date }
+        if let note = changes.note { after.note = note }
+        return fieldChanges(before, after, keys: changes).joined(separator: ", ")
+    }
+
+    /// Everything that differs between two versions of one record: status first, then fields.
+    func record(_ before: Record, _ after: Record) -> [String] {
+        var parts: [String] = []
+        let (from, to) = (recordStatus(before), recordStatus(after))
+        if from != to { parts.append(catalog.text(.auditStatusChange, ["from": from, "to": to])) }
+        return parts + fieldChanges(before, after, keys: nil)
+    }
+
+    /// A saved view as list options, or "default" when none is saved.
+    func view(_ filter: JSONObject?) -> String {
+        guard let filter else { return catalog.text(.auditDefaultView) }
+        let options = TodoOptions.describe(TodoQuery(json: filter))
+        return options.isEmpty ? catalog.text(.auditDefaultView) : options
+    }
+
+    /// Before → after lines for the todos and records in `streams` and for every saved view that changed.
+    func lines(from before: ReadModel, to after: ReadModel, streams: [String]) -> [String] {
+        var lines: [String] = []
+        var seen = Set<String>()
+        for stream in streams where seen.insert(stream).inserted {
+            let label: String
+            let parts: [String]
+            if let old = before.todo(id: stream), let new = after.todo(id: stream) {
+                (label, parts) = (renderer.label(new), todo(old, new))
+            } else if let old = before.record(id: stream), let new = after.record(id: stream) {
+                (label, parts) = (RecordRenderer(context: context).label(new), record(old, new))
+            } else {
+                continue
+            }
+            if parts.isEmpty { continue }
+            lines.append(catalog.text(.auditItemChange, ["label": label, "changes": parts.joined(separator: ", ")]))
+        }
+        for scope in FilterScope.allCases where before.filters[scope] != after.filters[scope] {
+            lines.append(catalog.text(.auditViewChange, ["scope": scope.rawValue, "from": view(before.filters[scope]), "to": view(after.filters[scope])]))
+        }
+        return lines
+    }
+
+    /// Field changes between two todos; with `keys`, only the fields an edit named.
+    private func fieldChanges(_ before: Todo, _ after: Todo, keys: TodoChanges?) -> [String] {
+        var parts: [String] = []
+        func add(_ field: String, _ named: Bool, _ from: String, _ to: String) {
+            guard keys == nil ? from != to : named else { return }
+            parts.append(catalog.text(.auditEditedField, ["field": field, "from": from, "to": to]))
+        }
+        add("title", keys?.title != nil, quote(before.title), quote(after.title))
+        add("tags", keys?.tags != nil, tags(before.tags), tags(after.tags))
+        add("priority", keys?.priority != nil, value(before.priority?.rawValue), value(after.priority?.rawValue))
+        add("due", keys?.due != nil, value(before.due.map(renderer.due)), value(after.due.map(renderer.due)))
+        add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        return parts
+    }
+
+    /// Field changes between two records; with `keys`, only the fields an edit named.
+    private func fieldChanges(_ before: Record, _ after: Record, keys: RecordChanges?) -> [String] {
+        var parts: [String] = []
+        func add(_ field: String, _ named: Bool, _ from: String, _ to: String) {
+            guard keys == nil ? from != to : named else { return }
+            parts.append(catalog.text(.auditEditedField, ["field": field, "from": from, "to": to]))
+        }
+        let records = RecordRenderer(context: context)
+        add("name", keys?.name != nil, quote(before.name), quote(after.name))
+        add("category", keys?.category != nil, before.category, after.category)
+        add("duration", keys?.durationSeconds != nil, ActivityDuration.format(before.durationSeconds), ActivityDuration.format(after.durationSeconds))
+        add("distance", keys?.distanceMeters != nil, value(before.distanceMeters.map(Distance.format)), value(after.distanceMeters.map(Distance.format)))
+        add("place", keys?.place != nil, value(before.place.map(quote)), value(after.place.map(quote)))
+        add("date", keys?.date != nil, records.date(before.date), records.date(after.date))
+        add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        return parts
+    }
+
+    private func recordStatus(_ record: Record) -> String {
+        catalog.text(record.deleted ? .statusDeleted : .statusActive)
+    }
+
+    private func tags(_ tags: [String]) -> String {
+        tags.isEmpty ? catalog.text(.auditNoValue) : tags.joined(separator: " ")
+    }
+
+    private func value(_ text: String?) -> String {
+        text ?? catalog.text(.auditNoValue)
+    }
+
+    private func quote(_ text: String) -> String { "'\(text)'" }
+}

@@ -1,0 +1,127 @@
+/// An event read from an export line: everything but `seq` and `hash`, which the importing log assigns.
+public struct ImportedEvent: Sendable, Equatable {
+    public var id: String
+    public var stream: String
+    public var version: Int
+    public var type: String
+    public var schema: Int
+    /// The payload as canonical JSON text, the form the log stores and hashes.
+    public var data: String
+    public var recordedAt: Int64
+    public var actor: String
+    public var command: String
+
+    public init(id: String, stream: String, version: Int, type: String, schema: Int, data: String, recordedAt: Int64, actor: String, command: String) {
+        self.id = id
+        self.stream = stream
+        self.version = version
+        self.type = type
+        self.schema = schema
+        self.data = data
+        self.recordedAt = recordedAt
+        self.actor = actor
+        self.command = command
+    }
+
+    /// True when `envelope` records the same fact: every field but `seq` and `hash` is equal.
+    public func sameContent(as envelope: EventEnvelope) -> Bool {
+        id == envelope.id && stream == envelope.stream && version == envelope.version && type == envelope.type
+            && schema == envelope.schema && data == envelope.data && recordedAt == envelope.recordedAt
+            && actor == envelope.actor && command == envelope.command
+    }
+
+    /// The envelope this event becomes at `seq` after the link `previous`.
+    public func envelope(seq: Int64, previous: String) -> EventEnvelope {
+        var envelope = EventEnvelope(
+            seq: seq, id: id, stream: stream, version: version, type: type, schema: schema, data: data,
+            recordedAt: recordedAt, actor: actor, command: command, hash: ""
+        )
+        envelope.hash = EventHash.link(previous: previous, envelope)
+        return envelope
+    }
+}
+
+/// Why one line of an export cannot be imported.
+public struct EventLineError: Error, Sendable, Equatable {
+    public var reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+}
+
+/// The JSON Lines interchange format of `export` and `import`: one event object per line,
+/// `{"seq","id","stream","version","type","schema","recordedAt","actor","command","data","hash"}`.
+public enum EventLines {
+    /// One line (without the newline). `data` is written as stored, so the text is produced without re-parsing.
+    /// - Complexity: O(size of the event).
+    public static func encode(_ event: EventEnvelope) -> String {
+        var line = "{\"seq\":"
+        line += String(event.seq)
+        line += ",\"id\":" + quoted(event.id)
+        line += ",\"stream\":" + quoted(event.stream)
+        line += ",\"version\":" + String(event.version)
+        line += ",\"type\":" + quoted(event.type)
+        line += ",\"schema\":" + String(event.schema)
+        line += ",\"recordedAt\":" + quoted(Timestamp.format(event.recordedAt))
+        line += ",\"actor\":" + quoted(event.actor)
+        line += ",\"command\":" + quoted(event.command)
+        line += ",\"data\":" + event.data
+        line += ",\"hash\":" + quoted(event.hash)
+        line += "}"
+        return line
+    }
+
+    /// Reads one line: checks every field's presence and type, and that the payload decodes
+    /// (upcast from older schemas) as an event of a known type. `seq` and `hash` may be absent or null.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(EventLineError) -> ImportedEvent {
+        let value: JSON
+        do {
+            value = try JSON.parse(utf8: bytes)
+        } catch {
+            throw EventLineError("not valid JSON (\(error.description))")
+        }
+        guard case .object(let object) = value else { throw EventLineError("not a JSON object") }
+        let fields = Fields(object: object)
+        if let seq = object["seq"], !seq.isNull, seq.intValue == nil { throw EventLineError("field 'seq' is not an integer") }
+        if let hash = object["hash"], !hash.isNull, hash.stringValue == nil { throw EventLineError("field 'hash' is not a string") }
+        let type = try fields.text("type")
+        let schema = try fields.positive("schema")
+        guard let data = object["data"] else { throw EventLineError("missing field 'data'") }
+        guard case .object(let payload) = data else { throw EventLineError("field 'data' is not an object") }
+        do {
+            _ = try EventCatalog.decode(type: type, schema: schema, data: payload)
+        } catch {
+            throw EventLineError("\(type) schema \(schema): \(error.reason)")
+        }
+        let stamp = try fields.text("recordedAt")
+        guard let recordedAt = Timestamp.parse(stamp) else { throw EventLineError("field 'recordedAt' is not an ISO-8601 instant") }
+        return ImportedEvent(
+            id: try fields.text("id"), stream: try fields.text("stream"), version: try fields.positive("version"),
+            type: type, schema: schema, data: data.serialized(.canonical), recordedAt: recordedAt,
+            actor: try fields.text("actor"), command: try fields.text("command")
+        )
+    }
+
+    private static func quoted(_ text: String) -> String {
+        JSON.string(text).serialized(.compact)
+    }
+
+    private struct Fields {
+        let object: JSONObject
+
+        func text(_ key: String) throws(EventLineError) -> String {
+            guard let value = object[key] else { throw EventLineError("missing field '\(key)'") }
+            guard let text = value.stringValue, !text.isEmpty else { throw EventLineError("field '\(key)' is not a non-empty string") }
+            return text
+        }
+
+        func positive(_ key: String) throws(EventLineError) -> Int {
+            guard let value = object[key] else { throw EventLineError("missing field '\(key)'") }
+            guard let number = value.intValue, number >= 1, number <= Int64(Int32.max) else {
+                throw EventLineError("field '\(key)' is not a whole number of at least 1")
+            }
+            return Int(number)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+/// An event as it was applied to a stream.
+public struct AppliedEvent: Sendable, Equatable {
+    public var stream: String
+    public var event: DomainEvent
+
+    public init(stream: String, event: DomainEvent) {
+        self.stream = stream
+        self.event = event
+    }
+}
+
+/// One command to revert: its id, its effects in log order, and the read model just before them.
+///
+/// `before` only needs the streams the events touch; numbers and positions in it are not used.
+public struct RevertStep: Sendable {
+    public var command: String
+    public var events: [AppliedEvent]
+    public var before: ReadModel
+
+    public init(command: String, events: [AppliedEvent], before: ReadModel) {
+        self.command = command
+        self.events = events
+        self.before = before
+    }
+}
+
+/// The stream that holds `history.undone` and `history.redone` markers.
+public enum HistoryStream {
+    public static let name = "history"
+}
+
+/// Computes the compensating events of undo and redo. Pure.
+///
+/// History is never rewritten: reverting a command appends events that bring every
+/// stream it touched back to its value before that command:
+/// `todo.created` → `todo.deleted`; completed ↔ reopened; deleted ↔ restored;
+/// `todo.edited` → `todo.edited` with the previous values of exactly the changed keys;
+/// `record.logged` → `record.deleted`; deleted ↔ restored; `record.edited` like `todo.edited`;
+/// `filter.saved` → the previous filter (or `filter.reset` when there was none);
+/// `filter.reset` → `filter.saved` with the previous filter. Markers revert to nothing.
+///
+/// When later commands changed the same item, the revert still restores the values the
+/// reverted command found (the pre-command values of the keys it changed), and anything that
+/// already has that value is left out, so no event that changes nothing is produced.
+/// Redo is the revert of the undo's own compensations, so it is the exact inverse of undo.
+public enum Compensation {
+    /// The decision of an undo: per step (newest first) its compensations, then a `history.undone` marker.
+    public static func undo(_ steps: [RevertStep], current: ReadModel, now: Int64) -> Decision {
+        decision(steps, current: current, now: now, marker: DomainEvent.historyUndone)
+    }
+
+    /// The decision of a redo: per step the revert of an undo's compensations, then a `history.redone` marker.
+    ///
+    /// Each step's `command` is the command being re-applied; its `events` are the compensations
+    /// the undo appended for it.
+    public static func redo(_ steps: [RevertStep], current: ReadModel, now: Int64) -> Decision {
+        decision(steps, current: current, now: now, marker: DomainEvent.historyRedone)
+    }
+
+    /// The events that revert `events`, newest first, skipping any that would change nothing in `current`.
+    ///
+    /// `current` is updated with the returned events, so successive calls chain.
+    /// - Complexity: O(events), keeping only each event's own prior todo or view, never whole models.
+    public static func revert(_ events: [AppliedEvent], before: ReadModel, current: inout ReadModel, now: Int64) -> [AppliedEvent] {
+        var priors: [Prior] = []
+        priors.reserveCapacity(events.count)
+        var running = before
+        for applied in events {
+            priors.append(
+                Prior(
+                    todo: running.todo(id: applied.stream), record: running.record(id: applied.stream),
+                    filter: applied.event.filterScope.flatMap { running.filters[$0] }
+                )
+            )
+            Reducer.evolve(&running, applied.event, stream: applied.stream, version: running.version(of: applied.stream) + 1, seq: running.position, at: now)
+        }
+        var result: [AppliedEvent] = []
+        for (applied, prior) in zip(events, priors).reversed() {
+            guard let event = inverse(applied, prior: prior, current: current) else { continue }
+            Reducer.evolve(&current, event, stream: applied.stream, version: current.version(of: applied.stream) + 1, seq: current.position, at: now)
+            result.append(AppliedEvent(stream: applied.stream, event: event))
+        }
+        return result
+    }
+
+    /// What an event's stream held just before it: the todo, the record, or the saved view of its scope.
+    struct Prior {
+        var todo: Todo?
+        var record: Record?
+        var filter: JSONObject?
+    }
+
+    /// The event that undoes `applied` given what its stream held before; nil when `current` already matches.
+    static func inverse(_ applied: AppliedEvent, prior: Prior, current: ReadModel) -> DomainEvent? {
+        let stream = applied.stream
+        switch applied.event {
+        case .todoCreated:
+            guard let todo = current.todo(id: stream), !todo.deleted else { return nil }
+            return .todoDeleted
+        case .todoCompleted:
+            guard let todo = current.todo(id: stream), todo.completed else { return nil }
+            return .todoReopened
+        case .todoReopened:
+            guard let todo = current.todo(id: stream), !todo.completed else { return nil }
+            return .todoCompleted
+        case .todoDeleted:
+            guard let todo = current.todo(id: stream), todo.deleted else { return nil }
+            return .todoRestored
+        case .todoRestored:
+            guard let todo = current.todo(id: stream), !todo.deleted else { return nil }
+            return .todoDeleted
+        case .todoEdited(let changes):
+            guard let previous = prior.todo, let now = current.todo(id: stream) else { return nil }
+            var back = TodoChanges()
+            if changes.title != nil, now.title != previous.title { back.title = previous.title }
+            if changes.tags != nil, now.tags != previous.tags { back.tags = previous.tags }
+            if changes.priority != nil, now.priority != previous.priority { back.priority = .some(previous.priority) }
+            if changes.due != nil, now.due != previous.due { back.due = .some(previous.due) }
+            if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
+            return back.isEmpty ? nil : .todoEdited(back)
+        case .recordLogged:
+            guard let record = current.record(id: stream), !record.deleted else { return nil }
+            return .recordDeleted
+        case .recordDeleted:
+            guard let record = current.record(id: stream), record.deleted else { return nil }
+            return .recordRestored
+        case .recordRestored:
+            guard let record = current.record(id: stream), !record.deleted else { return nil }
+            return .recordDeleted
+        case .recordEdited(let changes):
+            guard let previous = prior.record, let now = current.record(id: stream) else { return nil }
+            var back = RecordChanges()
+            if changes.name != nil, now.name != previous.name { back.name = previous.name }
+            if changes.category != nil, now.category != previous.category { back.category = previous.category }
+            if changes.durationSeconds != nil, now.durationSeconds != previous.durationSeconds {
+                back.durationSeconds = previous.durationSeconds
+            }
+            if changes.distanceMeters != nil, now.distanceMeters != previous.distanceMeters {
+                back.distanceMeters = .some(previous.distanceMeters)
+            }
+            if changes.place != nil, now.place != previous.place { back.place = .some(previous.place) }
+            if changes.date != nil, now.date != previous.date { back.date = previous.date }
+            if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
+            return back.isEmpty ? nil : .recordEdited(back)
+        case .filterSaved(let scope, _), .filterReset(let scope):
+            guard current.filters[scope] != prior.filter else { return nil }
+            return prior.filter.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
+        case .historyUndone, .historyRedone:
+            return nil
+        }
+    }
+
+    private static func decision(_ steps: [RevertStep], current: ReadModel, now: Int64, marker: (String) -> DomainEvent) -> Decision {
+        var builder = DecisionBuilder(state: current)
+        var working = current
+        var affected = Set<String>()
+        for step in steps {
+            for compensation in revert(step.events, before: step.before, current: &working, now: now) {
+                builder.append(compensation.event, to: compensation.stream)
+            }
+            for applied in step.events
+            where (working.todo(id: applied.stream) != nil || working.record(id: applied.stream) != nil)
+                && affected.insert(applied.stream).inserted
+            {
+                builder.affected.append(applied.stream)
+            }
+            builder.append(marker(step.command), to: HistoryStream.name)
+        }
+        return builder.decision
+    }
+}
+
+extension DomainEvent {
+    /// The saved view a filter event is about; nil for other events.
+    var filterScope: FilterScope? {
+        switch self {
+        case .filterSaved(let scope, _), .filterReset(let scope): scope
+        default: nil
+        }
+    }
+}

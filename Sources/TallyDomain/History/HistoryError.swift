@@ -1,0 +1,7 @@
+/// Why undo or redo could not run. Nothing is appended when one is thrown.
+public enum HistoryError: Error, Sendable, Equatable {
+    /// Every command in the log is already undone (or the log is empty).
+    case nothingToUndo
+    /// No undo since the last change: redo only re-applies commands undone since then.
+    case nothingToRedo
+}

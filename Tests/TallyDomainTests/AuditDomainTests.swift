@@ -1,0 +1,194 @@
+import Testing
+@testable import TallyDomain
+import TallyTestSupport
+
+@Suite("Compensations")
+struct CompensationTests {
+    let a = "aaaaaaaa-0000-4000-8000-000000000001"
+
+    func model(_ events: [(String, DomainEvent)]) -> ReadModel {
+        var model = ReadModel()
+        for (index, (stream, event)) in events.enumerated() {
+            Reducer.evolve(&model, event, stream: stream, version: model.version(of: stream) + 1, seq: Int64(index + 1), at: Fixtures.epoch)
+        }
+        return model
+    }
+
+    @Test("each event has its inverse", arguments: [
+        (DomainEvent.todoCompleted, DomainEvent.todoReopened),
+        (.todoReopened, .todoCompleted),
+        (.todoDeleted, .todoRestored),
+        (.todoRestored, .todoDeleted),
+        (.todoCreated(TodoFields(title: "x")), .todoDeleted),
+    ])
+    func inverses(event: DomainEvent, inverse: DomainEvent) {
+        let created: (String, DomainEvent) = (a, .todoCreated(TodoFields(title: "x")))
+        var before = model([created])
+        if case .todoReopened = event { before = model([created, (a, .todoCompleted)]) }
+        if case .todoRestored = event { before = model([created, (a, .todoDeleted)]) }
+        var after = before
+        if case .todoCreated = event { before = ReadModel() } else {
+            Reducer.evolve(&after, event, stream: a, version: after.version(of: a) + 1, seq: 9, at: Fixtures.epoch)
+        }
+        let reverted = Compensation.revert([AppliedEvent(stream: a, event: event)], before: before, current: &after, now: Fixtures.epoch)
+        #expect(reverted == [AppliedEvent(stream: a, event: inverse)])
+    }
+
+    @Test("an edit reverts to the pre-command values of exactly the keys it changed, even after later edits")
+    func editAfterLaterEdit() {
+        let before = model([(a, .todoCreated(TodoFields(title: "Buy milk", tags: ["shop"], note: "two")))])
+        let edit = TodoChanges(title: "Buy oat milk", note: .some(nil))
+        var current = model([
+            (a, .todoCreated(TodoFields(title: "Buy milk", tags: ["shop"], note: "two"))),
+            (a, .todoEdited(edit)),
+            (a, .todoEdited(TodoChanges(title: "Buy soy milk", tags: ["home"]))),
+        ])
+        let reverted = Compensation.revert([AppliedEvent(stream: a, event: .todoEdited(edit))], before: before, current: &current, now: Fixtures.epoch)
+        #expect(reverted == [AppliedEvent(stream: a, event: .todoEdited(TodoChanges(title: "Buy milk", note: .some("two"))))])
+        #expect(current.todo(id: a)?.tags == ["home"])
+    }
+
+    @Test("nothing is produced when the current state already has the old values")
+    func noOps() {
+        let before = model([(a, .todoCreated(TodoFields(title: "x")))])
+        var current = before
+        let events = [AppliedEvent(stream: a, event: .todoCompleted), AppliedEvent(stream: a, event: .todoEdited(TodoChanges(title: "y")))]
+        #expect(Compensation.revert(events, before: before, current: &current, now: Fixtures.epoch).isEmpty)
+    }
+
+    @Test("filters revert to the previous filter, or to a reset when there was none")
+    func filters() {
+        let stream = FilterScope.todos.stream
+        let first: JSONObject = ["status": "active"]
+        let second: JSONObject = ["sort": "due"]
+        var current = model([(stream, .filterSaved(scope: .todos, filter: first))])
+        #expect(Compensation.revert([AppliedEvent(stream: stream, event: .filterSaved(scope: .todos, filter: first))], before: ReadModel(), current: &current, now: 0)
+            == [AppliedEvent(stream: stream, event: .filterReset(scope: .todos))])
+        let before = model([(stream, .filterSaved(scope: .todos, filter: first))])
+        current = model([(stream, .filterSaved(scope: .todos, filter: first)), (stream, .filterSaved(scope: .todos, filter: second))])
+        #expect(Compensation.revert([AppliedEvent(stream: stream, event: .filterSaved(scope: .todos, filter: second))], before: before, current: &current, now: 0)
+            == [AppliedEvent(stream: stream, event: .filterSaved(scope: .todos, filter: first))])
+        current = model([(stream, .filterSaved(scope: .todos, filter: first)), (stream, .filterReset(scope: .todos))])
+        #expect(Compensation.revert([AppliedEvent(stream: stream, event: .filterReset(scope: .todos))], before: before, current: &current, now: 0)
+            == [AppliedEvent(stream: stream, event: .filterSaved(scope: .todos, filter: first))])
+    }
+
+    @Test("an undo decision ends each step with a history.undone marker on the history stream")
+    func markers() {
+        let created = model([(a, .todoCreated(TodoFields(title: "x"))), (a, .todoCompleted)])
+        let step = RevertStep(command: "c1", events: [AppliedEvent(stream: a, event: .todoCompleted)], before: model([(a, .todoCreated(TodoFields(title: "x")))]))
+        let decision = Compensation.undo([step], current: created, now: 0)
+        #expect(decision.events == [
+            PendingEvent(stream: a, version: 3, event: .todoReopened),
+            PendingEvent(stream: HistoryStream.name, version: 1, event: .historyUndone(command: "c1")),
+        ])
+        #expect(decision.affected == [a])
+    }
+}
+
+@Suite("Log verifier")
+struct LogVerifierTests {
+    func chain() -> [EventEnvelope] {
+        var factory = EventFactory()
+        let a = "aaaaaaaa-0000-4000-8000-000000000001"
+        return [
+            factory.make(.todoCreated(TodoFields(title: "a")), stream: a),
+            factory.make(.todoCompleted, stream: a),
+            factory.make(.todoCreated(TodoFields(title: "b")), stream: "bbbbbbbb-0000-4000-8000-000000000002"),
+            factory.make(.todoReopened, stream: a),
+        ]
+    }
+
+    func verify(_ events: [EventEnvelope]) -> LogVerifier {
+        var verifier = LogVerifier()
+        for event in events { verifier.check(event) }
+        return verifier
+    }
+
+    @Test("an intact chain has no problems and replays the log")
+    func intact() {
+        let verifier = verify(chain())
+        #expect(verifier.isIntact && verifier.count == 4 && verifier.head.seq == 4)
+        #expect(verifier.replay.todos.count == 2)
+    }
+
+    @Test("altered data breaks exactly that link")
+    func altered() {
+        var events = chain()
+        events[1].data = #"{"x":1}"#
+        #expect(verify(events).problems.map(\.seq) == [2])
+        #expect(verify(events).problems.first?.code == "hash")
+    }
+
+    @Test("a missing event is a sequence gap and a broken link at the next event")
+    func missing() {
+        var events = chain()
+        events.remove(at: 1)
+        let problems = verify(events).problems
+        #expect(problems.first == LogProblem(seq: 3, kind: .sequenceGap(expected: 2)))
+        #expect(problems.map(\.code) == ["sequence", "hash", "version"])
+    }
+
+    @Test("swapped payloads break both links; an unreadable payload is reported")
+    func swappedAndUndecodable() {
+        var events = chain()
+        (events[0].data, events[2].data) = (events[2].data, events[0].data)
+        #expect(verify(events).problems.map(\.seq) == [1, 3])
+        events = chain()
+        events[3].type = "todo.frobnicated"
+        #expect(verify(events).problems.map(\.code) == ["hash", "decode"])
+    }
+}
+
+@Suite("Event lines and upcasting")
+struct EventLinesTests {
+    @Test("a line round-trips, and seq and hash may be absent")
+    func roundTrip() throws {
+        var factory = EventFactory()
+        let event = factory.make(.todoCreated(TodoFields(title: "Buy \"milk\"", tags: ["a"], note: "x\ny")), stream: "s1")
+        var line = Array(EventLines.encode(event).utf8)
+        let decoded = try line.withUnsafeBufferPointer { try EventLines.decode($0) }
+        #expect(decoded.sameContent(as: event))
+        #expect(decoded.envelope(seq: 1, previous: EventHash.genesis) == event)
+        line = Array(#"{"id":"e1","stream":"s","version":1,"type":"todo.completed","schema":1,"recordedAt":"2026-11-21T12:00:00.5Z","actor":"a","command":"c","data":{}}"#.utf8)
+        let bare = try line.withUnsafeBufferPointer { try EventLines.decode($0) }
+        #expect(bare.recordedAt == Fixtures.epoch + 500 && bare.data == "{}")
+    }
+
+    @Test("malformed lines say what is wrong", arguments: [
+        (#"{"id":"e1""#, "not valid JSON"),
+        ("[1]", "not a JSON object"),
+        (#"{"id":"e1","stream":"s","version":1,"type":"todo.completed","schema":1,"recordedAt":"2026-11-21T12:00:00Z","actor":"a","command":"c"}"#, "missing field 'data'"),
+        (#"{"id":"e1","stream":"s","version":"1","type":"todo.completed","schema":1,"recordedAt":"2026-11-21T12:00:00Z","actor":"a","command":"c","data":{}}"#, "field 'version' is not a whole number"),
+        (#"{"id":"e1","stream":"s","version":1,"type":"todo.zapped","schema":1,"recordedAt":"2026-11-21T12:00:00Z","actor":"a","command":"c","data":{}}"#, "unknown event type"),
+        (#"{"id":"e1","stream":"s","version":1,"type":"todo.created","schema":1,"recordedAt":"2026-11-21T12:00:00Z","actor":"a","command":"c","data":{"title":3}}"#, "field 'title' is not a string"),
+        (#"{"id":"e1","stream":"s","version":1,"type":"todo.completed","schema":1,"recordedAt":"noon","actor":"a","command":"c","data":{}}"#, "'recordedAt' is not an ISO-8601 instant"),
+        (#"{"seq":"x","id":"e1","stream":"s","version":1,"type":"todo.completed","schema":1,"recordedAt":"2026-11-21T12:00:00Z","actor":"a","command":"c","data":{}}"#, "field 'seq' is not an integer"),
+    ])
+    func malformed(line: String, reason: String) {
+        let bytes = Array(line.utf8)
+        #expect {
+            try bytes.withUnsafeBufferPointer { try EventLines.decode($0) }
+        } throws: { error in
+            (error as? EventLineError)?.reason.contains(reason) == true
+        }
+    }
+
+    @Test("schema 1 titles and notes are upcast to NFC; new payloads are written as schema 2 in NFC")
+    func upcast() throws {
+        let decomposed = "Cafe\u{301}"
+        let event = try EventCatalog.decode(type: "todo.created", schema: 1, data: [
+            "title": .string(decomposed), "tags": [], "priority": nil, "due": nil, "note": .string(decomposed),
+        ])
+        guard case .todoCreated(let fields) = event else { Issue.record("not a creation"); return }
+        #expect(Array(fields.title.unicodeScalars) == Array("Caf\u{E9}".unicodeScalars))
+        #expect(Array(fields.note!.unicodeScalars) == Array("Caf\u{E9}".unicodeScalars))
+        let edited = try EventCatalog.decode(type: "todo.edited", schema: 1, data: ["title": .string(decomposed)])
+        #expect(edited == .todoEdited(TodoChanges(title: "Caf\u{E9}")))
+        #expect(EventCatalog.currentSchemas["todo.created"] == 2 && EventCatalog.currentSchemas["todo.edited"] == 2)
+        let payload = EventCatalog.payload(of: .todoCreated(TodoFields(title: decomposed)))
+        #expect(payload["title"] == .string("Caf\u{E9}"))
+        #expect(Array(try Validation.title(decomposed).unicodeScalars) == Array("Caf\u{E9}".unicodeScalars))
+        #expect(throws: EventDecodingError.self) { try EventCatalog.decode(type: "todo.created", schema: 3, data: [:]) }
+    }
+}
