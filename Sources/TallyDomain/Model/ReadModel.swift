@@ -33,6 +33,12 @@ public struct ReadModel: Sendable, Equatable {
         return settingsVersions[stream] ?? 0
     }
 
+    /// Makes room for `count` todos, so decoding a snapshot does not regrow the index.
+    mutating func reserveTodos(_ count: Int) {
+        todos.reserveCapacity(count)
+        todoIndex.reserveCapacity(count)
+    }
+
     mutating func insertTodo(_ todo: Todo) {
         todoIndex[todo.id] = todos.count
         todos.append(todo)

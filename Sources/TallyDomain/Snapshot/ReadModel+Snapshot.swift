@@ -1,0 +1,119 @@
+/// The snapshot layout of the read models: every stored property, in a fixed order.
+///
+/// To add a property or a collection: write it in `write(to:)`, read it at the same place in
+/// `init(reading:)`, and bump `SnapshotCodec.format`. The round-trip property test
+/// (`SnapshotCodecTests`) fails until both sides agree, and the coverage test fails when the
+/// model generator never fills the new property.
+extension ReadModel {
+    func write(to writer: inout BinaryWriter) {
+        writer.int(position)
+        writer.array(todos) { $1.write(to: &$0) }
+        let scopes = filters.keys.sorted { $0.rawValue < $1.rawValue }
+        writer.count(scopes.count)
+        for scope in scopes {
+            writer.string(scope.rawValue)
+            writer.string(JSON.object(filters[scope]!).serialized(.canonical))
+        }
+        let streams = settingsVersions.keys.sorted()
+        writer.count(streams.count)
+        for stream in streams {
+            writer.string(stream)
+            writer.count(settingsVersions[stream]!)
+        }
+    }
+
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        self.init()
+        position = try reader.int()
+        let todoCount = try reader.count()
+        reserveTodos(todoCount)
+        for _ in 0..<todoCount {
+            insertTodo(try Todo(reading: &reader))
+        }
+        for _ in 0..<(try reader.count()) {
+            let raw = try reader.string()
+            guard let scope = FilterScope(rawValue: raw) else { throw reader.failure("unknown filter scope '\(raw)'") }
+            let text = try reader.string()
+            guard case .object(let filter)? = try? JSON.parse(text) else { throw reader.failure("saved filter is not a JSON object") }
+            filters[scope] = filter
+        }
+        for _ in 0..<(try reader.count()) {
+            let stream = try reader.string()
+            settingsVersions[stream] = try reader.natural()
+        }
+    }
+}
+
+extension Todo {
+    func write(to writer: inout BinaryWriter) {
+        writer.identifier(id)
+        writer.count(number)
+        writer.string(title)
+        writer.array(tags) { $0.string($1) }
+        writer.optional(priority) { $0.byte(UInt8($1.rank)) }
+        writer.optional(due) { $1.write(to: &$0) }
+        writer.optional(note) { $0.string($1) }
+        writer.bool(completed)
+        writer.optional(completedAt) { $0.int($1) }
+        writer.int(createdAt)
+        writer.int(updatedAt)
+        writer.bool(deleted)
+        writer.count(version)
+    }
+
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        self.init(
+            id: try reader.identifier(),
+            number: try reader.natural(),
+            title: try reader.string(),
+            tags: try reader.array { reader throws(SnapshotDecodingError) in try reader.string() },
+            priority: try reader.optional { reader throws(SnapshotDecodingError) in try Priority(reading: &reader) },
+            due: try reader.optional { reader throws(SnapshotDecodingError) in try Due(reading: &reader) },
+            note: try reader.optional { reader throws(SnapshotDecodingError) in try reader.string() },
+            completed: try reader.bool(),
+            completedAt: try reader.optional { reader throws(SnapshotDecodingError) in try reader.int() },
+            createdAt: try reader.int(),
+            updatedAt: try reader.int(),
+            deleted: try reader.bool(),
+            version: try reader.natural()
+        )
+    }
+}
+
+extension Priority {
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let rank = Int(try reader.byte())
+        guard let value = Priority.allCases.first(where: { $0.rank == rank }) else { throw reader.failure("unknown priority rank \(rank)") }
+        self = value
+    }
+}
+
+extension Due {
+    func write(to writer: inout BinaryWriter) {
+        switch self {
+        case .date(let date):
+            writer.byte(0)
+            writer.int(Int64(date.year))
+            writer.count(date.month)
+            writer.count(date.day)
+        case .instant(let ms):
+            writer.byte(1)
+            writer.int(ms)
+        }
+    }
+
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        switch try reader.byte() {
+        case 0:
+            let year = try reader.int()
+            let month = try reader.natural()
+            let day = try reader.natural()
+            guard let date = LocalDate(year: Int(truncatingIfNeeded: year), month: month, day: day) else { throw reader.failure("impossible due date") }
+            self = .date(date)
+        case 1:
+            self = .instant(try reader.int())
+        default:
+            throw reader.failure("unknown due kind")
+        }
+    }
+}
