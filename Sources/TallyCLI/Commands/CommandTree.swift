@@ -5,7 +5,7 @@ enum CommandTree {
         AddCommand.self, ToggleCommand.self, DoneCommand.self, ReopenCommand.self, EditCommand.self,
         DeleteCommand.self, ListCommand.self, ShowCommand.self,
         FilterSetCommand.self, FilterShowCommand.self, FilterResetCommand.self,
-        InfoCommand.self,
+        InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
         ]
     }
 
@@ -22,6 +22,7 @@ enum CommandTree {
         subcommands: [
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
             DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec, InfoCommand.spec,
+            SnapshotCommand.spec, RebuildCommand.spec,
         ]
     )
 
