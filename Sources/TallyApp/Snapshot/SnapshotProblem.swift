@@ -3,8 +3,8 @@ import TallyDomain
 /// Why a stored snapshot was not used, or could not be written.
 ///
 /// Problems are returned, never printed: the command line decides how to tell the user.
-public struct SnapshotProblem: Sendable, Equatable, Error {
-    public enum Kind: Sendable, Equatable {
+public struct SnapshotProblem: Sendable, Hashable, Error {
+    public enum Kind: Sendable, Hashable {
         /// Written with another body layout (another tally version).
         case otherFormat(Int)
         /// Folded by reducers of another version: its models may differ from what this tally computes.
