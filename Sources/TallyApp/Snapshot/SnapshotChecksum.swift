@@ -1,11 +1,9 @@
 import TallyDomain
 
-/// The checksum stored next to a snapshot body: hex SHA-256.
+/// The checksum stored next to a snapshot body: XXH64 in 16 hex digits (see `XXHash64` for why not SHA-256).
 enum SnapshotChecksum {
     static func hex(_ body: UnsafeRawBufferPointer) -> String {
-        var hasher = SHA256()
-        hasher.update(body)
-        return SHA256.hex(hasher.finalize())
+        XXHash64.hex(body)
     }
 
     static func hex(_ body: [UInt8]) -> String {
