@@ -39,7 +39,7 @@ public struct ReadModel: Sendable, Equatable {
         todoIndex.reserveCapacity(count)
     }
 
-    mutating func insertTodo(_ todo: Todo) {
+    mutating func insertTodo(_ todo: consuming Todo) {
         todoIndex[todo.id] = todos.count
         todos.append(todo)
     }

@@ -42,7 +42,20 @@ public struct BinaryReader {
         return slice
     }
 
+    /// A varint; one-byte values (most counts, flags and lengths) take the inlined fast path.
+    @inline(__always)
     public mutating func uint() throws(SnapshotDecodingError) -> UInt64 {
+        if offset < base.count {
+            let first = base[offset]
+            if first < 0x80 {
+                offset += 1
+                return UInt64(first)
+            }
+        }
+        return try longUInt()
+    }
+
+    private mutating func longUInt() throws(SnapshotDecodingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

@@ -61,21 +61,30 @@ extension Todo {
         writer.count(version)
     }
 
+    /// Reads one todo; written out field by field (no closures) because it runs once per todo at start-up.
     init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let id = try reader.identifier()
+        let number = try reader.natural()
+        let title = try reader.string()
+        let tagCount = try reader.count()
+        var tags: [String] = []
+        if tagCount > 0 {
+            tags.reserveCapacity(tagCount)
+            for _ in 0..<tagCount { tags.append(try reader.string()) }
+        }
+        let priority = try reader.bool() ? try Priority(reading: &reader) : nil
+        let due = try reader.bool() ? try Due(reading: &reader) : nil
+        let note = try reader.bool() ? try reader.string() : nil
+        let completed = try reader.bool()
+        let completedAt = try reader.bool() ? try reader.int() : nil
+        let createdAt = try reader.int()
+        let updatedAt = try reader.int()
+        let deleted = try reader.bool()
+        let version = try reader.natural()
         self.init(
-            id: try reader.identifier(),
-            number: try reader.natural(),
-            title: try reader.string(),
-            tags: try reader.array { reader throws(SnapshotDecodingError) in try reader.string() },
-            priority: try reader.optional { reader throws(SnapshotDecodingError) in try Priority(reading: &reader) },
-            due: try reader.optional { reader throws(SnapshotDecodingError) in try Due(reading: &reader) },
-            note: try reader.optional { reader throws(SnapshotDecodingError) in try reader.string() },
-            completed: try reader.bool(),
-            completedAt: try reader.optional { reader throws(SnapshotDecodingError) in try reader.int() },
-            createdAt: try reader.int(),
-            updatedAt: try reader.int(),
-            deleted: try reader.bool(),
-            version: try reader.natural()
+            id: id, number: number, title: title, tags: tags, priority: priority, due: due, note: note,
+            completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
+            deleted: deleted, version: version
         )
     }
 }

@@ -35,8 +35,6 @@ enum UUIDBytes {
     /// The lowercase UUID text of 16 packed bytes.
     static func unpack(_ bytes: UnsafeRawBufferPointer) -> String {
         String(unsafeUninitializedCapacity: 36) { out in
-            let digits: StaticString = "0123456789abcdef"
-            let table = digits.utf8Start
             var position = 0
             for index in 0..<16 {
                 if index == 4 || index == 6 || index == 8 || index == 10 {
@@ -44,11 +42,16 @@ enum UUIDBytes {
                     position += 1
                 }
                 let byte = bytes[index]
-                out[position] = table[Int(byte >> 4)]
-                out[position + 1] = table[Int(byte & 0x0f)]
+                out[position] = hexDigit(byte >> 4)
+                out[position + 1] = hexDigit(byte & 0x0f)
                 position += 2
             }
             return 36
         }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble &+ (nibble < 10 ? UInt8(ascii: "0") : UInt8(ascii: "a") &- 10)
     }
 }
