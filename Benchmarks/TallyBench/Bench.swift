@@ -20,7 +20,7 @@ final class Bench {
     }
 
     func storePath(_ size: (todos: Int, events: Int)) -> String {
-        "\(options.cache)/store-\(size.todos)t-\(size.events)e-g1.db"
+        "\(options.cache)/store-\(size.todos)t-\(size.events)e-g2.db"
     }
 
     func tallyEnvironment(_ database: String) -> [String: String] {

@@ -46,13 +46,9 @@ public enum Replayer {
         case nil: break
         }
         var counter = 0
-        var latest = folded.latestRecordedAt
-        var model = folded.model
-        defer {
-            folded.model = model
-            folded.latestRecordedAt = latest
-        }
-        try log.scan(after: model.position, through: through) { envelope in
+        // Mutates `folded` in place: a local copy would share the todos' storage and make the
+        // first event copy all of it.
+        try log.scanForFold(after: folded.model.position, through: through) { envelope in
             if let progress {
                 counter += 1
                 if counter == progressInterval {
@@ -62,11 +58,11 @@ public enum Replayer {
             }
             if let until, envelope.recordedAt > until { return }
             do throws(EventDecodingError) {
-                try Reducer.evolve(&model, envelope)
+                try Reducer.evolve(&folded.model, envelope)
             } catch {
                 throw ReplayError(seq: envelope.seq, type: envelope.type, reason: error.reason)
             }
-            if envelope.recordedAt > latest { latest = envelope.recordedAt }
+            if envelope.recordedAt > folded.latestRecordedAt { folded.latestRecordedAt = envelope.recordedAt }
         }
     }
 

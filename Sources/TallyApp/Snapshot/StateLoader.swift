@@ -38,9 +38,10 @@ public enum StateLoader {
         let head = try log.head()
         for info in candidates {
             if case .position(let limit)? = bound, info.seq > limit { continue }
-            switch try open(info, log: log, store: store!, head: head.seq, instantBound: bound.flatMap(\.instant)) {
-            case .usable(let folded):
-                var folded = folded
+            let opened = try open(info, log: log, store: store!, head: head.seq, instantBound: bound.flatMap(\.instant))
+            // Consumed so the decoded models are uniquely referenced before the tail mutates them.
+            switch consume opened {
+            case .usable(var folded):
                 try Replayer.fold(log, into: &folded, bound: bound)
                 return LoadedState(folded: folded, snapshot: info, problems: problems)
             case .notForThisBound:

@@ -37,6 +37,10 @@ public protocol EventLog: AnyObject {
     /// Calls `body` for every event with `after < seq <= through` in log order.
     func scan(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws
 
+    /// Like `scan`, for folding: `id`, `actor`, `command` and `hash` may come back empty, which
+    /// saves reading them on the replay hot path.
+    func scanForFold(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws
+
     /// Events of one stream in version order.
     func events(inStream stream: String) throws(EventLogError) -> [EventEnvelope]
 
@@ -45,4 +49,11 @@ public protocol EventLog: AnyObject {
 
     /// Appends fully formed events (seq and hash already assigned). Only valid inside `write`.
     func append(_ events: [EventEnvelope]) throws(EventLogError)
+}
+
+extension EventLog {
+    /// By default a full `scan`.
+    public func scanForFold(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
+        try scan(after: after, through: through, body)
+    }
 }

@@ -171,6 +171,34 @@ public final class SQLiteEventLog: EventLog {
         }
     }
 
+    /// Reads only the columns a fold needs; the envelope's `id`, `actor`, `command` and `hash` stay empty.
+    public func scanForFold(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
+        guard try hasEventsTable() else { return }
+        let statement: Statement
+        do {
+            statement = try connection.statement("SELECT seq, stream, version, type, schema, data, recorded_at FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
+            try statement.bind(after, at: 1)
+            try statement.bind(through ?? Int64.max, at: 2)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        defer { statement.reset() }
+        while true {
+            let hasRow: Bool
+            do {
+                hasRow = try statement.step()
+            } catch {
+                throw StorageErrors.map(error)
+            }
+            guard hasRow else { break }
+            try body(EventEnvelope(
+                seq: statement.int64(at: 0), id: "", stream: statement.string(at: 1), version: statement.int(at: 2),
+                type: statement.string(at: 3), schema: statement.int(at: 4), data: statement.string(at: 5),
+                recordedAt: statement.int64(at: 6), actor: "", command: "", hash: ""
+            ))
+        }
+    }
+
     public func events(inStream stream: String) throws(EventLogError) -> [EventEnvelope] {
         guard try hasEventsTable() else { return [] }
         do {

@@ -16,7 +16,7 @@ enum InfoCommand: CommandHandler {
         let path = context.settings.databasePath
         let sqlite = try SQLiteEventLog.openForReading(path: path, busyTimeout: context.settings.busyTimeout)
         let log: EventLog = sqlite ?? InMemoryEventLog()
-        let loaded = try context.loadState(log)
+        let loaded = try context.loadReadOnlyState(log)
         let state = loaded.model
         let head = try log.head()
         let todos = state.todos

@@ -17,7 +17,7 @@ enum SnapshotCommand: CommandHandler {
             return emptyLog(context)
         }
         let log = try SQLiteEventLog.openForWriting(path: context.settings.databasePath, now: context.now, busyTimeout: context.settings.busyTimeout)
-        let loaded = try context.loadState(log)
+        let loaded = try context.loadReadOnlyState(log)
         guard loaded.model.position > 0 else { return emptyLog(context) }
         let info = try SnapshotWriter.write(loaded.folded, log: log, to: log, now: context.now)
         if context.json {
