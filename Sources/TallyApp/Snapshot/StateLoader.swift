@@ -37,8 +37,9 @@ public enum StateLoader {
         // Listed before the head is read, so a snapshot written meanwhile is never past it.
         let head = try log.head()
         for info in candidates {
+            guard let store else { break }
             if case .position(let limit)? = bound, info.seq > limit { continue }
-            let opened = try open(info, log: log, store: store!, head: head.seq, instantBound: bound.flatMap(\.instant))
+            let opened = try open(info, log: log, store: store, head: head.seq, instantBound: bound.flatMap(\.instant))
             // Consumed so the decoded models are uniquely referenced before the tail mutates them.
             switch consume opened {
             case .usable(var folded):

@@ -35,8 +35,9 @@ public protocol SnapshotStore: AnyObject {
     /// The buffer is valid only during the call, so large bodies are decoded without a copy.
     func withSnapshotBody(_ info: SnapshotInfo, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
 
-    /// Stores a snapshot, replacing one with the same seq, format and reducer version, and
-    /// then deletes all but the `keep` newest snapshots (of any version) in the same transaction.
+    /// Stores a snapshot, replacing one with the same seq, format and reducer version; in the same
+    /// transaction deletes every snapshot of another format or reducer version and all but the
+    /// `keep` newest of this one. Runs in the current write transaction, or in its own.
     func saveSnapshot(_ info: SnapshotInfo, body: [UInt8], keep: Int) throws(EventLogError)
 
     /// Deletes every snapshot.
