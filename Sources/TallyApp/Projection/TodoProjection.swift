@@ -24,32 +24,35 @@ public enum TodoProjection {
         let after = try query.dueAfter.map { raw throws(DomainError) in try bound(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
 
-        let todos = model.todos
         var matches: [Int] = []
         var active = 0
         var completed = 0
-        for index in todos.indices {
-            if todos[index].deleted && !query.includeDeleted { continue }
-            switch query.status {
-            case .active where todos[index].completed: continue
-            case .completed where !todos[index].completed: continue
-            default: break
-            }
-            if !query.tags.isEmpty, !query.tags.allSatisfy(todos[index].tags.contains) { continue }
-            if let priority = query.priority, todos[index].priority != priority { continue }
-            if before != nil || after != nil {
-                guard let due = todos[index].due?.sortInstant(in: zone) else { continue }
-                if let before, due >= before { continue }
-                if let after, due < after { continue }
-            }
-            if let needle, !matchesSearch(todos[index], needle) { continue }
-            matches.append(index)
-            if todos[index].completed { completed += 1 } else { active += 1 }
-        }
         let less = ordering(query.sort, reverse: query.reverse, zone: zone)
-        let byIndex: (Int, Int) -> Bool = { less(todos[$0], todos[$1]) }
-        let ordered = query.limit.map { PartialSort.smallest($0, of: matches, by: byIndex) } ?? matches.sorted(by: byIndex)
-        return TodoView(todos: ordered.map { todos[$0] }, matched: matches.count, active: active, completed: completed)
+        // Through a buffer pointer, fields are read in place: the array's accessor copied whole todos.
+        let ordered: [Todo] = model.todos.withUnsafeBufferPointer { todos in
+            for index in todos.indices {
+                if todos[index].deleted && !query.includeDeleted { continue }
+                switch query.status {
+                case .active where todos[index].completed: continue
+                case .completed where !todos[index].completed: continue
+                default: break
+                }
+                if !query.tags.isEmpty, !query.tags.allSatisfy(todos[index].tags.contains) { continue }
+                if let priority = query.priority, todos[index].priority != priority { continue }
+                if before != nil || after != nil {
+                    guard let due = todos[index].due?.sortInstant(in: zone) else { continue }
+                    if let before, due >= before { continue }
+                    if let after, due < after { continue }
+                }
+                if let needle, !matchesSearch(todos[index], needle) { continue }
+                matches.append(index)
+                if todos[index].completed { completed += 1 } else { active += 1 }
+            }
+            let byIndex: (Int, Int) -> Bool = { less(todos[$0], todos[$1]) }
+            let positions = query.limit.map { PartialSort.smallest($0, of: matches, by: byIndex) } ?? matches.sorted(by: byIndex)
+            return positions.map { todos[$0] }
+        }
+        return TodoView(todos: ordered, matched: matches.count, active: active, completed: completed)
     }
 
     private static func bound(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> When {
