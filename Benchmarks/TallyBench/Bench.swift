@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import TallyDomain
 
@@ -40,6 +43,20 @@ final class Bench {
             }
         }
         return (seconds.median, peak)
+    }
+
+    /// Peak resident memory of one run of tally, measured by `/usr/bin/time` when it exists.
+    ///
+    /// `wait4`'s figure is not used for this: `posix_spawn` starts the child as a vfork of this
+    /// process, whose own (large) resident set then counts as the child's peak.
+    func peakMemory(_ arguments: [String], database: String, fallback: Int64) -> Int64 {
+        let timer = "/usr/bin/time"
+        guard files.isExecutableFile(atPath: timer) else { return fallback }
+        let output = options.cache + "/work/peak.txt"
+        let sample = ProcessTimer.run(timer, ["-f", "%M", "-o", output, options.tally] + arguments, environment: tallyEnvironment(database))
+        guard sample.status == 0, let text = try? String(contentsOfFile: output, encoding: .utf8),
+              let kilobytes = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") else { return fallback }
+        return kilobytes * 1024
     }
 
     /// Builds a store through the bulk append path, then lets the snapshot policy run as after any write.
@@ -127,7 +144,8 @@ final class Bench {
         let listSmall = try time(["list", "--limit", "20"], database: smallPath, runs: profile.runs)
 
         note("timing tally rebuild ...")
-        let rebuild = try time(["rebuild"], database: largePath, runs: profile.heavyRuns)
+        var rebuild = try time(["rebuild"], database: largePath, runs: profile.heavyRuns)
+        rebuild.peak = peakMemory(["rebuild"], database: largePath, fallback: rebuild.peak)
 
         let report = Report(profile: profile, rows: [
             .init(
