@@ -48,21 +48,23 @@ public enum Replayer {
         var counter = 0
         // Mutates `folded` in place: a local copy would share the todos' storage and make the
         // first event copy all of it.
-        try log.scanForFold(after: folded.model.position, through: through) { envelope in
+        try log.scanForFold(after: folded.model.position, through: through) { row in
             if let progress {
                 counter += 1
                 if counter == progressInterval {
                     counter = 0
-                    progress(envelope.seq)
+                    progress(row.seq)
                 }
             }
-            if let until, envelope.recordedAt > until { return }
+            if let until, row.recordedAt > until { return }
+            let event: DomainEvent
             do throws(EventDecodingError) {
-                try Reducer.evolve(&folded.model, envelope)
+                event = try EventCatalog.decode(type: row.type, schema: row.schema, utf8: row.data)
             } catch {
-                throw ReplayError(seq: envelope.seq, type: envelope.type, reason: error.reason)
+                throw ReplayError(seq: row.seq, type: row.type, reason: error.reason)
             }
-            if envelope.recordedAt > folded.latestRecordedAt { folded.latestRecordedAt = envelope.recordedAt }
+            Reducer.evolve(&folded.model, event, stream: row.stream, version: row.version, seq: row.seq, at: row.recordedAt)
+            if row.recordedAt > folded.latestRecordedAt { folded.latestRecordedAt = row.recordedAt }
         }
     }
 

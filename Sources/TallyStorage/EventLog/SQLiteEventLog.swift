@@ -171,8 +171,8 @@ public final class SQLiteEventLog: EventLog {
         }
     }
 
-    /// Reads only the columns a fold needs; the envelope's `id`, `actor`, `command` and `hash` stay empty.
-    public func scanForFold(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
+    /// Reads only the columns a fold needs and hands the payload over in SQLite's own buffer.
+    public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
         guard try hasEventsTable() else { return }
         let statement: Statement
         do {
@@ -191,11 +191,13 @@ public final class SQLiteEventLog: EventLog {
                 throw StorageErrors.map(error)
             }
             guard hasRow else { break }
-            try body(EventEnvelope(
-                seq: statement.int64(at: 0), id: "", stream: statement.string(at: 1), version: statement.int(at: 2),
-                type: statement.string(at: 3), schema: statement.int(at: 4), data: statement.string(at: 5),
-                recordedAt: statement.int64(at: 6), actor: "", command: "", hash: ""
-            ))
+            try statement.withBytes(at: 5) { data in
+                try body(FoldRow(
+                    seq: statement.int64(at: 0), stream: statement.string(at: 1), version: statement.int(at: 2),
+                    type: statement.string(at: 3), schema: statement.int(at: 4), recordedAt: statement.int64(at: 6),
+                    data: data.bindMemory(to: UInt8.self)
+                ))
+            }
         }
     }
 
