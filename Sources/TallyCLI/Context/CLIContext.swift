@@ -54,8 +54,13 @@ final class CLIContext {
     /// `loadState` for commands that only read the state; it is kept until the process exits.
     func loadReadOnlyState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> LoadedState {
         let loaded = try loadState(log, bound: bound)
-        keptUntilExit.append(loaded.folded.model)
+        keepUntilExit(loaded.folded.model)
         return loaded
+    }
+
+    /// Keeps a value that will not be changed any more alive until the process exits (see `keptUntilExit`).
+    func keepUntilExit(_ value: Any) {
+        keptUntilExit.append(value)
     }
 
     /// A dispatcher over the database, created and migrated when needed, that stores snapshots by policy.

@@ -32,6 +32,7 @@ enum RebuildCommand: CommandHandler {
             throw error
         }
         bar?.finish()
+        context.keepUntilExit(result.folded.model)
         let seconds = ProgressBar.seconds(clock.now - started)
         guard let snapshot = result.snapshot else { return emptyLog(context) }
         let events = result.folded.model.position
