@@ -18,14 +18,17 @@ final class Bench {
         var description: String
     }
 
+    /// A progress line on stderr (the table goes to stdout).
     func note(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Where the cached store of a size lives; the suffix changes when the generator does.
     func storePath(_ size: (todos: Int, events: Int)) -> String {
         "\(options.cache)/store-\(size.todos)t-\(size.events)e-g2.db"
     }
 
+    /// The environment tally runs with: a fixed actor and zone, no host name lookup.
     func tallyEnvironment(_ database: String) -> [String: String] {
         ["TALLY_DB": database, "TALLY_ACTOR": "bench@host", "TZ": "UTC", "HOME": options.cache, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
     }
@@ -73,6 +76,7 @@ final class Bench {
         return seconds
     }
 
+    /// The cached store of a size, generated first when missing.
     func ensureStore(_ size: (todos: Int, events: Int)) throws -> String {
         let path = storePath(size)
         if !files.fileExists(atPath: path) {
@@ -82,16 +86,19 @@ final class Bench {
         return path
     }
 
+    /// Deletes a database and its side files.
     func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? files.removeItem(atPath: path + suffix) }
     }
 
+    /// Bytes on disk of a database and its WAL.
     func fileSize(_ path: String) -> Int64 {
         ["", "-wal"].reduce(Int64(0)) { total, suffix in
             total + ((try? files.attributesOfItem(atPath: path + suffix)[.size] as? Int64) ?? 0)
         }
     }
 
+    /// Every measurement, in the order of the table.
     func run() throws {
         guard files.isExecutableFile(atPath: options.tally) else { throw Failure(description: "no tally binary at \(options.tally); build it first") }
         try files.createDirectory(atPath: options.cache, withIntermediateDirectories: true)

@@ -4,6 +4,7 @@ import TallyDomain
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64
 
+    /// The next 64 random bits.
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

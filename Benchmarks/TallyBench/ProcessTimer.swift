@@ -14,6 +14,7 @@ struct ProcessSample {
 
 /// Runs a program with stdout and stderr sent to /dev/null and measures it.
 enum ProcessTimer {
+    /// Spawns `program` with `arguments` and waits for it.
     static func run(_ program: String, _ arguments: [String], environment: [String: String]) -> ProcessSample {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -16,6 +16,7 @@ enum RawBaseline {
         var description: String
     }
 
+    /// Inserts `events` (hashes included) into a fresh plain file at `path`.
     static func run(_ events: [EventEnvelope], path: String) throws {
         var handle: OpaquePointer?
         guard sqlite3_open(path, &handle) == SQLITE_OK, let db = handle else { throw Failure(description: "cannot open \(path)") }

@@ -12,6 +12,7 @@ struct Report {
     var profile: Profile
     var rows: [Row]
 
+    /// The table with a header line naming the profile.
     func markdown() -> String {
         var lines = [
             "Profile: \(profile.name); \(ProcessInfo.processInfo.activeProcessorCount) cores; medians of \(profile.runs) process runs and \(profile.heavyRuns) bulk runs.",
@@ -26,10 +27,12 @@ struct Report {
         return lines.joined(separator: "\n")
     }
 
+    /// Seconds as milliseconds with one decimal.
     static func ms(_ seconds: Double) -> String {
         String(format: "%.1f ms", seconds * 1000)
     }
 
+    /// Bytes as decimal megabytes.
     static func megabytes(_ bytes: Int64) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }

@@ -32,6 +32,7 @@ struct Options {
     var tally = ".build/release/tally"
     var cache = ".build/bench"
 
+    /// Reads the command line; an unknown argument prints the usage and exits 64.
     init(_ arguments: [String]) {
         var rest = arguments[...]
         while let argument = rest.popFirst() {

@@ -8,6 +8,7 @@ public struct SeededRandom: RandomNumberGenerator {
         state = seed
     }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -44,6 +45,7 @@ public struct LogGenerator {
         factory.clock = ms
     }
 
+    /// One event: mostly changes to existing todos, a quarter creations, some settings.
     private mutating func next() -> EventEnvelope {
         let roll = Int.random(in: 0..<100, using: &random)
         if todos.isEmpty || roll < 25 {

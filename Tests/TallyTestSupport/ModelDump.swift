@@ -1,6 +1,7 @@
 /// A canonical text of any value: every stored property, dictionaries and sets sorted, so equal
 /// values give equal text in every process (Swift's own descriptions follow hash order).
 public enum ModelDump {
+    /// The canonical text of `value`.
     public static func text(_ value: Any) -> String {
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {

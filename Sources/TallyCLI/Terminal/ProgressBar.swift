@@ -44,6 +44,7 @@ final class ProgressBar {
         if drawn { console.errorRaw("\r\u{1B}[K") }
     }
 
+    /// A `Duration` in seconds.
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18

@@ -23,10 +23,12 @@ public struct BinaryReader {
     /// True when every byte has been read.
     public var isAtEnd: Bool { offset == base.count }
 
+    /// An error at the current offset.
     func failure(_ reason: String) -> SnapshotDecodingError {
         SnapshotDecodingError(offset: offset, reason: reason)
     }
 
+    /// One raw byte.
     public mutating func byte() throws(SnapshotDecodingError) -> UInt8 {
         guard offset < base.count else { throw failure("unexpected end of data") }
         let value = base[offset]
@@ -55,6 +57,7 @@ public struct BinaryReader {
         return try longUInt()
     }
 
+    /// The general varint loop, for values of two bytes or more.
     private mutating func longUInt() throws(SnapshotDecodingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -81,11 +84,13 @@ public struct BinaryReader {
         return Int(value)
     }
 
+    /// A zigzag varint.
     public mutating func int() throws(SnapshotDecodingError) -> Int64 {
         let raw = try uint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
+    /// A 0 or 1 byte; anything else is an error.
     public mutating func bool() throws(SnapshotDecodingError) -> Bool {
         switch try byte() {
         case 0: return false
@@ -94,11 +99,13 @@ public struct BinaryReader {
         }
     }
 
+    /// A byte count and that many UTF-8 bytes (ill-formed sequences are repaired, never trusted).
     public mutating func string() throws(SnapshotDecodingError) -> String {
         let length = try count()
         return String(decoding: try raw(length), as: UTF8.self)
     }
 
+    /// A presence byte, then the value when present.
     public mutating func optional<T>(_ read: (inout BinaryReader) throws(SnapshotDecodingError) -> T) throws(SnapshotDecodingError) -> T? {
         switch try byte() {
         case 0: return nil
@@ -107,6 +114,7 @@ public struct BinaryReader {
         }
     }
 
+    /// A count, then each element.
     public mutating func array<T>(_ read: (inout BinaryReader) throws(SnapshotDecodingError) -> T) throws(SnapshotDecodingError) -> [T] {
         let length = try count()
         var values: [T] = []
@@ -115,6 +123,7 @@ public struct BinaryReader {
         return values
     }
 
+    /// An id written by `BinaryWriter.identifier`.
     public mutating func identifier() throws(SnapshotDecodingError) -> String {
         switch try byte() {
         case 0: return try string()

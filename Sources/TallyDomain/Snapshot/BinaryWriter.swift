@@ -40,6 +40,7 @@ public struct BinaryWriter: Sendable {
         uint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
+    /// 1 for true, 0 for false.
     public mutating func bool(_ value: Bool) {
         bytes.append(value ? 1 : 0)
     }

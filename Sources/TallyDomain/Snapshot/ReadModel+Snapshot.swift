@@ -5,6 +5,7 @@
 /// (`SnapshotCodecTests`) fails until both sides agree, and the coverage test fails when the
 /// model generator never fills the new property.
 extension ReadModel {
+    /// Appends every stored property in the snapshot order.
     func write(to writer: inout BinaryWriter) {
         writer.int(position)
         writer.array(todos) { $1.write(to: &$0) }
@@ -22,6 +23,7 @@ extension ReadModel {
         }
     }
 
+    /// Reads the properties back in the order `write(to:)` wrote them, rebuilding the indexes.
     init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
         self.init()
         position = try reader.int()
@@ -45,6 +47,7 @@ extension ReadModel {
 }
 
 extension Todo {
+    /// Appends every stored property in the snapshot order.
     func write(to writer: inout BinaryWriter) {
         writer.identifier(id)
         writer.count(number)
@@ -90,6 +93,7 @@ extension Todo {
 }
 
 extension Priority {
+    /// Reads a priority stored as its rank.
     init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
         let rank = Int(try reader.byte())
         guard let value = Priority.allCases.first(where: { $0.rank == rank }) else { throw reader.failure("unknown priority rank \(rank)") }
@@ -98,6 +102,7 @@ extension Priority {
 }
 
 extension Due {
+    /// A kind byte (0 date, 1 instant), then the date's year, month and day or the instant.
     func write(to writer: inout BinaryWriter) {
         switch self {
         case .date(let date):
@@ -111,6 +116,7 @@ extension Due {
         }
     }
 
+    /// Reads what `write(to:)` wrote.
     init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
         switch try reader.byte() {
         case 0:

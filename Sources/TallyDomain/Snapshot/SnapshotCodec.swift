@@ -75,6 +75,7 @@ public enum SnapshotCodec {
         return try result.get()
     }
 
+    /// Checks the magic bytes and the format, then reads the header fields.
     private static func readHeader(_ reader: inout BinaryReader) throws(SnapshotDecodingError) -> SnapshotHeader {
         guard let start = try? reader.raw(magic.count), start.elementsEqual(magic) else {
             throw SnapshotDecodingError(offset: 0, reason: "not a snapshot body")
@@ -92,6 +93,7 @@ public enum SnapshotCodec {
 }
 
 extension SnapshotHeader {
+    /// Appends the header fields in declaration order.
     func write(to writer: inout BinaryWriter) {
         writer.count(format)
         writer.count(reducerVersion)

@@ -75,6 +75,7 @@ extension InfoCommand {
 
 /// How long ago something happened, in the largest whole unit: `just now`, `5 minutes ago`, `2 days ago`.
 enum Age {
+    /// The age of something `milliseconds` old.
     static func format(milliseconds: Int64, catalog: Catalog) -> String {
         let seconds = Int(max(0, milliseconds) / 1000)
         switch seconds {

@@ -54,6 +54,7 @@ enum RebuildCommand: CommandHandler {
         }
     }
 
+    /// The notice (or JSON) for a store with no events.
     private static func emptyLog(_ context: CLIContext) {
         if context.json {
             context.printJSON(.object(["events": .int(0), "discardedSnapshots": .int(0), "snapshot": .null]))

@@ -30,6 +30,7 @@ enum SnapshotCommand: CommandHandler {
         }
     }
 
+    /// The notice (or JSON) for a store with no events.
     private static func emptyLog(_ context: CLIContext) {
         if context.json {
             context.printJSON(.null)
