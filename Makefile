@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 BINDIR  = $(PREFIX)/bin
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: all deps build release test demo install uninstall clean migrations fuzz stress
+.PHONY: all deps build release test demo install uninstall clean migrations check-migrations fuzz stress bench bench-quick
 
 all: build
 
@@ -31,10 +31,21 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: every test: unit, storage, end-to-end (runs the built binary).
+## test: every test: unit, storage, end-to-end (runs the built binary), then a seconds-long smoke run of the benchmark harness.
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null
+
+## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
+bench: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	.build/release/tally-bench --tally .build/release/tally --cache .build/bench
+
+## bench-quick: the same measurements on smaller stores, in well under a minute.
+bench-quick: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	.build/release/tally-bench --quick --tally .build/release/tally --cache .build/bench
 
 ## demo: build and run tally on a throw-away database.
 demo: build

@@ -21,10 +21,13 @@ let package = Package(
         .target(name: "TallyApp", dependencies: ["TallyDomain"]),
         .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyStorage"]),
         .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
+        // The benchmark harness: generates stores through the library, times the built binary, and
+        // talks to SQLite directly only for the raw-SQLite baseline it compares against.
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyApp", "CSQLite"], path: "Benchmarks/TallyBench"),
         .target(name: "TallyTestSupport", dependencies: ["TallyDomain"], path: "Tests/TallyTestSupport"),
         .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyTestSupport", "tally"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyTestSupport", "tally"]),
     ]
 )

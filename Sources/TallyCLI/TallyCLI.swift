@@ -41,6 +41,8 @@ public enum TallyCLI {
             case .run(let command, let globals):
                 let settings = try makeSettings(globals, console: console, environment: environment)
                 let context = CLIContext(settings: settings, catalog: catalog, console: console)
+                // Never released: see `CLIContext.keptUntilExit`.
+                _ = Unmanaged.passRetained(context)
                 guard let handler = CommandTree.handler(for: command.path) else {
                     throw UsageError(kind: .unknownCommand(command.path.joined(separator: " "), suggestion: nil), commandPath: [])
                 }

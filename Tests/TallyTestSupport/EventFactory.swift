@@ -7,9 +7,19 @@ public struct EventFactory {
     public var actor = "tester@host"
     public var clock = Fixtures.epoch
     private var versions: [String: Int] = [:]
-    private let ids = SequentialIDs(prefix: "e0000000-0000-4000-8000-")
+    private var ids = SequentialIDs(prefix: "e0000000-0000-4000-8000-")
 
     public init() {}
+
+    /// A factory that continues after `events`: the next seq, versions, chain link, clock and ids follow them.
+    public init(continuing events: [EventEnvelope]) {
+        for event in events {
+            versions[event.stream] = event.version
+            clock = max(clock, event.recordedAt)
+            head = LogHead(seq: event.seq, hash: event.hash)
+        }
+        ids = SequentialIDs(prefix: "e0000000-0000-4000-8000-", after: events.count)
+    }
 
     /// The next envelope for `event` on `stream`, with the next seq, version and chain link.
     public mutating func make(_ event: DomainEvent, stream: String) -> EventEnvelope {

@@ -7,8 +7,10 @@ public final class SequentialIDs: @unchecked Sendable {
     private let lock = NSLock()
     private let prefix: String
 
-    public init(prefix: String = "00000000-0000-4000-8000-") {
+    /// Ids `prefix` + 12 digits, counting from `after + 1`.
+    public init(prefix: String = "00000000-0000-4000-8000-", after: Int = 0) {
         self.prefix = prefix
+        self.next = after
     }
 
     public func make() -> String {

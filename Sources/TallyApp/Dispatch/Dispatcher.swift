@@ -14,17 +14,43 @@ public final class Dispatcher {
     public let log: EventLog
     public let environment: AppEnvironment
     /// The read models as of the last event this dispatcher has folded.
-    public private(set) var state: ReadModel
+    public var state: ReadModel { folded.model }
+    /// The read models with the latest time folded into them, as snapshots store them.
+    public private(set) var folded: Replayer.Folded
+    /// Where snapshots go after a command; nil to never take one.
+    public let snapshots: SnapshotStore?
+    public let snapshotPolicy: SnapshotPolicy
+    /// The position of the newest usable snapshot (0 for none): the tail starts after it.
+    public private(set) var snapshotBase: Int64
+    /// True when start-up skipped a stored snapshot: the next command replaces it whatever the tail.
+    private var replaceSkippedSnapshot: Bool
+    /// Told when a snapshot could not be stored; the command itself has succeeded by then.
+    public var onSnapshotProblem: ((SnapshotProblem) -> Void)?
 
     public init(log: EventLog, environment: AppEnvironment, state: ReadModel = ReadModel()) {
         self.log = log
         self.environment = environment
-        self.state = state
+        self.folded = Replayer.Folded(model: state)
+        self.snapshots = nil
+        self.snapshotPolicy = .standard
+        self.snapshotBase = 0
+        self.replaceSkippedSnapshot = false
+    }
+
+    /// A dispatcher that starts from loaded state and stores snapshots by `policy`.
+    public init(log: EventLog, environment: AppEnvironment, loaded: LoadedState, snapshots: SnapshotStore?, policy: SnapshotPolicy = .standard) {
+        self.log = log
+        self.environment = environment
+        self.folded = loaded.folded
+        self.snapshots = snapshots
+        self.snapshotPolicy = policy
+        self.snapshotBase = loaded.base
+        self.replaceSkippedSnapshot = !loaded.problems.isEmpty
     }
 
     /// Folds every event after the current position.
     public func catchUp() throws {
-        state = try Replayer.fold(log, into: state)
+        try Replayer.fold(log, into: &folded)
     }
 
     /// Runs one user command as one write transaction with one command id.
@@ -40,6 +66,30 @@ public final class Dispatcher {
     /// `decide` runs inside the write lock on up-to-date state, so it may also read the log
     /// (undo and redo do); whatever it returns is appended atomically with one command id.
     public func execute(deciding decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
+        let outcome = try decideAndAppend(decide)
+        if !outcome.appended.isEmpty { snapshotIfDue() }
+        return outcome
+    }
+
+    /// Stores a snapshot when the policy says the tail has grown long enough.
+    ///
+    /// Runs after the command's transaction has committed, in its own: a snapshot that cannot
+    /// be written (busy, disk full) is reported and skipped, and never undoes the command.
+    func snapshotIfDue() {
+        guard let snapshots else { return }
+        guard replaceSkippedSnapshot || snapshotPolicy.shouldSnapshot(position: folded.model.position, base: snapshotBase) else { return }
+        replaceSkippedSnapshot = false
+        do {
+            let info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: snapshotPolicy.keep)
+            snapshotBase = info.seq
+        } catch let problem as SnapshotProblem {
+            onSnapshotProblem?(problem)
+        } catch {
+            onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .storage("\(error)")))
+        }
+    }
+
+    private func decideAndAppend(_ decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
         try log.write {
             try catchUp()
             let context = environment.decisionContext
@@ -54,7 +104,8 @@ public final class Dispatcher {
             )
             try log.append(envelopes)
             for (pending, envelope) in zip(decision.events, envelopes) {
-                Reducer.evolve(&state, pending.event, stream: envelope.stream, version: envelope.version, seq: envelope.seq, at: envelope.recordedAt)
+                Reducer.evolve(&folded.model, pending.event, stream: envelope.stream, version: envelope.version, seq: envelope.seq, at: envelope.recordedAt)
+                folded.latestRecordedAt = max(folded.latestRecordedAt, envelope.recordedAt)
             }
             return CommandOutcome(decision: decision, appended: envelopes, state: state, commandID: commandID)
         }

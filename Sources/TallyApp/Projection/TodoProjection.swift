@@ -15,39 +15,44 @@ public struct TodoView: Sendable, Equatable {
 /// Serves filtered, sorted views of the todos.
 public enum TodoProjection {
     /// Runs a query against the read model. Date bounds are resolved against `now` in `zone`.
-    /// - Complexity: O(n log n) in the number of todos.
+    ///
+    /// Matches are collected as positions, not copies, and with a limit only the first `limit`
+    /// are ordered (a bounded heap), so a short page of a large list stays cheap.
+    /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n).
     public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> TodoView {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
 
-        var matches: [Todo] = []
+        var matches: [Int] = []
         var active = 0
         var completed = 0
-        for todo in model.todos {
-            if todo.deleted && !query.includeDeleted { continue }
-            switch query.status {
-            case .active where todo.completed: continue
-            case .completed where !todo.completed: continue
-            default: break
+        let less = ordering(query.sort, reverse: query.reverse, zone: zone)
+        // Through a buffer pointer, fields are read in place: the array's accessor copied whole todos.
+        let ordered: [Todo] = model.todos.withUnsafeBufferPointer { todos in
+            for index in todos.indices {
+                if todos[index].deleted && !query.includeDeleted { continue }
+                switch query.status {
+                case .active where todos[index].completed: continue
+                case .completed where !todos[index].completed: continue
+                default: break
+                }
+                if !query.tags.isEmpty, !query.tags.allSatisfy(todos[index].tags.contains) { continue }
+                if let priority = query.priority, todos[index].priority != priority { continue }
+                if before != nil || after != nil {
+                    guard let due = todos[index].due?.sortInstant(in: zone) else { continue }
+                    if let before, due >= before { continue }
+                    if let after, due < after { continue }
+                }
+                if let needle, !matchesSearch(todos[index], needle) { continue }
+                matches.append(index)
+                if todos[index].completed { completed += 1 } else { active += 1 }
             }
-            if !query.tags.allSatisfy(todo.tags.contains) { continue }
-            if let priority = query.priority, todo.priority != priority { continue }
-            if before != nil || after != nil {
-                guard let due = todo.due?.sortInstant(in: zone) else { continue }
-                if let before, due >= before { continue }
-                if let after, due < after { continue }
-            }
-            if let needle, !matchesSearch(todo, needle) { continue }
-            matches.append(todo)
-            if todo.completed { completed += 1 } else { active += 1 }
+            let byIndex: (Int, Int) -> Bool = { less(todos[$0], todos[$1]) }
+            let positions = query.limit.map { PartialSort.smallest($0, of: matches, by: byIndex) } ?? matches.sorted(by: byIndex)
+            return positions.map { todos[$0] }
         }
-        let matched = matches.count
-        matches.sort(by: ordering(query.sort, reverse: query.reverse, zone: zone))
-        if let limit = query.limit, limit < matches.count {
-            matches.removeSubrange(limit...)
-        }
-        return TodoView(todos: matches, matched: matched, active: active, completed: completed)
+        return TodoView(todos: ordered, matched: matches.count, active: active, completed: completed)
     }
 
     private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {

@@ -8,7 +8,7 @@ enum CommandTree {
         RecordAddCommand.self, RecordEditCommand.self, RecordDeleteCommand.self, RecordShowCommand.self,
         RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
         RecordExportCommand.self, StatsCommand.self,
-        InfoCommand.self,
+        InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
         ]
     }
@@ -27,6 +27,7 @@ enum CommandTree {
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
             DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
             RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
+            SnapshotCommand.spec, RebuildCommand.spec,
             LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
         ]
     )

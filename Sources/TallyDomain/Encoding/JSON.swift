@@ -64,12 +64,20 @@ extension Double {
 }
 
 /// Byte-wise (equivalently, scalar-wise) string equality.
+///
+/// Compares the contiguous UTF-8 buffers directly: the generic `elementsEqual` over
+/// `UTF8View` measured at 11% of a full replay (payload key lookups).
 @inline(__always)
 func utf8Equal(_ a: String, _ b: String) -> Bool {
-    let left = a.utf8
-    let right = b.utf8
-    guard left.count == right.count else { return false }
-    return left.elementsEqual(right)
+    var a = a
+    var b = b
+    return a.withUTF8 { left in
+        b.withUTF8 { right in
+            guard left.count == right.count else { return false }
+            for index in 0..<left.count where left[index] != right[index] { return false }
+            return true
+        }
+    }
 }
 
 extension JSON {

@@ -134,6 +134,20 @@ public enum EventCatalog {
         return try decodeCurrent(type: type, payload)
     }
 
+    /// Parses a stored payload straight from its UTF-8 bytes and decodes it (the replay hot path).
+    public static func decode(type: String, schema: Int, utf8 data: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) -> DomainEvent {
+        let value: JSON
+        do {
+            value = try JSON.parse(utf8: data)
+        } catch {
+            throw EventDecodingError(type: type, reason: "payload is not valid JSON: \(error.reason)")
+        }
+        guard case .object(let object) = value else {
+            throw EventDecodingError(type: type, reason: "payload is not a JSON object")
+        }
+        return try decode(type: type, schema: schema, data: object)
+    }
+
     /// Parses the stored JSON text of an envelope and decodes it.
     public static func decode(_ envelope: EventEnvelope) throws(EventDecodingError) -> DomainEvent {
         let value: JSON

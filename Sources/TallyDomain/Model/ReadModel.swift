@@ -50,7 +50,13 @@ public struct ReadModel: Sendable, Equatable {
         return settingsVersions[stream] ?? 0
     }
 
-    mutating func insertTodo(_ todo: Todo) {
+    /// Makes room for `count` todos, so decoding a snapshot does not regrow the index.
+    mutating func reserveTodos(_ count: Int) {
+        todos.reserveCapacity(count)
+        todoIndex.reserveCapacity(count)
+    }
+
+    mutating func insertTodo(_ todo: consuming Todo) {
         todoIndex[todo.id] = todos.count
         todos.append(todo)
     }

@@ -37,6 +37,10 @@ public protocol EventLog: AnyObject {
     /// Calls `body` for every event with `after < seq <= through` in log order.
     func scan(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws
 
+    /// Like `scan`, for folding: only what a fold needs, with the payload left in the store's buffer
+    /// (no copy into a `String` per event on the replay hot path).
+    func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws
+
     /// Events of one stream in version order.
     func events(inStream stream: String) throws(EventLogError) -> [EventEnvelope]
 
@@ -54,4 +58,41 @@ public protocol EventLog: AnyObject {
 
     /// Appends fully formed events (seq and hash already assigned). Only valid inside `write`.
     func append(_ events: [EventEnvelope]) throws(EventLogError)
+}
+
+/// One event as a fold reads it.
+public struct FoldRow {
+    public var seq: Int64
+    public var stream: String
+    public var version: Int
+    public var type: String
+    public var schema: Int
+    public var recordedAt: Int64
+    /// The payload's UTF-8 JSON text; valid only during the callback that receives the row.
+    public var data: UnsafeBufferPointer<UInt8>
+
+    public init(seq: Int64, stream: String, version: Int, type: String, schema: Int, recordedAt: Int64, data: UnsafeBufferPointer<UInt8>) {
+        self.seq = seq
+        self.stream = stream
+        self.version = version
+        self.type = type
+        self.schema = schema
+        self.recordedAt = recordedAt
+        self.data = data
+    }
+}
+
+extension EventLog {
+    /// By default a full `scan`.
+    public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
+        try scan(after: after, through: through) { envelope in
+            var data = envelope.data
+            try data.withUTF8 { bytes in
+                try body(FoldRow(
+                    seq: envelope.seq, stream: envelope.stream, version: envelope.version, type: envelope.type,
+                    schema: envelope.schema, recordedAt: envelope.recordedAt, data: bytes
+                ))
+            }
+        }
+    }
 }

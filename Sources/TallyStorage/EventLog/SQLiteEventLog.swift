@@ -171,6 +171,36 @@ public final class SQLiteEventLog: EventLog {
         }
     }
 
+    /// Reads only the columns a fold needs and hands the payload over in SQLite's own buffer.
+    public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
+        guard try hasEventsTable() else { return }
+        let statement: Statement
+        do {
+            statement = try connection.statement("SELECT seq, stream, version, type, schema, data, recorded_at FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
+            try statement.bind(after, at: 1)
+            try statement.bind(through ?? Int64.max, at: 2)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        defer { statement.reset() }
+        while true {
+            let hasRow: Bool
+            do {
+                hasRow = try statement.step()
+            } catch {
+                throw StorageErrors.map(error)
+            }
+            guard hasRow else { break }
+            try statement.withBytes(at: 5) { data in
+                try body(FoldRow(
+                    seq: statement.int64(at: 0), stream: statement.string(at: 1), version: statement.int(at: 2),
+                    type: statement.string(at: 3), schema: statement.int(at: 4), recordedAt: statement.int64(at: 6),
+                    data: data.bindMemory(to: UInt8.self)
+                ))
+            }
+        }
+    }
+
     public func events(inStream stream: String) throws(EventLogError) -> [EventEnvelope] {
         guard try hasEventsTable() else { return [] }
         do {

@@ -85,6 +85,15 @@ final class Statement {
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
+    /// Calls `body` with a column's bytes in place; valid only until the next step or reset.
+    func withBytes<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
     func isNull(at column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }

@@ -16,7 +16,8 @@ enum InfoCommand: CommandHandler {
         let path = context.settings.databasePath
         let sqlite = try SQLiteEventLog.openForReading(path: path, busyTimeout: context.settings.busyTimeout)
         let log: EventLog = sqlite ?? InMemoryEventLog()
-        let state = try context.readState(log)
+        let loaded = try context.loadReadOnlyState(log)
+        let state = loaded.model
         let head = try log.head()
         let todos = state.todos
         let deleted = todos.filter(\.deleted).count
@@ -34,7 +35,7 @@ enum InfoCommand: CommandHandler {
                 "todos": .object(["total": .int(Int64(todos.count)), "active": .int(Int64(active)), "completed": .int(Int64(completed)), "deleted": .int(Int64(deleted))]),
                 "records": .object(["total": .int(Int64(state.records.count)), "deleted": .int(Int64(state.records.filter(\.deleted).count))]),
                 "fileSizeBytes": .int(size),
-                "snapshot": .null,
+                "snapshot": loaded.snapshot.map { SnapshotShapes.snapshot($0, head: head.seq, now: context.now) } ?? .null,
             ]))
             return
         }
@@ -52,11 +53,41 @@ enum InfoCommand: CommandHandler {
                 "total": String(state.records.count), "deleted": String(state.records.filter(\.deleted).count),
             ])))
             rows.append((catalog.text(.infoSize), ByteSize.format(size)))
-            rows.append((catalog.text(.infoSnapshot), catalog.text(.infoNoSnapshot)))
+            rows.append((catalog.text(.infoSnapshot), snapshotStatus(loaded, head: head.seq, context)))
         }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         for (label, value) in rows {
             context.console.line(TextWidth.pad(label, to: width, alignRight: false) + "  " + value)
+        }
+    }
+}
+
+extension InfoCommand {
+    /// `@120, 5 minutes ago, 3 events after it`, `none`, or why stored snapshots were ignored.
+    static func snapshotStatus(_ loaded: LoadedState, head: Int64, _ context: CLIContext) -> String {
+        let catalog = context.catalog
+        guard let snapshot = loaded.snapshot else {
+            return loaded.problems.isEmpty ? catalog.text(.infoNoSnapshot) : catalog.text(.infoSnapshotIgnored, ["count": String(loaded.problems.count)])
+        }
+        return catalog.text(.infoSnapshotStatus, [
+            "seq": String(snapshot.seq),
+            "age": Age.format(milliseconds: context.now - snapshot.createdAt, catalog: catalog),
+            "tail": catalog.plural(.countEvents, count: Int(head - snapshot.seq)),
+        ])
+    }
+}
+
+/// How long ago something happened, in the largest whole unit: `just now`, `5 minutes ago`, `2 days ago`.
+enum Age {
+    /// The age of something `milliseconds` old.
+    static func format(milliseconds: Int64, catalog: Catalog) -> String {
+        let seconds = Int(max(0, milliseconds) / 1000)
+        switch seconds {
+        case ..<1: return catalog.text(.ageJustNow)
+        case ..<60: return catalog.plural(.ageSeconds, count: seconds)
+        case ..<3600: return catalog.plural(.ageMinutes, count: seconds / 60)
+        case ..<86_400: return catalog.plural(.ageHours, count: seconds / 3600)
+        default: return catalog.plural(.ageDays, count: seconds / 86_400)
         }
     }
 }

@@ -6,16 +6,25 @@ enum VerifyCommand: CommandHandler {
     static let path = ["verify"]
     static let spec = CommandSpec(
         name: "verify",
-        abstract: "Check the hash chain, the sequence, stream versions and that every event can be read.",
-        discussion: "Recomputes every link of the hash chain and names the first event that does not match. Exits 1 with a report when anything is wrong.",
+        abstract: "Check the hash chain, the sequence, stream versions, that every event can be read, and every snapshot.",
+        discussion: "Recomputes every link of the hash chain and names the first event that does not match, then checks that every stored snapshot plus the events after it equals a full replay. Exits 1 with a report when anything is wrong.",
         examples: [CommandExample(command: "tally verify", explanation: "Prints 'OK: N events, chain intact', or what is wrong and where.")]
     )
 
-    /// Checks beyond the chain (snapshot + tail against the full replay), run after it.
-    static let checks: [VerificationCheck] = []
+    /// Checks beyond the chain, run after it: every stored snapshot plus its tail must equal the full replay.
+    static func checks(_ catalog: Catalog) -> [VerificationCheck] {
+        [
+            { log, _ in
+                guard let store = log as? SnapshotStore else { return [] }
+                return try SnapshotCheck.run(log: log, snapshots: store).map { problem in
+                    LogProblem(seq: problem.seq, kind: .failedCheck(name: "snapshot", detail: SnapshotMessages.reason(problem.kind, catalog: catalog)))
+                }
+            },
+        ]
+    }
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let report = try Verifier.run(try context.readLog(), checks: checks)
+        let report = try Verifier.run(try context.readLog(), checks: checks(context.catalog))
         let catalog = context.catalog
         if context.json {
             context.printJSON(.object([

@@ -1,0 +1,35 @@
+import TallyApp
+import TallyDomain
+import TallyStorage
+
+/// The library's bulk append path, as `import` uses it: chain hashes and append in one transaction.
+enum BulkAppend {
+    static let batchSize = 10_000
+
+    /// Appends `events` (hashes empty) to a fresh store at `path`: the timed part of the import figure.
+    static func run(_ events: inout [EventEnvelope], path: String) throws {
+        let log = try SQLiteEventLog.openForWriting(path: path, now: 0)
+        try log.write {
+            var previous = try log.head()
+            var start = 0
+            while start < events.count {
+                let end = min(start + batchSize, events.count)
+                for index in start..<end {
+                    events[index].hash = EventHash.link(previous: previous.hash, events[index])
+                    previous = LogHead(seq: events[index].seq, hash: events[index].hash)
+                }
+                try log.append(Array(events[start..<end]))
+                start = end
+            }
+        }
+    }
+
+    /// What a write command's policy does after appending: load the state and store a snapshot when due.
+    static func snapshotByPolicy(path: String) throws {
+        let log = try SQLiteEventLog.openForWriting(path: path, now: 0)
+        let loaded = try StateLoader.load(log: log, snapshots: log)
+        if SnapshotPolicy.standard.shouldSnapshot(position: loaded.model.position, base: loaded.base) {
+            try SnapshotWriter.write(loaded.folded, log: log, to: log, now: loaded.folded.latestRecordedAt)
+        }
+    }
+}

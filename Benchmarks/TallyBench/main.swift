@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import TallyDomain
+
+/// `tally-bench [--quick | --smoke] [--tally PATH] [--cache DIR] [--runs N]`
+///
+/// Measures the figures of the README's Performance section on generated stores and prints
+/// them as a Markdown table (medians). Stores are cached in `--cache` and reused across runs.
+struct Profile {
+    var name: String
+    var small: (todos: Int, events: Int)
+    var longHistory: (todos: Int, events: Int)
+    var large: (todos: Int, events: Int)
+    /// Runs of each short process measurement (after one warm-up run).
+    var runs: Int
+    /// Runs of each long measurement (rebuild, bulk append, raw baseline).
+    var heavyRuns: Int
+    /// Whether the figures are compared with the targets (they are stated for the full sizes).
+    var judged: Bool
+
+    static let full = Profile(name: "full", small: (10_000, 10_000), longHistory: (10_000, 1_000_000), large: (100_000, 1_000_000), runs: 21, heavyRuns: 3, judged: true)
+    static let quick = Profile(name: "quick", small: (10_000, 10_000), longHistory: (10_000, 100_000), large: (20_000, 100_000), runs: 11, heavyRuns: 3, judged: false)
+    static let smoke = Profile(name: "smoke", small: (200, 200), longHistory: (200, 2_000), large: (500, 2_000), runs: 2, heavyRuns: 1, judged: false)
+}
+
+struct Options {
+    var profile = Profile.full
+    var tally = ".build/release/tally"
+    var cache = ".build/bench"
+
+    /// Reads the command line; an unknown argument prints the usage and exits 64.
+    init(_ arguments: [String]) {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": profile = .quick
+            case "--smoke": profile = .smoke
+            case "--tally": tally = rest.popFirst() ?? tally
+            case "--cache": cache = rest.popFirst() ?? cache
+            case "--runs": if let runs = rest.popFirst().flatMap(Int.init), runs > 0 { profile.runs = runs }
+            default:
+                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
+                exit(64)
+            }
+        }
+    }
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let bench = Bench(options: options)
+do {
+    try bench.run()
+} catch {
+    FileHandle.standardError.write(Data("tally-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TallyApp
+import TallyDomain
+import TallyStorage
+
+/// `tally rebuild`
+enum RebuildCommand: CommandHandler {
+    static let path = ["rebuild"]
+    static let spec = CommandSpec(
+        name: "rebuild",
+        abstract: "Discard all snapshots, replay the whole log and store a fresh snapshot.",
+        discussion: "Shows progress on standard error when it is a terminal. Other tally processes may keep working meanwhile.",
+        examples: [CommandExample(command: "tally rebuild", explanation: "Recompute every view from the first event.")]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let catalog = context.catalog
+        guard try SQLiteEventLog.openForReading(path: context.settings.databasePath, busyTimeout: context.settings.busyTimeout) != nil else {
+            return emptyLog(context)
+        }
+        let log = try SQLiteEventLog.openForWriting(path: context.settings.databasePath, now: context.now, busyTimeout: context.settings.busyTimeout)
+        let bar = context.console.stderrIsTerminal ? ProgressBar(console: context.console, catalog: catalog, unicode: context.settings.unicode) : nil
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result: RebuildResult
+        do {
+            result = try Rebuild.run(log: log, snapshots: log, now: context.now) { progress in
+                bar?.update(done: progress.position, total: progress.total)
+            }
+        } catch {
+            bar?.finish()
+            throw error
+        }
+        bar?.finish()
+        context.keepUntilExit(result.folded.model)
+        let seconds = ProgressBar.seconds(clock.now - started)
+        guard let snapshot = result.snapshot else { return emptyLog(context) }
+        let events = result.folded.model.position
+        let rate = seconds > 0 ? Int64(Double(events) / seconds) : events
+        if context.json {
+            context.printJSON(.object([
+                "events": .int(events),
+                "discardedSnapshots": .int(Int64(result.discarded)),
+                "seconds": .double(seconds),
+                "eventsPerSecond": .int(rate),
+                "snapshot": SnapshotShapes.snapshot(snapshot, head: snapshot.seq, now: context.now),
+            ]))
+        } else {
+            context.console.line(catalog.text(.rebuildDone, [
+                "events": catalog.plural(.countEvents, count: Int(events)),
+                "duration": catalog.text(.durationSeconds, ["seconds": String(format: "%.2f", seconds)]),
+                "rate": String(rate), "seq": String(snapshot.seq),
+            ]))
+        }
+    }
+
+    /// The notice (or JSON) for a store with no events.
+    private static func emptyLog(_ context: CLIContext) {
+        if context.json {
+            context.printJSON(.object(["events": .int(0), "discardedSnapshots": .int(0), "snapshot": .null]))
+        } else {
+            context.console.line(context.catalog.text(.rebuildEmptyLog))
+        }
+    }
+}

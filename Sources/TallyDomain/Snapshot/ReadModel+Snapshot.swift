@@ -1,0 +1,186 @@
+/// The snapshot layout of the read models: every stored property, in a fixed order.
+///
+/// To add a property or a collection: write it in `write(to:)`, read it at the same place in
+/// `init(reading:)`, and bump `SnapshotCodec.format`. The round-trip property test
+/// (`SnapshotCodecTests`) fails until both sides agree, and the coverage test fails when the
+/// model generator never fills the new property.
+extension ReadModel {
+    /// Appends every stored property in the snapshot order.
+    func write(to writer: inout BinaryWriter) {
+        writer.int(position)
+        writer.array(todos) { $1.write(to: &$0) }
+        writer.array(records) { $1.write(to: &$0) }
+        let scopes = filters.keys.sorted { $0.rawValue < $1.rawValue }
+        writer.count(scopes.count)
+        for scope in scopes {
+            writer.string(scope.rawValue)
+            writer.string(JSON.object(filters[scope]!).serialized(.canonical))
+        }
+        let streams = settingsVersions.keys.sorted()
+        writer.count(streams.count)
+        for stream in streams {
+            writer.string(stream)
+            writer.count(settingsVersions[stream]!)
+        }
+    }
+
+    /// Reads the properties back in the order `write(to:)` wrote them, rebuilding the indexes.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        self.init()
+        position = try reader.int()
+        let todoCount = try reader.count()
+        reserveTodos(todoCount)
+        for _ in 0..<todoCount {
+            insertTodo(try Todo(reading: &reader))
+        }
+        for _ in 0..<(try reader.count()) {
+            insertRecord(try Record(reading: &reader))
+        }
+        for _ in 0..<(try reader.count()) {
+            let raw = try reader.string()
+            guard let scope = FilterScope(rawValue: raw) else { throw reader.failure("unknown filter scope '\(raw)'") }
+            let text = try reader.string()
+            guard case .object(let filter)? = try? JSON.parse(text) else { throw reader.failure("saved filter is not a JSON object") }
+            filters[scope] = filter
+        }
+        for _ in 0..<(try reader.count()) {
+            let stream = try reader.string()
+            settingsVersions[stream] = try reader.natural()
+        }
+    }
+}
+
+extension Todo {
+    /// Appends every stored property in the snapshot order.
+    func write(to writer: inout BinaryWriter) {
+        writer.identifier(id)
+        writer.count(number)
+        writer.string(title)
+        writer.array(tags) { $0.string($1) }
+        writer.optional(priority) { $0.byte(UInt8($1.rank)) }
+        writer.optional(due) { $1.write(to: &$0) }
+        writer.optional(note) { $0.string($1) }
+        writer.bool(completed)
+        writer.optional(completedAt) { $0.int($1) }
+        writer.int(createdAt)
+        writer.int(updatedAt)
+        writer.bool(deleted)
+        writer.count(version)
+    }
+
+    /// Reads one todo; written out field by field (no closures) because it runs once per todo at start-up.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let id = try reader.identifier()
+        let number = try reader.natural()
+        let title = try reader.string()
+        let tagCount = try reader.count()
+        var tags: [String] = []
+        if tagCount > 0 {
+            tags.reserveCapacity(tagCount)
+            for _ in 0..<tagCount { tags.append(try reader.string()) }
+        }
+        let priority = try reader.bool() ? try Priority(reading: &reader) : nil
+        let due = try reader.bool() ? try Due(reading: &reader) : nil
+        let note = try reader.bool() ? try reader.string() : nil
+        let completed = try reader.bool()
+        let completedAt = try reader.bool() ? try reader.int() : nil
+        let createdAt = try reader.int()
+        let updatedAt = try reader.int()
+        let deleted = try reader.bool()
+        let version = try reader.natural()
+        self.init(
+            id: id, number: number, title: title, tags: tags, priority: priority, due: due, note: note,
+            completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
+            deleted: deleted, version: version
+        )
+    }
+}
+
+extension Record {
+    /// Appends every stored property in the snapshot order; the distance as its IEEE 754 bit pattern.
+    func write(to writer: inout BinaryWriter) {
+        writer.identifier(id)
+        writer.count(number)
+        writer.string(name)
+        writer.string(category)
+        writer.count(durationSeconds)
+        writer.optional(distanceMeters) { $0.uint($1.bitPattern) }
+        writer.optional(place) { $0.string($1) }
+        writer.int(date)
+        writer.optional(note) { $0.string($1) }
+        writer.byte(source == .local ? 0 : 1)
+        writer.int(createdAt)
+        writer.int(updatedAt)
+        writer.bool(deleted)
+        writer.count(version)
+    }
+
+    /// Reads one record, field by field like `Todo.init(reading:)`.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let id = try reader.identifier()
+        let number = try reader.natural()
+        let name = try reader.string()
+        let category = try reader.string()
+        let durationSeconds = try reader.natural()
+        let distanceMeters = try reader.bool() ? Double(bitPattern: try reader.uint()) : nil
+        let place = try reader.bool() ? try reader.string() : nil
+        let date = try reader.int()
+        let note = try reader.bool() ? try reader.string() : nil
+        let source: RecordSource
+        switch try reader.byte() {
+        case 0: source = .local
+        case 1: source = .import
+        default: throw reader.failure("unknown record source")
+        }
+        let createdAt = try reader.int()
+        let updatedAt = try reader.int()
+        let deleted = try reader.bool()
+        let version = try reader.natural()
+        self.init(
+            id: id, number: number, name: name, category: category, durationSeconds: durationSeconds,
+            distanceMeters: distanceMeters, place: place, date: date, note: note, source: source,
+            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version
+        )
+    }
+}
+
+extension Priority {
+    /// Reads a priority stored as its rank.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let rank = Int(try reader.byte())
+        guard let value = Priority.allCases.first(where: { $0.rank == rank }) else { throw reader.failure("unknown priority rank \(rank)") }
+        self = value
+    }
+}
+
+extension Due {
+    /// A kind byte (0 date, 1 instant), then the date's year, month and day or the instant.
+    func write(to writer: inout BinaryWriter) {
+        switch self {
+        case .date(let date):
+            writer.byte(0)
+            writer.int(Int64(date.year))
+            writer.count(date.month)
+            writer.count(date.day)
+        case .instant(let ms):
+            writer.byte(1)
+            writer.int(ms)
+        }
+    }
+
+    /// Reads what `write(to:)` wrote.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        switch try reader.byte() {
+        case 0:
+            let year = try reader.int()
+            let month = try reader.natural()
+            let day = try reader.natural()
+            guard let date = LocalDate(year: Int(truncatingIfNeeded: year), month: month, day: day) else { throw reader.failure("impossible due date") }
+            self = .date(date)
+        case 1:
+            self = .instant(try reader.int())
+        default:
+            throw reader.failure("unknown due kind")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import TallyDomain
+import TallyTestSupport
+
+/// Makes `Reducer.version` hard to forget: any change in what the reducers compute for the
+/// committed fixture log changes the digest, and the test fails until the version is bumped.
+@Suite("Reducer version golden test")
+struct ReducerGoldenTests {
+    @Test("folding the fixture log gives the digest recorded for this Reducer.version")
+    func digestMatchesVersion() throws {
+        let digest = GoldenLog.digest(try GoldenLog.folded())
+        let recorded = try GoldenLog.digests()
+        #expect(recorded[Reducer.version] == digest, """
+            The reducers now fold Tests/Fixtures/reducer-golden/events.jsonl differently.
+            Snapshots taken by the old reducers must not be trusted: bump Reducer.version to \(Reducer.version + 1)
+            and add the line '\(Reducer.version + 1) \(digest)' to Tests/Fixtures/reducer-golden/digests.txt.
+            """)
+        let versions = recorded.filter { $0.value == digest }.map(\.key)
+        #expect(versions.count <= 1, "versions \(versions.sorted()) record the same digest: a version was bumped for nothing, or a line was edited")
+    }
+
+    @Test("the fixture log is intact and uses every event type of the catalog")
+    func fixtureIsComplete() throws {
+        let events = try GoldenLog.events()
+        var previous = EventHash.genesis
+        for (offset, event) in events.enumerated() {
+            #expect(event.seq == Int64(offset + 1))
+            #expect(event.hash == EventHash.link(previous: previous, event), "event \(event.seq) does not chain")
+            previous = event.hash
+        }
+        #expect(Set(events.map(\.type)) == Set(EventCatalog.types), "append events of the new types to the fixture, then record the new digest")
+    }
+
+    @Test("the digest covers every stored property: it differs as soon as one todo field does")
+    func digestIsSensitive() throws {
+        var model = try GoldenLog.folded()
+        let digest = GoldenLog.digest(model)
+        model.todos[0].note = (model.todos[0].note ?? "") + "!"
+        #expect(GoldenLog.digest(model) != digest)
+    }
+
+    @Test("writes the fixture when asked (TALLY_WRITE_GOLDEN_LOG=1): 400 events, then record events appended once")
+    func writeFixture() throws {
+        guard ProcessInfo.processInfo.environment["TALLY_WRITE_GOLDEN_LOG"] == "1" else { return }
+        if !FileManager.default.fileExists(atPath: GoldenLog.eventsURL.path) {
+            var generator = LogGenerator(seed: 20_261_121)
+            let text = generator.events(400).map(GoldenLog.line).joined(separator: "\n") + "\n"
+            try text.write(to: GoldenLog.eventsURL, atomically: true, encoding: .utf8)
+        }
+        // The fixture predates records: their events are appended after the first 400, never mixed in.
+        let events = try GoldenLog.events()
+        guard !events.contains(where: { $0.type.hasPrefix("record.") }) else { return }
+        var generator = LogGenerator(seed: 20_261_122, continuing: events)
+        let text = generator.recordEvents(80).map(GoldenLog.line).joined(separator: "\n") + "\n"
+        let handle = try FileHandle(forWritingTo: GoldenLog.eventsURL)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+}

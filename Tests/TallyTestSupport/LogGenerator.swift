@@ -1,0 +1,198 @@
+import TallyDomain
+
+/// A small, fast, seedable random number generator (SplitMix64), so generated cases replay exactly.
+public struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random but valid event logs for property tests: every event type of the catalog, chained hashes.
+public struct LogGenerator {
+    /// The event types this generator can produce; a test checks it covers `EventCatalog.types`.
+    public static let coveredTypes: Set<String> = [
+        "todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored",
+        "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
+    ]
+
+    private var random: SeededRandom
+    private var factory = EventFactory()
+    private var todos: [String] = []
+    private var records: [String] = []
+    private var streamCounter = 0
+
+    public init(seed: UInt64) {
+        random = SeededRandom(seed: seed)
+    }
+
+    /// A generator whose events continue after `events` (seq, versions, chain, clock, known items).
+    public init(seed: UInt64, continuing events: [EventEnvelope]) {
+        random = SeededRandom(seed: seed)
+        factory = EventFactory(continuing: events)
+        for event in events {
+            if event.type == "todo.created" { todos.append(event.stream) }
+            if event.type == "record.logged" { records.append(event.stream) }
+        }
+        streamCounter = todos.count + records.count
+    }
+
+    /// `count` record events only, continuing the log generated so far.
+    public mutating func recordEvents(_ count: Int) -> [EventEnvelope] {
+        (0..<count).map { _ in nextRecordEvent(roll: Int.random(in: 0..<30, using: &random)) }
+    }
+
+    /// `count` envelopes continuing the log generated so far.
+    public mutating func events(_ count: Int) -> [EventEnvelope] {
+        (0..<count).map { _ in next() }
+    }
+
+    /// Sets the clock so the next event is recorded at `ms` plus one second (for non-monotonic logs).
+    public mutating func setClock(_ ms: Int64) {
+        factory.clock = ms
+    }
+
+    /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
+    private mutating func next() -> EventEnvelope {
+        let roll = Int.random(in: 0..<130, using: &random)
+        if roll >= 100 { return nextRecordEvent(roll: roll - 100) }
+        if todos.isEmpty || roll < 25 {
+            let stream = newStream()
+            todos.append(stream)
+            return factory.make(.todoCreated(fields()), stream: stream)
+        }
+        let stream = todos.randomElement(using: &random)!
+        switch roll {
+        case 25..<45: return factory.make(.todoEdited(changes()), stream: stream)
+        case 45..<60: return factory.make(.todoCompleted, stream: stream)
+        case 60..<70: return factory.make(.todoReopened, stream: stream)
+        case 70..<78: return factory.make(.todoDeleted, stream: stream)
+        case 78..<84: return factory.make(.todoRestored, stream: stream)
+        case 84..<89:
+            let scope = FilterScope.allCases.randomElement(using: &random)!
+            let filter: JSONObject = ["status": .string(["active", "all", "completed"].randomElement(using: &random)!), "limit": .int(Int64.random(in: 1...50, using: &random))]
+            return factory.make(.filterSaved(scope: scope, filter: filter), stream: scope.stream)
+        case 89..<92:
+            let scope = FilterScope.allCases.randomElement(using: &random)!
+            return factory.make(.filterReset(scope: scope), stream: scope.stream)
+        case 92..<96:
+            return factory.make(.historyUndone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
+        default:
+            return factory.make(.historyRedone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
+        }
+    }
+
+    private mutating func newStream() -> String {
+        streamCounter += 1
+        return "\(hex(8))-0000-4000-8000-\(String(streamCounter, radix: 16).leftPadded(to: 12))"
+    }
+
+    /// A record event by `roll` in 0..<30: a third logged, then edits, deletions and restorations.
+    private mutating func nextRecordEvent(roll: Int) -> EventEnvelope {
+        if records.isEmpty || roll < 10 {
+            let stream = newStream()
+            records.append(stream)
+            return factory.make(.recordLogged(recordFields()), stream: stream)
+        }
+        let stream = records.randomElement(using: &random)!
+        switch roll {
+        case 10..<20: return factory.make(.recordEdited(recordChanges()), stream: stream)
+        case 20..<25: return factory.make(.recordDeleted, stream: stream)
+        default: return factory.make(.recordRestored, stream: stream)
+        }
+    }
+
+    private mutating func recordFields() -> RecordFields {
+        RecordFields(
+            name: title(), category: category(), durationSeconds: Int.random(in: 1...604_800, using: &random),
+            distanceMeters: distance(), place: Bool.random(using: &random) ? nil : "park \(hex(2))",
+            date: Fixtures.epoch + Int64.random(in: -100_000_000...100_000, using: &random) * 1000,
+            note: Bool.random(using: &random) ? nil : "felt \(hex(3)) ✓",
+            source: Int.random(in: 0..<4, using: &random) == 0 ? .import : .local
+        )
+    }
+
+    private mutating func recordChanges() -> RecordChanges {
+        var changes = RecordChanges()
+        while changes.isEmpty {
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.name = title() }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.category = category() }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.durationSeconds = Int.random(in: 1...604_800, using: &random) }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.distanceMeters = .some(distance()) }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.place = .some(Bool.random(using: &random) ? nil : "hill \(hex(2))") }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.date = Fixtures.epoch + Int64.random(in: -100_000_000...0, using: &random) * 1000 }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.note = .some(Bool.random(using: &random) ? nil : "edited \(hex(3))") }
+        }
+        return changes
+    }
+
+    private mutating func category() -> String {
+        ["run", "bike", "swim", "gym", "trail-run"].randomElement(using: &random)!
+    }
+
+    private mutating func distance() -> Double? {
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: return nil
+        case 1: return Double(Int.random(in: 0...1_000_000, using: &random))
+        default: return Double(Int.random(in: 0...10_000_000, using: &random)) / 10
+        }
+    }
+
+    private mutating func fields() -> TodoFields {
+        TodoFields(title: title(), tags: tags(), priority: priority(), due: due(), note: Bool.random(using: &random) ? nil : "note \(hex(4)) ✓")
+    }
+
+    private mutating func changes() -> TodoChanges {
+        var changes = TodoChanges()
+        while changes.isEmpty {
+            if Int.random(in: 0..<3, using: &random) == 0 { changes.title = title() }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.tags = tags() }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.priority = .some(priority()) }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.due = .some(due()) }
+            if Int.random(in: 0..<4, using: &random) == 0 { changes.note = .some(Bool.random(using: &random) ? nil : "edited \(hex(3))") }
+        }
+        return changes
+    }
+
+    private mutating func title() -> String {
+        let words = ["Buy", "oat", "milk", "call", "Bob", "fix", "the", "bike", "Ünïcode", "日本", "a \"quoted\" word"]
+        return (0..<Int.random(in: 1...5, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+    }
+
+    private mutating func tags() -> [String] {
+        let pool = ["home", "work", "shop", "x", "long-tag-name_1"]
+        return (0..<Int.random(in: 0...3, using: &random)).map { _ in pool.randomElement(using: &random)! }
+    }
+
+    private mutating func priority() -> Priority? {
+        [nil, .low, .medium, .high].randomElement(using: &random)!
+    }
+
+    private mutating func due() -> Due? {
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: return nil
+        case 1: return .date(LocalDate(year: Int.random(in: 2020...2030, using: &random), month: Int.random(in: 1...12, using: &random), day: Int.random(in: 1...28, using: &random))!)
+        default: return .instant(Fixtures.epoch + Int64.random(in: -1_000_000_000...1_000_000_000, using: &random) * 1000)
+        }
+    }
+
+    private mutating func hex(_ digits: Int) -> String {
+        String((0..<digits).map { _ in "0123456789abcdef".randomElement(using: &random)! })
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
