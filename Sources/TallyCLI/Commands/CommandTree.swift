@@ -8,7 +8,7 @@ enum CommandTree {
         RecordAddCommand.self, RecordEditCommand.self, RecordDeleteCommand.self, RecordShowCommand.self,
         RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
         RecordExportCommand.self, StatsCommand.self,
-        InfoCommand.self,
+        InfoCommand.self, ImportCommand.self,
         ]
     }
 
@@ -25,7 +25,7 @@ enum CommandTree {
         subcommands: [
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
             DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
-            RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
+            RecordGroup.spec, StatsCommand.spec, InfoCommand.spec, ImportCommand.spec,
         ]
     )
 

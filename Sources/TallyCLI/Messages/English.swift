@@ -68,6 +68,7 @@ extension Language {
             .noticeNoCompletedTodos: .text("There are no completed todos; nothing changed."),
             .noticeFilterUnchanged: .text("That view is already saved; nothing changed."),
             .noticeNoSavedFilter: .text("No view is saved; nothing changed."),
+            .noticeAlreadyImported: .text("{source} was imported before; skipped."),
 
             .confirmAdded: .text("Added {label}"),
             .confirmLogged: .text("Logged {label}"),
@@ -165,6 +166,23 @@ extension Language {
             .infoSize: .text("File size"),
             .infoSnapshot: .text("Snapshot"),
             .infoNoSnapshot: .text("none"),
+
+            .errorMalformedImport: .text("Malformed input at {location}: {reason}."),
+            .usageImportNeedsFormat: .text("Give the format of the file: --from taskwarrior or --from todotxt."),
+            .importImported: .plural([.one: "Imported {count} todo from {path}{detail}.", .other: "Imported {count} todos from {path}{detail}."]),
+            .importImportedDetail: .text("({completed} completed, {deleted} deleted)"),
+            .importAlreadyPresent: .plural([.one: "{count} item was imported before; skipped.", .other: "{count} items were imported before; skipped."]),
+            .importSkipped: .plural([.one: "Skipped {count} item:", .other: "Skipped {count} items:"]),
+            .importWarnings: .plural([.one: "{count} warning:", .other: "{count} warnings:"]),
+            .importIssueLine: .text("  {source}: {reason}"),
+            .importMissingTitle: .text("no text for the title"),
+            .importRecurringTemplate: .text("a recurring template (its instances are imported on their own)"),
+            .importUnknownStatus: .text("unknown status '{status}'"),
+            .importUnsupportedField: .text("field '{field}' is not supported; left out"),
+            .importUnsupportedFieldKept: .text("field '{field}' is not supported; kept in the title"),
+            .importUnmappedPriority: .text("priority '{value}' is not A, B or C (or H, M, L); imported without a priority"),
+            .importInvalidDate: .text("{field} '{value}' is not a date; left out"),
+            .importInvalidDateKept: .text("{field} '{value}' is not a date; kept in the title"),
         ]
     )
 }

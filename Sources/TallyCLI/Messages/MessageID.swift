@@ -67,6 +67,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case noticeNoCompletedTodos = "notice.no-completed-todos"
     case noticeFilterUnchanged = "notice.filter-unchanged"
     case noticeNoSavedFilter = "notice.no-saved-filter"
+    case noticeAlreadyImported = "notice.already-imported"
 
     // Confirmations
     case confirmAdded = "confirm.added"
@@ -170,4 +171,22 @@ enum MessageID: String, CaseIterable, Sendable {
     case infoSize = "info.size"
     case infoSnapshot = "info.snapshot"
     case infoNoSnapshot = "info.no-snapshot"
+
+    // Imports from other tools
+    case errorMalformedImport = "error.malformed-import"
+    case usageImportNeedsFormat = "usage.import-needs-format"
+    case importImported = "import.imported"
+    case importImportedDetail = "import.imported-detail"
+    case importAlreadyPresent = "import.already-present"
+    case importSkipped = "import.skipped"
+    case importWarnings = "import.warnings"
+    case importIssueLine = "import.issue-line"
+    case importMissingTitle = "import.missing-title"
+    case importRecurringTemplate = "import.recurring-template"
+    case importUnknownStatus = "import.unknown-status"
+    case importUnsupportedField = "import.unsupported-field"
+    case importUnsupportedFieldKept = "import.unsupported-field-kept"
+    case importUnmappedPriority = "import.unmapped-priority"
+    case importInvalidDate = "import.invalid-date"
+    case importInvalidDateKept = "import.invalid-date-kept"
 }
