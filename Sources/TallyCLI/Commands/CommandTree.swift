@@ -9,6 +9,7 @@ enum CommandTree {
         RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
         RecordExportCommand.self, StatsCommand.self,
         InfoCommand.self, ImportCommand.self,
+        CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
         ]
     }
 
@@ -26,6 +27,7 @@ enum CommandTree {
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
             DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
             RecordGroup.spec, StatsCommand.spec, InfoCommand.spec, ImportCommand.spec,
+            CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec,
         ]
     )
 
