@@ -9,7 +9,7 @@ public enum TallyCLI {
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let console = Console()
         defer { console.flush() }
-        let catalog = Catalog.english
+        let catalog = Catalog.forEnvironment(environment)
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
         do {
             let parser = ArgumentParser(root: CommandTree.root, globalOptions: CommandTree.globalOptions)

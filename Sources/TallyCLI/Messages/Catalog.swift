@@ -77,3 +77,16 @@ struct Catalog: Sendable {
         return result
     }
 }
+
+extension Catalog {
+    /// Languages with a catalog, by the code a locale name starts with.
+    static let languages: [Language] = [.english, .czech]
+
+    /// The catalog the locale asks for: the first non-empty of `LC_ALL`, `LC_MESSAGES`, `LANG`; English otherwise.
+    static func forEnvironment(_ environment: [String: String]) -> Catalog {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let code = locale.prefix { $0.isLetter }.lowercased()
+        let language = languages.first { $0.code == code } ?? .english
+        return Catalog(language: language)
+    }
+}
