@@ -17,7 +17,7 @@ public enum TallyCLI {
             case .version:
                 console.line("tally \(version)")
             case .overview:
-                console.out(HelpRenderer.overview(root: CommandTree.root, globalOptions: CommandTree.globalOptions))
+                console.out(ShortOverview.render(root: CommandTree.root))
             case .help(let path, _):
                 let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root
                 console.out(HelpRenderer.render(spec, path: path, globalOptions: CommandTree.globalOptions))
