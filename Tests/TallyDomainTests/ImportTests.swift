@@ -38,9 +38,9 @@ struct ImportTests {
         let lines = #"{"description":"One","uuid":"11111111-0000-0000-0000-000000000000"}"# + "\n\n" + #"{"description":"Two"}"#
         let batch = try TaskwarriorImport.parse(Array(lines.utf8), zone: utc)
         #expect(batch.todos.map(\.fields.title) == ["One", "Two"])
-        #expect(throws: ImportFormatError(location: "line 2", reason: "expected a value")) {
+        #expect(throws: ImportFormatError(location: "line 2", reason: "unexpected character '}'")) {
             try TaskwarriorImport.parse(Array("[\n{\"a\":}\n]".utf8), zone: utc)
-        } 
+        }
         #expect(throws: ImportFormatError(location: "item 1", reason: "expected a task object")) {
             try TaskwarriorImport.parse(Array("[1]".utf8), zone: utc)
         }
@@ -67,8 +67,8 @@ struct ImportTests {
         #expect(insurance.closedAt == Timestamp.parse("2026-11-10T00:00:00Z"))
         #expect(batch.todos[2].fields.priority == nil)
         #expect(batch.warnings == [
-            ImportIssue(source: "line 3", problem: .unmappedPriority("D")),
             ImportIssue(source: "line 3", problem: .unsupportedFieldKeptInTitle("rec")),
+            ImportIssue(source: "line 3", problem: .unmappedPriority("D")),
         ])
         #expect(batch.skipped == [ImportIssue(source: "line 4", problem: .missingTitle)])
         #expect(Set(batch.todos.map(\.stream)).count == 4)

@@ -37,13 +37,13 @@ final class ProgressBar {
         shownPercent = -1
     }
 
-    /// `label [████░░░░]  50%  5/10`, fitted to `width` columns; `#` and `-` when not UTF-8.
+    /// `label [████░░░░]  50%  5/10`, one column narrower than `width` so the cursor never wraps; `#` and `-` when not UTF-8.
     static func line(done: Int, total: Int, label: String, width: Int, unicode: Bool) -> String {
         let done = min(max(done, 0), total)
         let percent = percent(done, of: total)
         let counts = "\(done)/\(total)"
         let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
-        let fixed = TextWidth.of(label) + 2 + 2 + percentText.count + 2 + counts.count + 1
+        let fixed = TextWidth.of(label) + " [] ".count + percentText.count + 2 + counts.count
         let barWidth = max(min(width - fixed - 1, 40), 5)
         let filled = total == 0 ? 0 : barWidth * done / total
         let (full, empty) = unicode ? ("█", "░") : ("#", "-")
