@@ -64,6 +64,8 @@ struct ForeignImportTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Imported 8 todos from \(Self.taskwarrior) (1 completed, 1 deleted).\n"))
         #expect(result.stdout.contains("Skipped 1 item:\n  task 64994181: a recurring template"))
+        let czech = tally.run(["import", "--from", "taskwarrior", Self.taskwarrior], environment: ["LANG": "cs_CZ.UTF-8"])
+        #expect(czech.stdout.contains("Přeskočena 1 položka:\n  úkol 64994181: šablona opakování"), "\(czech.stdout)")
         #expect(result.stdout.contains("  task 291f6713: field 'wait' is not supported; left out\n"))
         let list = tally.run("--json", "list", "--deleted")
         guard case .array(let todos)? = list.json else { Issue.record("not JSON: \(list.stdout)"); return }
@@ -236,6 +238,17 @@ struct TerminalEcosystemTests {
         #expect(ascii.stdout.contains("...") && !ascii.stdout.contains("…"))
         let json = tally.run(["--json", "list"], environment: ["COLUMNS": "50"])
         #expect(json.json?.arrayValue?.first?.objectValue?["title"]?.stringValue == title)
+    }
+
+    @Test("messages spell symbols in ASCII when the locale is not UTF-8")
+    func asciiMessages() {
+        #expect(Catalog.forEnvironment(["LANG": "C"]).text(.historyFieldSet, ["field": "title", "value": "'b'"]) == "title -> 'b'")
+        #expect(Catalog.forEnvironment(["LANG": "en_US.UTF-8"]).text(.historyFieldSet, ["field": "title", "value": "'b'"]) == "title → 'b'")
+        let tally = TallyRunner()
+        tally.run("add", "a")
+        tally.run("edit", "1", "--title", "b")
+        let show = tally.run(["show", "1"], environment: ["LANG": "C"])
+        #expect(show.stdout.contains("edited title -> 'b'") && !show.stdout.contains("→"), "\(show.stdout)")
     }
 
     @Test("the progress bar fits its width and falls back to ASCII")

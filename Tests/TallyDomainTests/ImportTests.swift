@@ -26,10 +26,10 @@ struct ImportTests {
         #expect(milk.status == .pending && milk.createdAt == Timestamp.parse("2026-11-01T09:15:00Z"))
         #expect(milk.stream == NameUUID.make("taskwarrior:408cb5ff-d093-422f-b02a-5de2f27e32d6"))
         #expect(batch.todos[1].status == .completed && batch.todos[1].closedAt == Timestamp.parse("2026-11-03T12:00:00Z"))
-        #expect(batch.warnings == [ImportIssue(source: "task 408cb5ff", problem: .unsupportedField("wait"))])
+        #expect(batch.warnings == [ImportIssue(source: .task("408cb5ff"), problem: .unsupportedField("wait"))])
         #expect(batch.skipped == [
-            ImportIssue(source: "task bbbbbbbb", problem: .recurringTemplate),
-            ImportIssue(source: "task cccccccc", problem: .missingTitle),
+            ImportIssue(source: .task("bbbbbbbb"), problem: .recurringTemplate),
+            ImportIssue(source: .task("cccccccc"), problem: .missingTitle),
         ])
     }
 
@@ -38,10 +38,10 @@ struct ImportTests {
         let lines = #"{"description":"One","uuid":"11111111-0000-0000-0000-000000000000"}"# + "\n\n" + #"{"description":"Two"}"#
         let batch = try TaskwarriorImport.parse(Array(lines.utf8), zone: utc)
         #expect(batch.todos.map(\.fields.title) == ["One", "Two"])
-        #expect(throws: ImportFormatError(location: "line 2", reason: "unexpected character '}'")) {
+        #expect(throws: ImportFormatError(location: .line(2), reason: "unexpected character '}'")) {
             try TaskwarriorImport.parse(Array("[\n{\"a\":}\n]".utf8), zone: utc)
         }
-        #expect(throws: ImportFormatError(location: "item 1", reason: "expected a task object")) {
+        #expect(throws: ImportFormatError(location: .item(1), reason: "expected a task object")) {
             try TaskwarriorImport.parse(Array("[1]".utf8), zone: utc)
         }
     }
@@ -67,10 +67,10 @@ struct ImportTests {
         #expect(insurance.closedAt == Timestamp.parse("2026-11-10T00:00:00Z"))
         #expect(batch.todos[2].fields.priority == nil)
         #expect(batch.warnings == [
-            ImportIssue(source: "line 3", problem: .unsupportedFieldKeptInTitle("rec")),
-            ImportIssue(source: "line 3", problem: .unmappedPriority("D")),
+            ImportIssue(source: .line(3), problem: .unsupportedFieldKeptInTitle("rec")),
+            ImportIssue(source: .line(3), problem: .unmappedPriority("D")),
         ])
-        #expect(batch.skipped == [ImportIssue(source: "line 4", problem: .missingTitle)])
+        #expect(batch.skipped == [ImportIssue(source: .line(4), problem: .missingTitle)])
         #expect(Set(batch.todos.map(\.stream)).count == 4)
     }
 
@@ -81,7 +81,7 @@ struct ImportTests {
         #expect(first == (try TodoTxtImport.parse(text, zone: utc)))
         #expect(NameUUID.make("x").count == 36 && NameUUID.make("x") == NameUUID.make("x") && NameUUID.make("x") != NameUUID.make("y"))
         #expect(Array(NameUUID.make("x"))[14] == "8")
-        #expect(throws: ImportFormatError(location: "line 2", reason: "not valid UTF-8 text")) {
+        #expect(throws: ImportFormatError(location: .line(2), reason: "not valid UTF-8 text")) {
             try TodoTxtImport.parse([0x61, 0x0A, 0xFF, 0x0A], zone: utc)
         }
     }
@@ -89,9 +89,9 @@ struct ImportTests {
     @Test("the decider creates, completes and deletes with the source's ids and times, and skips what exists")
     func decide() throws {
         let items = [
-            ImportedTodo(stream: "s1", source: "line 1", fields: TodoFields(title: "A"), status: .completed, createdAt: 1_000, closedAt: 2_000),
-            ImportedTodo(stream: "s2", source: "line 2", fields: TodoFields(title: "B"), status: .deleted, createdAt: 3_000),
-            ImportedTodo(stream: "s1", source: "line 3", fields: TodoFields(title: "A again")),
+            ImportedTodo(stream: "s1", source: .line(1), fields: TodoFields(title: "A"), status: .completed, createdAt: 1_000, closedAt: 2_000),
+            ImportedTodo(stream: "s2", source: .line(2), fields: TodoFields(title: "B"), status: .deleted, createdAt: 3_000),
+            ImportedTodo(stream: "s1", source: .line(3), fields: TodoFields(title: "A again")),
         ]
         let context = DecisionContext(now: 9_000, zone: utc, makeID: { "fresh" })
         let decision = try Decider.decide(.importTodos(items), state: ReadModel(), context: context)
@@ -101,7 +101,7 @@ struct ImportTests {
             PendingEvent(stream: "s2", version: 1, event: .todoCreated(TodoFields(title: "B")), id: NameUUID.make("s2#1"), recordedAt: 3_000),
             PendingEvent(stream: "s2", version: 2, event: .todoDeleted, id: NameUUID.make("s2#2"), recordedAt: 3_000),
         ])
-        #expect(decision.notices == [.alreadyImported(source: "line 3")])
+        #expect(decision.notices == [.alreadyImported(source: .line(3))])
         #expect(decision.affected == ["s1", "s2"])
     }
 }

@@ -52,7 +52,9 @@ enum FailureMapper {
         case let error as CLIError:
             return cli(error, catalog: catalog)
         case let error as ImportFormatError:
-            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorMalformedImport, ["location": error.location, "reason": error.reason]))
+            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorMalformedImport, [
+                "location": (error.path.map { $0 + ", " } ?? "") + ForeignImport.label(error.location, catalog), "reason": error.reason,
+            ]))
         default:
             return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": "\(error)"]))
         }

@@ -28,7 +28,7 @@ public enum Notice: Sendable, Equatable {
     case filterUnchanged(FilterScope)
     case noSavedFilter(FilterScope)
     /// An imported item is in the log already (an earlier import brought it in).
-    case alreadyImported(source: String)
+    case alreadyImported(source: ImportSource)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

@@ -1,5 +1,15 @@
 import Foundation
 
+/// Where in a foreign file an item or a problem is.
+public enum ImportSource: Sendable, Hashable {
+    /// A 1-based line.
+    case line(Int)
+    /// A 1-based element of a JSON array.
+    case item(Int)
+    /// A Taskwarrior task, by the first 8 hex digits of its uuid.
+    case task(String)
+}
+
 /// A todo brought in from another tool, ready for the decider.
 ///
 /// `stream` is derived from the source item (see `NameUUID`), so importing the
@@ -12,7 +22,7 @@ public struct ImportedTodo: Sendable, Equatable {
 
     public var stream: String
     /// Where the item came from, for reports: `line 3`, `task 1c5e2f0a`.
-    public var source: String
+    public var source: ImportSource
     public var fields: TodoFields
     public var status: Status
     /// When the item was created there (ms since the epoch); nil means now.
@@ -21,7 +31,7 @@ public struct ImportedTodo: Sendable, Equatable {
     public var closedAt: Int64?
 
     public init(
-        stream: String, source: String, fields: TodoFields, status: Status = .pending,
+        stream: String, source: ImportSource, fields: TodoFields, status: Status = .pending,
         createdAt: Int64? = nil, closedAt: Int64? = nil
     ) {
         self.stream = stream
@@ -57,10 +67,10 @@ public enum ImportProblem: Sendable, Equatable {
 
 /// One problem, and the item it belongs to.
 public struct ImportIssue: Sendable, Equatable {
-    public var source: String
+    public var source: ImportSource
     public var problem: ImportProblem
 
-    public init(source: String, problem: ImportProblem) {
+    public init(source: ImportSource, problem: ImportProblem) {
         self.source = source
         self.problem = problem
     }
@@ -81,13 +91,16 @@ public struct ImportBatch: Sendable, Equatable {
 
 /// A foreign file that cannot be read at all (exit 65): where, and why.
 public struct ImportFormatError: Error, Sendable, Equatable {
-    /// `line 3` or `item 2`.
-    public var location: String
+    public var location: ImportSource
+    /// The JSON parser's explanation, in English.
     public var reason: String
+    /// The file, once the caller knows it.
+    public var path: String?
 
-    public init(location: String, reason: String) {
+    public init(location: ImportSource, reason: String, path: String? = nil) {
         self.location = location
         self.reason = reason
+        self.path = path
     }
 }
 
@@ -131,7 +144,7 @@ enum ImportSupport {
             var line = Array(slice)
             if line.last == 0x0D { line.removeLast() }
             guard let text = String(validating: line, as: UTF8.self) else {
-                throw ImportFormatError(location: "line \(number)", reason: "not valid UTF-8 text")
+                throw ImportFormatError(location: .line(number), reason: "not valid UTF-8 text")
             }
             lines.append(text)
         }
@@ -152,5 +165,16 @@ enum ImportSupport {
     static func due(instant: Int64, zone: TimeZone) -> Due {
         let date = LocalDate.containing(instant, in: zone)
         return date.startInstant(in: zone) == instant ? .date(date) : .instant(instant)
+    }
+}
+
+extension ImportSource {
+    /// A stable spelling for derived ids: `line:3`, `item:2`, `task:1c5e2f0a`.
+    var ordinal: String {
+        switch self {
+        case .line(let number): "line:\(number)"
+        case .item(let number): "item:\(number)"
+        case .task(let id): "task:\(id)"
+        }
     }
 }

@@ -16,22 +16,22 @@ public enum TaskwarriorImport {
     public static func parse(_ bytes: [UInt8], zone: TimeZone) throws(ImportFormatError) -> ImportBatch {
         let lines = try ImportSupport.lines(bytes)
         let text = lines.joined(separator: "\n")
-        let items: [(location: String, value: JSON)]
+        let items: [(location: ImportSource, value: JSON)]
         if text.drop(while: { $0.isWhitespace }).first == "[" {
             let document: JSON
             do {
                 document = try JSON.parse(text)
             } catch {
-                throw ImportFormatError(location: "line \(line(ofOffset: error.offset, in: text))", reason: error.reason)
+                throw ImportFormatError(location: .line(line(ofOffset: error.offset, in: text)), reason: error.reason)
             }
-            items = (document.arrayValue ?? []).enumerated().map { ("item \($0.offset + 1)", $0.element) }
+            items = (document.arrayValue ?? []).enumerated().map { (.item($0.offset + 1), $0.element) }
         } else {
-            var parsed: [(String, JSON)] = []
+            var parsed: [(ImportSource, JSON)] = []
             for (index, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
                 do {
-                    parsed.append(("line \(index + 1)", try JSON.parse(line)))
+                    parsed.append((.line(index + 1), try JSON.parse(line)))
                 } catch {
-                    throw ImportFormatError(location: "line \(index + 1)", reason: error.reason)
+                    throw ImportFormatError(location: .line(index + 1), reason: error.reason)
                 }
             }
             items = parsed
@@ -49,9 +49,9 @@ public enum TaskwarriorImport {
     }
 
     /// One task: appended to the batch's todos, or to its skipped items with the reason.
-    static func convert(_ task: JSONObject, location: String, zone: TimeZone, seen: inout Set<String>, into batch: inout ImportBatch) {
+    static func convert(_ task: JSONObject, location: ImportSource, zone: TimeZone, seen: inout Set<String>, into batch: inout ImportBatch) {
         let uuid = task["uuid"]?.stringValue?.lowercased()
-        let source = uuid.map { "task " + String($0.prefix(8)) } ?? location
+        let source = uuid.map { ImportSource.task(String($0.prefix(8))) } ?? location
         let status = task["status"]?.stringValue ?? "pending"
         let mapped: ImportedTodo.Status
         switch status {
@@ -130,7 +130,7 @@ public enum TaskwarriorImport {
             }
             return
         }
-        let name = "taskwarrior:" + (uuid ?? "\(location):\(description)")
+        let name = "taskwarrior:" + (uuid ?? "\(location.ordinal):\(description)")
         let stream = NameUUID.make(name)
         guard seen.insert(stream).inserted else { return }
         batch.todos.append(ImportedTodo(stream: stream, source: source, fields: fields, status: mapped, createdAt: created, closedAt: closed))

@@ -25,7 +25,7 @@ public enum TodoTxtImport {
     /// The stream id comes from the line's text and how many identical lines came before it,
     /// so re-importing a file with lines added or moved still finds the earlier ones.
     static func convert(_ line: String, number: Int, occurrence: Int, zone: TimeZone, into batch: inout ImportBatch) {
-        let source = "line \(number)"
+        let source = ImportSource.line(number)
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)[...]
         var completed = false
         var completedOn: LocalDate? = nil

@@ -17,11 +17,12 @@ enum ForeignImport {
             case "todotxt": batch = try TodoTxtImport.parse(bytes, zone: context.zone)
             default: throw UsageError(kind: .invalidValue(option: "--from", value: format, allowed: formats), commandPath: ImportCommand.path)
             }
-        } catch let error as ImportFormatError {
-            throw ImportFormatError(location: "\(path == "-" ? "standard input" : path), \(error.location)", reason: error.reason)
+        } catch var error as ImportFormatError {
+            error.path = path
+            throw error
         }
         var imported: [Todo] = []
-        var present: [String] = []
+        var present: [ImportSource] = []
         if !batch.todos.isEmpty {
             let outcome = try context.dispatcher().execute(.importTodos(batch.todos))
             imported = outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }
@@ -30,11 +31,12 @@ enum ForeignImport {
             }
         }
         if context.json {
+            let english = Catalog.english
             context.printJSON(.object([
                 "imported": .array(imported.map(JSONShapes.todo)),
-                "alreadyPresent": .array(present.map(JSON.string)),
-                "skipped": .array(batch.skipped.map { issue(.string($0.source), $0.problem, context.catalog) }),
-                "warnings": .array(batch.warnings.map { issue(.string($0.source), $0.problem, context.catalog) }),
+                "alreadyPresent": .array(present.map { .string(label($0, english)) }),
+                "skipped": .array(batch.skipped.map { issue($0, english) }),
+                "warnings": .array(batch.warnings.map { issue($0, english) }),
             ]))
             return
         }
@@ -54,13 +56,22 @@ enum ForeignImport {
         return Array(data)
     }
 
-    /// `{"source": ..., "reason": ...}` for `--json`.
-    private static func issue(_ source: JSON, _ problem: ImportProblem, _ catalog: Catalog) -> JSON {
-        .object(["source": source, "reason": .string(text(problem, catalog))])
+    /// `{"source": ..., "reason": ...}` for `--json`, always in English so programs can rely on it.
+    private static func issue(_ issue: ImportIssue, _ catalog: Catalog) -> JSON {
+        .object(["source": .string(label(issue.source, catalog)), "reason": .string(text(issue.problem, catalog))])
+    }
+
+    /// `line 3`, `item 2`, `task 1c5e2f0a`.
+    static func label(_ source: ImportSource, _ catalog: Catalog) -> String {
+        switch source {
+        case .line(let number): catalog.text(.importSourceLine, ["number": String(number)])
+        case .item(let number): catalog.text(.importSourceItem, ["number": String(number)])
+        case .task(let id): catalog.text(.importSourceTask, ["id": id])
+        }
     }
 
     /// The human summary: counts first, then every skipped item and warning with its source.
-    private static func report(imported: [Todo], present: [String], batch: ImportBatch, path: String, _ context: CLIContext) {
+    private static func report(imported: [Todo], present: [ImportSource], batch: ImportBatch, path: String, _ context: CLIContext) {
         let catalog = context.catalog
         let console = context.console
         let completed = imported.filter { $0.completed && !$0.deleted }.count
@@ -75,13 +86,13 @@ enum ForeignImport {
         if !batch.skipped.isEmpty {
             console.line(catalog.plural(.importSkipped, count: batch.skipped.count))
             for item in batch.skipped {
-                console.line(catalog.text(.importIssueLine, ["source": item.source, "reason": text(item.problem, catalog)]))
+                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog)]))
             }
         }
         if !batch.warnings.isEmpty {
             console.line(catalog.plural(.importWarnings, count: batch.warnings.count))
             for item in batch.warnings {
-                console.line(catalog.text(.importIssueLine, ["source": item.source, "reason": text(item.problem, catalog)]))
+                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog)]))
             }
         }
     }
