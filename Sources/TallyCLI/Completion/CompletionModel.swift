@@ -30,6 +30,7 @@ struct CompletionModel {
     let nodes: [Node]
     let globals: [OptionSpec]
 
+    /// Walks the visible tree from `root`, depth first.
     init(root: CommandSpec, globalOptions: [OptionSpec]) {
         globals = globalOptions.filter { !$0.hidden }
         var nodes: [Node] = []
@@ -66,6 +67,12 @@ struct CompletionModel {
         case "SHELL": .words(shells)
         default: .none
         }
+    }
+
+    /// `items` without repeats, first occurrence kept.
+    static func unique(_ items: [String]) -> [String] {
+        var seen: Set<String> = []
+        return items.filter { seen.insert($0).inserted }
     }
 
     /// Every `(path, option)` whose option takes a value: the scripts skip the word after it.

@@ -60,7 +60,7 @@ enum ManPage {
             out += [".PP", "Usage: \\fB" + escape(HelpRenderer.usageLine(spec, path: path, programName: "tally")) + "\\fR"]
         }
         for argument in spec.arguments {
-            out.append(item(placeholder(argument.name) + (argument.repeating ? " ..." : ""), escape(argument.help)))
+            out.append(item(argument.name + (argument.repeating ? " ..." : ""), escape(argument.help)))
         }
         for option in spec.options where !option.hidden { out += optionItem(option) }
         if !spec.examples.isEmpty {
@@ -75,6 +75,7 @@ enum ManPage {
         return out
     }
 
+    /// `.TP` with the option's label, then its help, default and allowed values.
     private static func optionItem(_ option: OptionSpec) -> [String] {
         var label = "\\fB" + escape(option.displayName) + "\\fR"
         if let short = option.short { label = "\\fB\\-\(short)\\fR, " + label }
@@ -86,16 +87,14 @@ enum ManPage {
         return [".TP", label, escape(help)]
     }
 
+    /// `.TP` with a bold label and already escaped text.
     private static func item(_ label: String, _ text: String) -> String {
         ".TP\n\\fB" + escape(label) + "\\fR\n" + text
     }
 
+    /// One `.PP` per non-empty line of `text`.
     private static func paragraphs(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: true).flatMap { [".PP", escape(String($0).trimmingCharacters(in: .whitespaces))] }
-    }
-
-    private static func placeholder(_ name: String) -> String {
-        name
     }
 
     /// Text safe for a roff text line: backslashes and dashes escaped, no leading control character.
@@ -105,6 +104,7 @@ enum ManPage {
         return result
     }
 
+    /// A macro argument in double quotes.
     private static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\"", with: "'") + "\""
     }

@@ -1,5 +1,6 @@
 /// A zsh completion function (`_tally`): walks the words typed so far, then offers described words.
 enum ZshCompletion {
+    /// The whole `#compdef` file; sourced directly it registers itself with `compdef`.
     static func script(_ model: CompletionModel) -> String {
         var lines: [String] = [
             "#compdef tally",
@@ -14,7 +15,7 @@ enum ZshCompletion {
             "            continue",
             "        fi",
             "        case \"$cmdpath $word\" in",
-            "            (" + unique(model.valueOptions.map { quote($0.path + " " + $0.option.displayName) }).joined(separator: "|") + ")",
+            "            (" + CompletionModel.unique(model.valueOptions.map { quote($0.path + " " + $0.option.displayName) }).joined(separator: "|") + ")",
             "                skip=1; continue ;;",
             "        esac",
             "        [[ $word == -* ]] && continue",
@@ -68,6 +69,7 @@ enum ZshCompletion {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The statement that offers `values` for `option`'s argument.
     private static func action(_ values: ValueCompletion, option: OptionSpec) -> String {
         switch values {
         case .none: "_message \(quote(option.valueName?.lowercased() ?? "value"))"
@@ -83,12 +85,8 @@ enum ZshCompletion {
         return quote(word.replacingOccurrences(of: ":", with: "\\:") + ":" + first)
     }
 
+    /// `text` as one single-quoted shell word.
     private static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    private static func unique(_ items: [String]) -> [String] {
-        var seen: Set<String> = []
-        return items.filter { seen.insert($0).inserted }
     }
 }
