@@ -197,6 +197,30 @@ struct TerminalEcosystemTests {
         #expect(lines == ["list", "created updated due priority title", "home", "low medium high", "bash zsh fish --db --json --no-color --help"])
     }
 
+    @Test("fish completion offers subcommands, fixed values and tags from the database")
+    func fishCompletes() throws {
+        guard let fish = Self.tool("fish") else {
+            print("skipped: fish is not installed, so its completions were not exercised")
+            return
+        }
+        let tally = TallyRunner()
+        tally.run("add", "Milk", "--tag", "shop")
+        let script = tally.directory.path("tally.fish")
+        try Data(tally.run("completions", "fish").stdout.utf8).write(to: URL(fileURLWithPath: script))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: fish)
+        process.arguments = ["--no-config", "-c", "source \(script); complete -C'tally record fi'; complete -C'tally ls --sort t'; complete -C'tally add x --tag s'"]
+        var environment = tally.environment
+        environment["PATH"] = TallyRunner.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        process.waitUntilExit()
+        #expect(lines.map { $0.split(separator: "\t").first.map(String.init) ?? "" } == ["filter", "title", "shop"], "\(lines)")
+    }
+
     @Test("__complete prints tags and categories by prefix, and never creates the database")
     func complete() {
         let tally = TallyRunner()

@@ -143,7 +143,10 @@ enum ImportSupport {
             number += 1
             var line = Array(slice)
             if line.last == 0x0D { line.removeLast() }
-            guard let text = String(validating: line, as: UTF8.self) else {
+            // Decoding replaces invalid sequences with U+FFFD, so only valid UTF-8 survives the round trip.
+            // (String(validating:as:) would say it directly but needs macOS 15.)
+            let text = String(decoding: line, as: UTF8.self)
+            guard text.utf8.elementsEqual(line) else {
                 throw ImportFormatError(location: .line(number), reason: "not valid UTF-8 text")
             }
             lines.append(text)
