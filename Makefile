@@ -2,9 +2,13 @@
 SWIFT  ?= swift
 PREFIX ?= /usr/local
 BINDIR  = $(PREFIX)/bin
+MANDIR  = $(PREFIX)/share/man/man1
+BASHDIR = $(PREFIX)/share/bash-completion/completions
+ZSHDIR  = $(PREFIX)/share/zsh/site-functions
+FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: all deps build release test demo install uninstall clean migrations check-migrations fuzz stress bench bench-quick
+.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress bench bench-quick
 
 all: build
 
@@ -51,13 +55,30 @@ bench-quick: deps
 demo: build
 	@./scripts/demo .build/debug/tally
 
-## install: install the release binary into $(BINDIR).
-install: release
-	install -d $(DESTDIR)$(BINDIR)
-	install -m 755 .build/release/tally $(DESTDIR)$(BINDIR)/tally
+## man: generate the manual page tally.1 from the command specs (the same text as --help).
+man: release
+	.build/release/tally __man > tally.1
 
+## completions: generate the bash, zsh and fish completion scripts into .build/completions/.
+completions: release
+	mkdir -p .build/completions
+	.build/release/tally completions bash > .build/completions/tally.bash
+	.build/release/tally completions zsh > .build/completions/_tally
+	.build/release/tally completions fish > .build/completions/tally.fish
+
+## install: install the binary, the man page and the completion scripts under $(PREFIX) (default /usr/local).
+install: man completions
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
+	install -m 755 .build/release/tally $(DESTDIR)$(BINDIR)/tally
+	install -m 644 tally.1 $(DESTDIR)$(MANDIR)/tally.1
+	install -m 644 .build/completions/tally.bash $(DESTDIR)$(BASHDIR)/tally
+	install -m 644 .build/completions/_tally $(DESTDIR)$(ZSHDIR)/_tally
+	install -m 644 .build/completions/tally.fish $(DESTDIR)$(FISHDIR)/tally.fish
+
+## uninstall: remove what install put under $(PREFIX).
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tally
+	rm -f $(DESTDIR)$(BINDIR)/tally $(DESTDIR)$(MANDIR)/tally.1 $(DESTDIR)$(BASHDIR)/tally \
+		$(DESTDIR)$(ZSHDIR)/_tally $(DESTDIR)$(FISHDIR)/tally.fish
 
 ## stress: 8 processes x 200 mixed commands on one database (swift test runs a short version).
 stress: deps
@@ -73,4 +94,4 @@ migrations:
 	./scripts/embed-migrations
 
 clean:
-	rm -rf .build
+	rm -rf .build tally.1

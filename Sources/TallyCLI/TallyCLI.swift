@@ -26,7 +26,7 @@ public enum TallyCLI {
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let console = Console()
         defer { console.flush() }
-        let catalog = Catalog.english
+        let catalog = Catalog.forEnvironment(environment)
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
         do {
             let parser = ArgumentParser(root: CommandTree.root, globalOptions: CommandTree.globalOptions)
@@ -34,7 +34,7 @@ public enum TallyCLI {
             case .version:
                 console.line("tally \(version)")
             case .overview:
-                console.out(HelpRenderer.overview(root: CommandTree.root, globalOptions: CommandTree.globalOptions))
+                console.out(ShortOverview.render(root: CommandTree.root))
             case .help(let path, _):
                 let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root
                 console.out(HelpRenderer.render(spec, path: path, globalOptions: CommandTree.globalOptions))

@@ -122,10 +122,10 @@ public final class Dispatcher {
         for pending in events {
             let type = EventCatalog.typeName(of: pending.event)
             var envelope = EventEnvelope(
-                seq: previous.seq + 1, id: makeID(), stream: pending.stream, version: pending.version,
+                seq: previous.seq + 1, id: pending.id ?? makeID(), stream: pending.stream, version: pending.version,
                 type: type, schema: EventCatalog.currentSchemas[type] ?? 1,
                 data: JSON.object(EventCatalog.payload(of: pending.event)).serialized(.canonical),
-                recordedAt: recordedAt, actor: actor, command: commandID, hash: ""
+                recordedAt: pending.recordedAt ?? recordedAt, actor: actor, command: commandID, hash: ""
             )
             envelope.hash = EventHash.link(previous: previous.hash, envelope)
             previous = LogHead(seq: envelope.seq, hash: envelope.hash)

@@ -10,6 +10,7 @@ enum CommandTree {
         RecordExportCommand.self, StatsCommand.self,
         InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
+                CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
         ]
     }
 
@@ -29,6 +30,7 @@ enum CommandTree {
             RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
             SnapshotCommand.spec, RebuildCommand.spec,
             LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
+                        CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec,
         ]
     )
 

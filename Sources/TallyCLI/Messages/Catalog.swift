@@ -1,3 +1,5 @@
+import Foundation
+
 /// CLDR plural categories used by the catalogs.
 enum PluralCategory: Sendable, Hashable {
     case one, few, many, other
@@ -21,10 +23,13 @@ struct Catalog: Sendable {
     let language: Language
     /// Used when `language` lacks a message, so output never goes blank.
     let fallback: Language
+    /// Spell symbols in ASCII (`->` for `→`) because the terminal is not UTF-8.
+    let asciiSymbols: Bool
 
-    init(language: Language, fallback: Language = .english) {
+    init(language: Language, fallback: Language = .english, asciiSymbols: Bool = false) {
         self.language = language
         self.fallback = fallback
+        self.asciiSymbols = asciiSymbols
     }
 
     static let english = Catalog(language: .english)
@@ -54,8 +59,12 @@ struct Catalog: Sendable {
             let category = language.pluralRule(count ?? 0)
             pattern = forms[category] ?? forms[.other] ?? ""
         }
-        return Self.fill(pattern, arguments)
+        let text = Self.fill(pattern, arguments)
+        return asciiSymbols ? Self.asciiFallbacks.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) } : text
     }
+
+    /// Symbols the templates use, and what a terminal without UTF-8 gets instead.
+    static let asciiFallbacks = [("→", "->"), ("…", "..."), ("–", "-")]
 
     /// Replaces `{name}` with its argument; unknown names are left as they are.
     static func fill(_ pattern: String, _ arguments: [String: String]) -> String {
@@ -75,5 +84,18 @@ struct Catalog: Sendable {
         }
         result += rest
         return result
+    }
+}
+
+extension Catalog {
+    /// Languages with a catalog, by the code a locale name starts with.
+    static let languages: [Language] = [.english, .czech]
+
+    /// The catalog the locale asks for: the first non-empty of `LC_ALL`, `LC_MESSAGES`, `LANG`; English otherwise.
+    static func forEnvironment(_ environment: [String: String]) -> Catalog {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let code = locale.prefix { $0.isLetter }.lowercased()
+        let language = languages.first { $0.code == code } ?? .english
+        return Catalog(language: language, asciiSymbols: !Settings.useUnicode(environment: environment))
     }
 }

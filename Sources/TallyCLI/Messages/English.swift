@@ -69,6 +69,7 @@ extension Language {
             .noticeNoCompletedTodos: .text("There are no completed todos; nothing changed."),
             .noticeFilterUnchanged: .text("That view is already saved; nothing changed."),
             .noticeNoSavedFilter: .text("No view is saved; nothing changed."),
+            .noticeAlreadyImported: .text("{source} was imported before; skipped."),
 
             .confirmAdded: .text("Added {label}"),
             .confirmLogged: .text("Logged {label}"),
@@ -223,7 +224,8 @@ extension Language {
             .snapshotEmptyLog: .text("The log is empty; there is nothing to snapshot."),
             .rebuildDone: .text("Rebuilt the read models from {events} in {duration} ({rate} events/s); snapshot written at @{seq}."),
             .rebuildEmptyLog: .text("The log is empty; there is nothing to rebuild."),
-            .rebuildProgress: .text("{bar} {percent}%  {done}/{total} events  {rate} events/s  ETA {eta} s"),
+            .rebuildProgress: .text("{rate} events/s  ETA {eta} s"),
+            .rebuildLabel: .text("Replaying"),
             .rebuildEtaUnknown: .text("--"),
             .ageJustNow: .text("just now"),
             .ageSeconds: .plural([.one: "{count} second ago", .other: "{count} seconds ago"]),
@@ -233,6 +235,25 @@ extension Language {
             .durationSeconds: .text("{seconds} s"),
             .countEvents: .plural([.one: "{count} event", .other: "{count} events"]),
             .countTodos: .plural([.one: "{count} todo", .other: "{count} todos"]),
+
+            .errorMalformedImport: .text("Malformed input at {location}: {reason}."),
+            .importImported: .plural([.one: "Imported {count} todo from {path}{detail}.", .other: "Imported {count} todos from {path}{detail}."]),
+            .importImportedDetail: .text("({completed} completed, {deleted} deleted)"),
+            .importAlreadyPresent: .plural([.one: "{count} item was imported before; skipped.", .other: "{count} items were imported before; skipped."]),
+            .importSkipped: .plural([.one: "Skipped {count} item:", .other: "Skipped {count} items:"]),
+            .importWarnings: .plural([.one: "{count} warning:", .other: "{count} warnings:"]),
+            .importIssueLine: .text("  {source}: {reason}"),
+            .importSourceLine: .text("line {number}"),
+            .importSourceItem: .text("item {number}"),
+            .importSourceTask: .text("task {id}"),
+            .importMissingTitle: .text("no text for the title"),
+            .importRecurringTemplate: .text("a recurring template (its instances are imported on their own)"),
+            .importUnknownStatus: .text("unknown status '{status}'"),
+            .importUnsupportedField: .text("field '{field}' is not supported; left out"),
+            .importUnsupportedFieldKept: .text("field '{field}' is not supported; kept in the title"),
+            .importUnmappedPriority: .text("priority '{value}' is not A, B or C (or H, M, L); imported without a priority"),
+            .importInvalidDate: .text("{field} '{value}' is not a date; left out"),
+            .importInvalidDateKept: .text("{field} '{value}' is not a date; kept in the title"),
         ]
     )
 }

@@ -68,6 +68,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case noticeNoCompletedTodos = "notice.no-completed-todos"
     case noticeFilterUnchanged = "notice.filter-unchanged"
     case noticeNoSavedFilter = "notice.no-saved-filter"
+    case noticeAlreadyImported = "notice.already-imported"
 
     // Confirmations
     case confirmAdded = "confirm.added"
@@ -231,6 +232,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case rebuildDone = "rebuild.done"
     case rebuildEmptyLog = "rebuild.empty-log"
     case rebuildProgress = "rebuild.progress"
+    case rebuildLabel = "rebuild.label"
     case rebuildEtaUnknown = "rebuild.eta-unknown"
     case ageJustNow = "age.just-now"
     case ageSeconds = "age.seconds"
@@ -240,4 +242,24 @@ enum MessageID: String, CaseIterable, Sendable {
     case durationSeconds = "duration.seconds"
     case countEvents = "count.events"
     case countTodos = "count.todos"
+
+    // Imports from other tools
+    case errorMalformedImport = "error.malformed-import"
+    case importImported = "import.imported"
+    case importImportedDetail = "import.imported-detail"
+    case importAlreadyPresent = "import.already-present"
+    case importSkipped = "import.skipped"
+    case importWarnings = "import.warnings"
+    case importIssueLine = "import.issue-line"
+    case importSourceLine = "import.source-line"
+    case importSourceItem = "import.source-item"
+    case importSourceTask = "import.source-task"
+    case importMissingTitle = "import.missing-title"
+    case importRecurringTemplate = "import.recurring-template"
+    case importUnknownStatus = "import.unknown-status"
+    case importUnsupportedField = "import.unsupported-field"
+    case importUnsupportedFieldKept = "import.unsupported-field-kept"
+    case importUnmappedPriority = "import.unmapped-priority"
+    case importInvalidDate = "import.invalid-date"
+    case importInvalidDateKept = "import.invalid-date-kept"
 }

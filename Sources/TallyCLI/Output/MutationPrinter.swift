@@ -66,6 +66,7 @@ enum NoticeText {
         case .noCompletedTodos: catalog.text(.noticeNoCompletedTodos)
         case .filterUnchanged(let scope): catalog.text(.noticeFilterUnchanged, ["scope": scope.rawValue])
         case .noSavedFilter(let scope): catalog.text(.noticeNoSavedFilter, ["scope": scope.rawValue])
+        case .alreadyImported(let source): catalog.text(.noticeAlreadyImported, ["source": ForeignImport.label(source, catalog)])
         }
     }
 }

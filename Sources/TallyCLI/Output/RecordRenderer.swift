@@ -44,7 +44,7 @@ struct RecordRenderer {
                 ActivityDuration.format(record.durationSeconds), distance(record.distanceMeters), pace(record), record.place ?? "",
             ]
         }
-        return Table(columns: columns, rows: rows).render(maxWidth: context.settings.width) + "\n\n" + footer(view)
+        return Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width) + "\n\n" + footer(view)
     }
 
     func footer(_ view: RecordView) -> String {

@@ -48,7 +48,7 @@ struct TodoRenderer {
                 todo.priority.map { catalog.text(priorityID($0)) } ?? "", due(todo.due),
             ]
         }
-        var text = Table(columns: columns, rows: rows).render(maxWidth: context.settings.width)
+        var text = Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
         text += "\n\n" + footer(view)
         return text
     }

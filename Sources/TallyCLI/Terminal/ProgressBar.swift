@@ -1,52 +1,84 @@
-/// A one-line progress display on standard error, redrawn in place at most ten times a second.
+/// A one-line progress bar on standard error for long work (import, rebuild).
 ///
-/// Only for terminals: callers create one when stderr is a terminal and skip it otherwise.
+/// It draws only when standard error is a terminal and `--json` is off, so pipes, logs
+/// and programs never see it. It redraws when the shown percentage changes (and, with a
+/// rate, at most every quarter second otherwise), and `finish()` erases the line so the
+/// command's own output starts on a clean line.
 final class ProgressBar {
+    let total: Int
+    let label: String
+    let enabled: Bool
     private let console: Console
     private let catalog: Catalog
     private let unicode: Bool
+    private let width: Int
+    private let showsRate: Bool
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var lastDraw: ContinuousClock.Instant?
-    private var drawn = false
+    private var shownPercent = -1
 
-    static let barWidth = 24
-
-    init(console: Console, catalog: Catalog, unicode: Bool) {
-        self.console = console
-        self.catalog = catalog
-        self.unicode = unicode
+    /// A bar for `total` units; with `showsRate`, units per second and the time left follow the counts.
+    init(total: Int, label: String, context: CLIContext, showsRate: Bool = false) {
+        self.total = total
+        self.label = label
+        self.console = context.console
+        self.catalog = context.catalog
+        self.unicode = context.settings.unicode
+        self.width = context.settings.width ?? 80
+        self.showsRate = showsRate
+        self.enabled = context.console.stderrIsTerminal && !context.json && total > 0
         start = clock.now
     }
 
-    /// Redraws the line for `done` of `total` units, unless it was drawn less than 100 ms ago.
-    func update(done: Int64, total: Int64) {
+    /// Shows that `done` of `total` units are finished.
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let percent = Self.percent(done, of: total)
         let now = clock.now
-        if let lastDraw, now - lastDraw < .milliseconds(100), done < total { return }
+        let due = showsRate && (lastDraw.map { now - $0 >= .milliseconds(250) } ?? true)
+        guard percent != shownPercent || due else { return }
+        shownPercent = percent
         lastDraw = now
-        let elapsed = Self.seconds(now - start)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
-        let filled = Int(fraction * Double(Self.barWidth))
-        let bar = String(repeating: unicode ? "█" : "#", count: filled)
-            + String(repeating: unicode ? "░" : ".", count: Self.barWidth - filled)
-        let eta = rate > 0 ? String(Int((Double(total - done) / rate).rounded(.up))) : catalog.text(.rebuildEtaUnknown)
-        let line = catalog.text(.rebuildProgress, [
-            "bar": bar, "percent": String(Int(fraction * 100)), "done": String(done), "total": String(total),
-            "rate": String(Int(rate)), "eta": eta,
-        ])
-        console.errorRaw("\r\u{1B}[K" + line)
-        drawn = true
+        var suffix = ""
+        if showsRate {
+            let elapsed = Self.seconds(now - start)
+            let rate = elapsed > 0 ? Double(done) / elapsed : 0
+            let eta = rate > 0 ? String(Int((Double(total - done) / rate).rounded(.up))) : catalog.text(.rebuildEtaUnknown)
+            suffix = "  " + catalog.text(.rebuildProgress, ["rate": String(Int(rate)), "eta": eta])
+        }
+        let line = Self.line(done: done, total: total, label: label, width: width - TextWidth.of(suffix), unicode: unicode)
+        console.errorRaw("\r" + line + suffix + "\u{1B}[K")
     }
 
-    /// Clears the line so the next output starts on a clean one.
+    /// Erases the bar.
     func finish() {
-        if drawn { console.errorRaw("\r\u{1B}[K") }
+        guard enabled, shownPercent >= 0 else { return }
+        console.errorRaw("\r\u{1B}[K")
+        shownPercent = -1
+    }
+
+    /// `label [████░░░░]  50%  5/10`, one column narrower than `width` so the cursor never wraps; `#` and `-` when not UTF-8.
+    static func line(done: Int, total: Int, label: String, width: Int, unicode: Bool) -> String {
+        let done = min(max(done, 0), total)
+        let percent = percent(done, of: total)
+        let counts = "\(done)/\(total)"
+        let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
+        let fixed = TextWidth.of(label) + " [] ".count + percentText.count + 2 + counts.count
+        let barWidth = max(min(width - fixed - 1, 40), 5)
+        let filled = total == 0 ? 0 : barWidth * done / total
+        let (full, empty) = unicode ? ("█", "░") : ("#", "-")
+        let bar = String(repeating: full, count: filled) + String(repeating: empty, count: barWidth - filled)
+        return "\(label) [\(bar)] \(percentText)  \(counts)"
     }
 
     /// A `Duration` in seconds.
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    private static func percent(_ done: Int, of total: Int) -> Int {
+        total == 0 ? 100 : min(max(done, 0), total) * 100 / total
     }
 }

@@ -16,6 +16,8 @@ struct Table: Sendable {
     var columns: [Column]
     /// Missing cells count as empty; cells beyond `columns.count` are ignored.
     var rows: [[String]]
+    /// What marks a cut cell: "…", or "..." when the terminal is not UTF-8.
+    var ellipsis: String = "…"
 
     static let gap = "  "
 
@@ -57,7 +59,7 @@ struct Table: Sendable {
         var parts: [String] = []
         for (index, column) in columns.enumerated() {
             let cell = index < cells.count ? cells[index] : ""
-            let fitted = TextWidth.truncate(cell, to: widths[index])
+            let fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
             parts.append(TextWidth.pad(fitted, to: widths[index], alignRight: column.alignRight))
         }
         var text = parts.joined(separator: Self.gap)

@@ -110,4 +110,6 @@ public enum Command: Sendable, Equatable {
     case deleteRecords([String])
     case saveRecordFilter(RecordQuery)
     case resetFilter(FilterScope)
+    /// Todos from another tool; ones whose stream already exists are skipped with a notice.
+    case importTodos([ImportedTodo])
 }

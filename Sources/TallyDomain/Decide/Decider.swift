@@ -94,6 +94,9 @@ public enum Decider {
         case .logRecord, .editRecord, .deleteRecords, .saveRecordFilter:
             try decideRecord(command, state: state, context: context, into: &builder)
 
+        case .importTodos(let items):
+            try decideImport(items, state: state, into: &builder)
+
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
                 builder.notices.append(.noSavedFilter(scope))
@@ -194,9 +197,10 @@ struct DecisionBuilder {
         _modify { yield &decision.notices }
     }
 
-    mutating func append(_ event: DomainEvent, to stream: String) {
+    /// Appends `event` to `stream`; `id` and `recordedAt` fix what the dispatcher would otherwise choose.
+    mutating func append(_ event: DomainEvent, to stream: String, id: String? = nil, recordedAt: Int64? = nil) {
         let version = nextVersions[stream] ?? state.version(of: stream) + 1
         nextVersions[stream] = version + 1
-        decision.events.append(PendingEvent(stream: stream, version: version, event: event))
+        decision.events.append(PendingEvent(stream: stream, version: version, event: event, id: id, recordedAt: recordedAt))
     }
 }

@@ -27,6 +27,8 @@ public enum Notice: Sendable, Equatable {
     case noCompletedTodos
     case filterUnchanged(FilterScope)
     case noSavedFilter(FilterScope)
+    /// An imported item is in the log already (an earlier import brought it in).
+    case alreadyImported(source: ImportSource)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

@@ -40,15 +40,21 @@ public struct EventEnvelope: Sendable, Equatable {
     }
 }
 
-/// An event the decider wants appended: the log assigns seq, id, time and hash.
+/// An event the decider wants appended: the log assigns seq, hash and, unless fixed here, id and time.
 public struct PendingEvent: Sendable, Equatable {
     public var stream: String
     public var version: Int
     public var event: DomainEvent
+    /// A fixed event id (imports derive it from the source item); nil lets the dispatcher make one.
+    public var id: String?
+    /// A fixed recording time (imports keep the source's times); nil means the command's time.
+    public var recordedAt: Int64?
 
-    public init(stream: String, version: Int, event: DomainEvent) {
+    public init(stream: String, version: Int, event: DomainEvent, id: String? = nil, recordedAt: Int64? = nil) {
         self.stream = stream
         self.version = version
         self.event = event
+        self.id = id
+        self.recordedAt = recordedAt
     }
 }

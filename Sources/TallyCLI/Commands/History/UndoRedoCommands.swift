@@ -35,7 +35,10 @@ enum RedoCommand: CommandHandler {
         abstract: "Re-apply the most recently undone commands.",
         discussion: "Works while nothing new has happened since the undo: any other change ends the chance to redo. Appends the command's effect again plus a history.redone marker.",
         options: [OptionSpec(name: "steps", valueName: "N", help: "How many undone commands to re-apply.", defaultValue: "1")],
-        examples: [CommandExample(command: "tally undo && tally redo", explanation: "Revert the last command, then bring it back.")]
+        examples: [
+            CommandExample(command: "tally undo && tally redo", explanation: "Revert the last command, then bring it back."),
+            CommandExample(command: "tally redo --steps 2", explanation: "Re-apply the two most recently undone commands."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

@@ -9,7 +9,11 @@ enum InfoCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show the database path, schema version, counts, size and snapshot status.",
-        examples: [CommandExample(command: "tally info", explanation: "Where the data lives and how much there is.")]
+        discussion: "A read-only command: it never creates the database.",
+        examples: [
+            CommandExample(command: "tally info", explanation: "Where the data lives and how much there is."),
+            CommandExample(command: "tally --db ~/work.db info", explanation: "The same for another database file."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

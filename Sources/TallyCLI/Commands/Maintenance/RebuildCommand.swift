@@ -10,7 +10,10 @@ enum RebuildCommand: CommandHandler {
         name: "rebuild",
         abstract: "Discard all snapshots, replay the whole log and store a fresh snapshot.",
         discussion: "Shows progress on standard error when it is a terminal. Other tally processes may keep working meanwhile.",
-        examples: [CommandExample(command: "tally rebuild", explanation: "Recompute every view from the first event.")]
+        examples: [
+            CommandExample(command: "tally rebuild", explanation: "Recompute every view from the first event."),
+            CommandExample(command: "tally verify || tally rebuild", explanation: "Replace snapshots that verify reports as wrong with a fresh one."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -19,13 +22,14 @@ enum RebuildCommand: CommandHandler {
             return emptyLog(context)
         }
         let log = try SQLiteEventLog.openForWriting(path: context.settings.databasePath, now: context.now, busyTimeout: context.settings.busyTimeout)
-        let bar = context.console.stderrIsTerminal ? ProgressBar(console: context.console, catalog: catalog, unicode: context.settings.unicode) : nil
+        var bar: ProgressBar?
         let clock = ContinuousClock()
         let started = clock.now
         let result: RebuildResult
         do {
             result = try Rebuild.run(log: log, snapshots: log, now: context.now) { progress in
-                bar?.update(done: progress.position, total: progress.total)
+                if bar == nil { bar = ProgressBar(total: Int(progress.total), label: catalog.text(.rebuildLabel), context: context, showsRate: true) }
+                bar?.update(Int(progress.position))
             }
         } catch {
             bar?.finish()

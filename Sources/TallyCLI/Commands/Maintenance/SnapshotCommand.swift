@@ -9,7 +9,10 @@ enum SnapshotCommand: CommandHandler {
         name: "snapshot",
         abstract: "Store a snapshot of the read models now.",
         discussion: "Write commands take snapshots on their own once enough events have piled up after the last one; this takes one at once. The two newest snapshots are kept.",
-        examples: [CommandExample(command: "tally snapshot", explanation: "Snapshot the current state, so the next start-up folds no tail.")]
+        examples: [
+            CommandExample(command: "tally snapshot", explanation: "Snapshot the current state, so the next start-up folds no tail."),
+            CommandExample(command: "tally import backup.jsonl && tally snapshot", explanation: "Restore a large backup, then make the next start-up fast at once."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

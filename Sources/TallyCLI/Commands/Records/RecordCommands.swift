@@ -6,6 +6,11 @@ enum RecordGroup {
     static let spec = CommandSpec(
         name: "record",
         abstract: "Log and review activities: runs, rides, swims, gym sessions.",
+        discussion: "Records work like todos: every change is an event, REF is a number or an id prefix, and 'tally undo' reverts.",
+        examples: [
+            CommandExample("tally record add Evening ride --category cycling --duration 1h10m --distance 32km", "Log a ride."),
+            CommandExample("tally record list --category cycling --since -30d", "Rides of the last thirty days, with totals."),
+        ],
         subcommands: [
             RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordShowCommand.spec,
             RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec,
@@ -49,7 +54,10 @@ enum RecordEditCommand: CommandHandler {
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
         options: [OptionSpec(name: "name", valueName: "NAME", help: "The new name."), RecordOptions.category, RecordOptions.duration,
                   RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
-        examples: [CommandExample(command: "tally record edit 4 --distance 5.2km --place none", explanation: "Correct the distance and clear the place.")]
+        examples: [
+            CommandExample(command: "tally record edit 4 --distance 5.2km --place none", explanation: "Correct the distance and clear the place."),
+            CommandExample(command: "tally record edit 7 --date 2026-11-20T07:15 --duration 45m", explanation: "Fix when it happened and how long it took."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -72,7 +80,10 @@ enum RecordDeleteCommand: CommandHandler {
         aliases: ["rm"],
         abstract: "Delete records (undo brings them back).",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.", repeating: true)],
-        examples: [CommandExample(command: "tally record delete 4", explanation: "Delete record 4.")]
+        examples: [
+            CommandExample(command: "tally record delete 4", explanation: "Delete record 4."),
+            CommandExample(command: "tally record rm 4 5 6", explanation: "Delete three records as one command (one undo step)."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -88,7 +99,10 @@ enum RecordShowCommand: CommandHandler {
         abstract: "Show all fields of a record and its history.",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
         options: [TodoOptions.asOf],
-        examples: [CommandExample(command: "tally record show 4", explanation: "Everything about record 4.")]
+        examples: [
+            CommandExample(command: "tally record show 4", explanation: "Everything about record 4, with its history."),
+            CommandExample(command: "tally --json record show 4", explanation: "The record and its events as JSON."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

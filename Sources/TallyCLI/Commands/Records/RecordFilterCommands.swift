@@ -5,6 +5,11 @@ enum RecordFilterGroup {
     static let spec = CommandSpec(
         name: "filter",
         abstract: "Save, show or reset the default view of 'tally record list'.",
+        discussion: "The saved view is an event like any other: it is audited and undoable.",
+        examples: [
+            CommandExample("tally record filter set --category running", "Make a bare 'tally record list' show runs only."),
+            CommandExample("tally record filter reset", "Go back to all records, newest first."),
+        ],
         subcommands: [RecordFilterSetCommand.spec, RecordFilterShowCommand.spec, RecordFilterResetCommand.spec]
     )
 }
@@ -16,7 +21,10 @@ enum RecordFilterSetCommand: CommandHandler {
         name: "set",
         abstract: "Save the view a bare 'tally record list' shows.",
         options: RecordOptions.view,
-        examples: [CommandExample(command: "tally record filter set --category running --since -4w", explanation: "Show the last four weeks of runs by default.")]
+        examples: [
+            CommandExample(command: "tally record filter set --category running --since -4w", explanation: "Show the last four weeks of runs by default."),
+            CommandExample(command: "tally record filter set --sort duration --limit 10", explanation: "Show the ten longest activities by default."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -34,7 +42,10 @@ enum RecordFilterShowCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show the saved default view of records.",
-        examples: [CommandExample(command: "tally record filter show", explanation: "Print the saved view as list options.")]
+        examples: [
+            CommandExample(command: "tally record filter show", explanation: "Print the saved view as list options."),
+            CommandExample(command: "tally --json record filter show", explanation: "The saved view as a JSON object."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -49,7 +60,10 @@ enum RecordFilterResetCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "reset",
         abstract: "Forget the saved view of records.",
-        examples: [CommandExample(command: "tally record filter reset", explanation: "Go back to all records, newest first.")]
+        examples: [
+            CommandExample(command: "tally record filter reset", explanation: "Go back to all records, newest first."),
+            CommandExample(command: "tally record list --since -1w", explanation: "Or override the saved view for one listing."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

@@ -37,8 +37,12 @@ enum DoneCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "done",
         abstract: "Mark todos as completed.",
+        discussion: "Completing a todo that is already completed changes nothing and says so.",
         arguments: [ArgumentSpec(name: "REF", help: "A todo number or a unique id prefix.", repeating: true)],
-        examples: [CommandExample(command: "tally done 2 4", explanation: "Complete todos 2 and 4.")]
+        examples: [
+            CommandExample(command: "tally done 2 4", explanation: "Complete todos 2 and 4, as one command (one undo step)."),
+            CommandExample(command: "tally done 3f9b", explanation: "Complete the todo whose id starts with 3f9b."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -52,8 +56,12 @@ enum ReopenCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "reopen",
         abstract: "Mark completed todos as active again.",
+        discussion: "Reopening a todo that is already active changes nothing and says so.",
         arguments: [ArgumentSpec(name: "REF", help: "A todo number or a unique id prefix.", repeating: true)],
-        examples: [CommandExample(command: "tally reopen 2", explanation: "Reopen todo 2.")]
+        examples: [
+            CommandExample(command: "tally reopen 2", explanation: "Reopen todo 2."),
+            CommandExample(command: "tally list --status completed", explanation: "Find the numbers of completed todos first."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

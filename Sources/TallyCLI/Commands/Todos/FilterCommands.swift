@@ -6,6 +6,10 @@ enum FilterGroup {
         name: "filter",
         abstract: "Save, show or reset the default view of 'tally list'.",
         discussion: "The saved view is an event like any other: it is audited and undoable.",
+        examples: [
+            CommandExample("tally filter set --status active --sort priority", "Make a bare 'tally list' show active todos, most urgent first."),
+            CommandExample("tally filter reset", "Go back to all todos in creation order."),
+        ],
         subcommands: [FilterSetCommand.spec, FilterShowCommand.spec, FilterResetCommand.spec]
     )
 }
@@ -17,7 +21,10 @@ enum FilterSetCommand: CommandHandler {
         name: "set",
         abstract: "Save the view a bare 'tally list' shows.",
         options: TodoOptions.view,
-        examples: [CommandExample(command: "tally filter set --status active --sort due", explanation: "Make 'tally list' show active todos, soonest due first.")]
+        examples: [
+            CommandExample(command: "tally filter set --status active --sort due", explanation: "Make 'tally list' show active todos, soonest due first."),
+            CommandExample(command: "tally filter set --tag work --limit 10", explanation: "Show at most ten work todos by default."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -36,7 +43,10 @@ enum FilterShowCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show the saved default view.",
-        examples: [CommandExample(command: "tally filter show", explanation: "Print the saved view as list options.")]
+        examples: [
+            CommandExample(command: "tally filter show", explanation: "Print the saved view as list options."),
+            CommandExample(command: "tally --json filter show", explanation: "The saved view as a JSON object."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -51,7 +61,10 @@ enum FilterResetCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "reset",
         abstract: "Forget the saved view: a bare 'tally list' shows all todos again.",
-        examples: [CommandExample(command: "tally filter reset", explanation: "Go back to the standard view.")]
+        examples: [
+            CommandExample(command: "tally filter reset", explanation: "Go back to the standard view."),
+            CommandExample(command: "tally list --status all", explanation: "Or override the saved view for one listing."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

@@ -1,0 +1,114 @@
+import Foundation
+import TallyApp
+import TallyDomain
+
+/// Imports a Taskwarrior export or a todo.txt file as one user command (one undo step).
+enum ForeignImport {
+    /// The formats `--from` accepts.
+    static let formats = ["taskwarrior", "todotxt"]
+
+    /// Reads `path` (`-` is standard input), converts it and appends everything in one transaction.
+    static func run(format: String, path: String, _ context: CLIContext) throws {
+        let bytes = try read(path)
+        let batch: ImportBatch
+        do {
+            switch format {
+            case "taskwarrior": batch = try TaskwarriorImport.parse(bytes, zone: context.zone)
+            case "todotxt": batch = try TodoTxtImport.parse(bytes, zone: context.zone)
+            default: throw UsageError(kind: .invalidValue(option: "--from", value: format, allowed: formats), commandPath: ImportCommand.path)
+            }
+        } catch var error as ImportFormatError {
+            error.path = path
+            throw error
+        }
+        var imported: [Todo] = []
+        var present: [ImportSource] = []
+        if !batch.todos.isEmpty {
+            let outcome = try context.dispatcher().execute(.importTodos(batch.todos))
+            imported = outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }
+            present = outcome.decision.notices.compactMap { notice in
+                if case .alreadyImported(let source) = notice { source } else { nil }
+            }
+        }
+        if context.json {
+            let english = Catalog.english
+            context.printJSON(.object([
+                "imported": .array(imported.map(JSONShapes.todo)),
+                "alreadyPresent": .array(present.map { .string(label($0, english)) }),
+                "skipped": .array(batch.skipped.map { issue($0, english) }),
+                "warnings": .array(batch.warnings.map { issue($0, english) }),
+            ]))
+            return
+        }
+        report(imported: imported, present: present, batch: batch, path: path, context)
+    }
+
+    /// The whole file; a missing or unreadable file is exit 66.
+    private static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.cannotOpenInput(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.cannotOpenInput(path: path, reason: isDirectory.boolValue ? "it is a directory" : "permission denied")
+        }
+        return Array(data)
+    }
+
+    /// `{"source": ..., "reason": ...}` for `--json`, always in English so programs can rely on it.
+    private static func issue(_ issue: ImportIssue, _ catalog: Catalog) -> JSON {
+        .object(["source": .string(label(issue.source, catalog)), "reason": .string(text(issue.problem, catalog))])
+    }
+
+    /// `line 3`, `item 2`, `task 1c5e2f0a`.
+    static func label(_ source: ImportSource, _ catalog: Catalog) -> String {
+        switch source {
+        case .line(let number): catalog.text(.importSourceLine, ["number": String(number)])
+        case .item(let number): catalog.text(.importSourceItem, ["number": String(number)])
+        case .task(let id): catalog.text(.importSourceTask, ["id": id])
+        }
+    }
+
+    /// The human summary: counts first, then every skipped item and warning with its source.
+    private static func report(imported: [Todo], present: [ImportSource], batch: ImportBatch, path: String, _ context: CLIContext) {
+        let catalog = context.catalog
+        let console = context.console
+        let completed = imported.filter { $0.completed && !$0.deleted }.count
+        let deleted = imported.filter(\.deleted).count
+        let detail = completed + deleted == 0 ? "" : " " + catalog.text(.importImportedDetail, [
+            "completed": String(completed), "deleted": String(deleted),
+        ])
+        console.line(catalog.plural(.importImported, count: imported.count, ["path": path, "detail": detail]))
+        if !present.isEmpty {
+            console.line(catalog.plural(.importAlreadyPresent, count: present.count))
+        }
+        if !batch.skipped.isEmpty {
+            console.line(catalog.plural(.importSkipped, count: batch.skipped.count))
+            for item in batch.skipped {
+                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog)]))
+            }
+        }
+        if !batch.warnings.isEmpty {
+            console.line(catalog.plural(.importWarnings, count: batch.warnings.count))
+            for item in batch.warnings {
+                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog)]))
+            }
+        }
+    }
+
+    /// Words for one import problem.
+    static func text(_ problem: ImportProblem, _ catalog: Catalog) -> String {
+        switch problem {
+        case .missingTitle: catalog.text(.importMissingTitle)
+        case .recurringTemplate: catalog.text(.importRecurringTemplate)
+        case .unknownStatus(let status): catalog.text(.importUnknownStatus, ["status": status])
+        case .unsupportedField(let field): catalog.text(.importUnsupportedField, ["field": field])
+        case .unsupportedFieldKeptInTitle(let field): catalog.text(.importUnsupportedFieldKept, ["field": field])
+        case .unmappedPriority(let value): catalog.text(.importUnmappedPriority, ["value": value])
+        case .invalidDate(let field, let value): catalog.text(.importInvalidDate, ["field": field, "value": value])
+        case .invalidDateKeptInTitle(let field, let value): catalog.text(.importInvalidDateKept, ["field": field, "value": value])
+        case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import TallyApp
+import TallyDomain
+
+/// `tally import [--from tally|taskwarrior|todotxt] FILE|-`
+enum ImportCommand: CommandHandler {
+    static let path = ["import"]
+    /// The formats `--from` accepts: tally's own event export first (the default), then other tools'.
+    static let formats = ["tally"] + ForeignImport.formats
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Import a tally export, or todos from Taskwarrior or todo.txt.",
+        discussion: """
+            Without --from, FILE is a JSON Lines file written by 'tally export': its events are appended in file order \
+            in one transaction, with seq and hash recomputed (both may be absent). An event already in the log with \
+            identical content is skipped, so importing a file twice changes nothing. A malformed line exits 65 naming \
+            the line; an event that clashes with the log exits 1. Either way nothing is appended.
+
+            With --from taskwarrior or --from todotxt, the whole file is one command: everything is imported or \
+            nothing is, and one 'tally undo' takes it back. Importing the same file again skips the items already \
+            imported. Items that cannot be imported, and fields tally has no place for, are reported with their line or task.
+            """,
+        arguments: [ArgumentSpec(name: "FILE", help: "The file to read, or - for standard input.")],
+        options: [
+            OptionSpec(
+                name: "from", valueName: "FORMAT",
+                help: "The format of FILE: tally's JSON Lines export, a 'task export' JSON file, or a todo.txt file.",
+                defaultValue: "tally", allowedValues: formats
+            ),
+        ],
+        examples: [
+            CommandExample("tally --db new.db import backup.jsonl", "Restore a backup into a new database."),
+            CommandExample("tally export | tally --db copy.db import -", "Copy the history into another database."),
+            CommandExample("task export > tasks.json && tally import --from taskwarrior tasks.json", "Bring every Taskwarrior task over, with its tags, priority, due date and annotations."),
+            CommandExample("tally import --from todotxt ~/todo.txt", "Import a todo.txt file; +projects and @contexts become tags."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let format = command.value("from") ?? "tally"
+        if format == "tally" {
+            try importEvents(path: command.arguments[0], context)
+        } else {
+            try ForeignImport.run(format: format, path: command.arguments[0], context)
+        }
+    }
+
+    /// Lines between progress updates on a terminal.
+    static let progressInterval = 50_000
+
+    /// Appends the events of a `tally export` file, all or nothing.
+    static func importEvents(path: String, _ context: CLIContext) throws {
+        let reader = try LineReader(path: path)
+        let log = try context.dispatcher().log
+        let console = context.console
+        let showProgress = console.stderrIsTerminal && !context.json
+        var shown = false
+        let summary = try Importer.run(into: log) { add in
+            try reader.forEachLine { bytes, number in
+                try add(bytes, number)
+                if showProgress, number % progressInterval == 0 {
+                    console.errorRaw("\r" + context.catalog.text(.auditImportProgress, ["count": String(number)]))
+                    shown = true
+                }
+            }
+        }
+        if shown { console.errorRaw("\r\u{1B}[K") }
+        if context.json {
+            context.printJSON(.object([
+                "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),
+            ]))
+        } else {
+            context.console.line(context.catalog.text(.auditImported, [
+                "read": String(summary.read), "appended": String(summary.appended), "skipped": String(summary.skipped),
+            ]))
+        }
+    }
+}

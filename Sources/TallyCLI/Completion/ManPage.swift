@@ -1,0 +1,111 @@
+import Foundation
+
+/// `tally.1` in roff (man(7) macros), rendered from the same specs as `--help`.
+enum ManPage {
+    /// The whole page; `date` is the footer's date (`2026-11-21`).
+    static func render(root: CommandSpec, globalOptions: [OptionSpec], version: String, date: String) -> String {
+        var out: [String] = [
+            ".TH TALLY 1 \(quoted(date)) \(quoted("tally " + version)) \(quoted("User Commands"))",
+            ".SH NAME",
+            "tally \\- " + escape(root.abstract),
+            ".SH SYNOPSIS",
+            ".B tally",
+            "[\\fB\\-\\-db\\fR \\fIPATH\\fR] [\\fB\\-\\-json\\fR] [\\fB\\-\\-no\\-color\\fR] \\fIcommand\\fR [\\fIarguments\\fR]",
+            ".br",
+            ".B tally",
+            "\\fB\\-h\\fR | \\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR | \\fBhelp\\fR \\fIcommand\\fR",
+            ".SH DESCRIPTION",
+        ]
+        out += paragraphs(root.discussion ?? "")
+        out.append(".SH GLOBAL OPTIONS")
+        for option in globalOptions where !option.hidden { out += optionItem(option) }
+        out.append(".SH COMMANDS")
+        for command in root.subcommands where !command.hidden {
+            out += commandSection(command, path: [command.name])
+        }
+        out += [
+            ".SH ENVIRONMENT",
+            item("TALLY_DB", "The database file when \\fB\\-\\-db\\fR is not given."),
+            item("XDG_DATA_HOME", "Without TALLY_DB, the database is \\fI$XDG_DATA_HOME/tally/tally.db\\fR, else \\fI~/.local/share/tally/tally.db\\fR."),
+            item("TALLY_ACTOR", "Who is recorded on each event (default: user@host)."),
+            item("TALLY_NOW", "An ISO\\-8601 instant that replaces the clock, for tests and reproducible demos."),
+            item("TZ", "The local time zone for the dates you type and see; storage is UTC."),
+            item("NO_COLOR", "When set and not empty, output has no color."),
+            item("COLUMNS", "The width tables and help are fitted to."),
+            item("LC_ALL, LC_MESSAGES, LANG", "The first one set decides the language of messages: a value starting with \\fBcs\\fR selects Czech. LC_ALL, LC_CTYPE and LANG decide whether output may use UTF\\-8 symbols."),
+            ".SH EXIT STATUS",
+            item("0", "Success, including a command that changed nothing and said so."),
+            item("1", "The operation failed: unknown or ambiguous REF, conflict, nothing to undo, problems found."),
+            item("64", "Usage error: unknown command or option, missing or extra argument."),
+            item("65", "Invalid data: bad date, duration or priority, empty title, malformed import."),
+            item("66", "An input file cannot be opened."),
+            item("74", "Database or I/O error."),
+            item("75", "The database stayed busy past the retry budget."),
+            ".SH FILES",
+            item("~/.local/share/tally/tally.db", "The default database: one SQLite file holding the event log."),
+            ".SH SEE ALSO",
+            ".BR task (1),",
+            ".BR todo.sh (1),",
+            ".BR sqlite3 (1)",
+        ]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `.SS tally add`: abstract, discussion, usage, arguments, options and examples, then any subcommands.
+    private static func commandSection(_ spec: CommandSpec, path: [String]) -> [String] {
+        var out = [".SS " + quoted((["tally"] + path).joined(separator: " "))]
+        out += paragraphs(spec.abstract + (spec.aliases.isEmpty ? "" : " (alias: \(spec.aliases.joined(separator: ", ")))"))
+        if let discussion = spec.discussion { out += paragraphs(discussion) }
+        if spec.subcommands.isEmpty || !spec.arguments.isEmpty || !spec.options.isEmpty {
+            out += [".PP", "Usage: \\fB" + escape(HelpRenderer.usageLine(spec, path: path, programName: "tally")) + "\\fR"]
+        }
+        for argument in spec.arguments {
+            out.append(item(argument.name + (argument.repeating ? " ..." : ""), escape(argument.help)))
+        }
+        for option in spec.options where !option.hidden { out += optionItem(option) }
+        if !spec.examples.isEmpty {
+            out += [".PP", "Examples:"]
+            for example in spec.examples {
+                out += [".PP", ".RS 4", ".nf", "\\fB" + escape(example.command) + "\\fR", ".fi", escape(example.explanation), ".RE"]
+            }
+        }
+        for child in spec.subcommands where !child.hidden {
+            out += commandSection(child, path: path + [child.name])
+        }
+        return out
+    }
+
+    /// `.TP` with the option's label, then its help, default and allowed values.
+    private static func optionItem(_ option: OptionSpec) -> [String] {
+        var label = "\\fB" + escape(option.displayName) + "\\fR"
+        if let short = option.short { label = "\\fB\\-\(short)\\fR, " + label }
+        if let valueName = option.valueName { label += " \\fI" + escape(valueName) + "\\fR" }
+        var help = option.help
+        if option.repeatable, !help.contains("Repeat") { help += " May be repeated." }
+        if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
+        if let allowed = option.allowedValues { help += " (values: \(allowed.joined(separator: ", ")))" }
+        return [".TP", label, escape(help)]
+    }
+
+    /// `.TP` with a bold label and already escaped text.
+    private static func item(_ label: String, _ text: String) -> String {
+        ".TP\n\\fB" + escape(label) + "\\fR\n" + text
+    }
+
+    /// One `.PP` per non-empty line of `text`.
+    private static func paragraphs(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true).flatMap { [".PP", escape(String($0).trimmingCharacters(in: .whitespaces))] }
+    }
+
+    /// Text safe for a roff text line: backslashes and dashes escaped, no leading control character.
+    static func escape(_ text: String) -> String {
+        var result = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
+        return result
+    }
+
+    /// A macro argument in double quotes.
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "'") + "\""
+    }
+}
