@@ -142,15 +142,62 @@ struct LogVerifierTests {
 
 @Suite("Event lines and upcasting")
 struct EventLinesTests {
+    static let stream = "5a0f0c2e-0000-4000-8000-000000000001"
+    static let uuid = "00000000-0000-4000-8000-000000000009"
+
+    /// A well-formed line with the given type, payload and stream.
+    static func line(type: String, data: String, stream: String = stream, schema: Int = 1) -> String {
+        #"{"id":"\#(uuid)","stream":"\#(stream)","version":1,"type":"\#(type)","schema":\#(schema),"recordedAt":"2026-11-21T12:00:00Z","actor":"a","command":"\#(uuid)","data":\#(data)}"#
+    }
+
+    @Test("lines that break the rules every event obeys are refused with the field named", arguments: [
+        (line(type: "todo.created", data: #"{"title":"\#(String(repeating: "a", count: 501))","tags":[],"priority":null,"due":null,"note":null}"#, schema: 2), "field 'title'"),
+        (line(type: "todo.created", data: #"{"title":"a\u0001b","tags":[],"priority":null,"due":null,"note":null}"#, schema: 2), "field 'title'"),
+        (line(type: "todo.created", data: #"{"title":"ok","tags":["Bad Tag"],"priority":null,"due":null,"note":null}"#, schema: 2), "tag 'Bad Tag'"),
+        (line(type: "todo.created", data: #"{"title":"ok","tags":[\#((1...21).map { "\"t\($0)\"" }.joined(separator: ","))],"priority":null,"due":null,"note":null}"#, schema: 2), "more than 20 tags"),
+        (line(type: "todo.edited", data: #"{"note":"\#(String(repeating: "n", count: 10_001))"}"#, schema: 2), "field 'note'"),
+        (line(type: "todo.created", data: #"{"title":"ok","tags":[],"priority":null,"due":null,"note":null}"#, stream: "s1", schema: 2), "field 'stream' is not a lowercase UUID"),
+        (line(type: "record.logged", data: #"{"name":"Run","category":"run","durationSeconds":0,"distanceMeters":null,"date":"2026-11-21T12:00:00Z","source":"local","place":null,"note":null}"#), "durationSeconds"),
+        (line(type: "record.logged", data: #"{"name":"Run","category":"run","durationSeconds":60,"distanceMeters":2000000,"date":"2026-11-21T12:00:00Z","source":"local","place":null,"note":null}"#), "distanceMeters"),
+        (line(type: "record.edited", data: #"{"category":"Run!"}"#), "field 'category'"),
+        (line(type: "record.edited", data: #"{"name":""}"#), "field 'name'"),
+        (line(type: "filter.reset", data: #"{"scope":"todos"}"#), "belongs on stream 'filter:todos'"),
+        (line(type: "history.undone", data: #"{"command":"\#(uuid)"}"#), "belongs on stream 'history'"),
+        (line(type: "todo.completed", data: "{}").replacingOccurrences(of: #""id":"\#(uuid)""#, with: #""id":"e1""#), "field 'id' is not a lowercase UUID"),
+        (line(type: "todo.completed", data: "{}").replacingOccurrences(of: #""actor":"a""#, with: #""actor":"a\tb""#), "field 'actor'"),
+    ])
+    func rules(line: String, reason: String) {
+        let bytes = Array(line.utf8)
+        #expect {
+            try bytes.withUnsafeBufferPointer { try EventLines.decode($0) }
+        } throws: { error in
+            (error as? EventLineError)?.reason.contains(reason) == true
+        }
+    }
+
+    @Test("the rules accept what the commands produce: saved views, markers and records at their limits")
+    func rulesAccept() throws {
+        let accepted = [
+            Self.line(type: "filter.reset", data: #"{"scope":"todos"}"#, stream: "filter:todos"),
+            Self.line(type: "history.redone", data: #"{"command":"\#(Self.uuid)"}"#, stream: "history"),
+            Self.line(type: "record.logged", data: #"{"name":"\#(String(repeating: "r", count: 200))","category":"trail-run","durationSeconds":604800,"distanceMeters":1000000,"date":"2026-11-21T12:00:00Z","source":"import","place":null,"note":null}"#),
+            Self.line(type: "todo.created", data: #"{"title":"\#(String(repeating: "t", count: 500))","tags":["a_b-1"],"priority":null,"due":null,"note":"line\nnext"}"#, schema: 2),
+        ]
+        for line in accepted {
+            let bytes = Array(line.utf8)
+            _ = try bytes.withUnsafeBufferPointer { try EventLines.decode($0) }
+        }
+    }
+
     @Test("a line round-trips, and seq and hash may be absent")
     func roundTrip() throws {
         var factory = EventFactory()
-        let event = factory.make(.todoCreated(TodoFields(title: "Buy \"milk\"", tags: ["a"], note: "x\ny")), stream: "s1")
+        let event = factory.make(.todoCreated(TodoFields(title: "Buy \"milk\"", tags: ["a"], note: "x\ny")), stream: Self.stream)
         var line = Array(EventLines.encode(event).utf8)
         let decoded = try line.withUnsafeBufferPointer { try EventLines.decode($0) }
         #expect(decoded.sameContent(as: event))
         #expect(decoded.envelope(seq: 1, previous: EventHash.genesis) == event)
-        line = Array(#"{"id":"e1","stream":"s","version":1,"type":"todo.completed","schema":1,"recordedAt":"2026-11-21T12:00:00.5Z","actor":"a","command":"c","data":{}}"#.utf8)
+        line = Array(Self.line(type: "todo.completed", data: "{}").replacingOccurrences(of: "12:00:00Z", with: "12:00:00.5Z").utf8)
         let bare = try line.withUnsafeBufferPointer { try EventLines.decode($0) }
         #expect(bare.recordedAt == Fixtures.epoch + 500 && bare.data == "{}")
     }

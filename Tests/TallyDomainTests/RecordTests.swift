@@ -84,7 +84,7 @@ struct RecordTests {
 
     @Test("log rejects bad input", arguments: [
         (RecordInput(name: "  ", category: "running", duration: "10m"), DomainError.invalid(.emptyName)),
-        (RecordInput(name: String(repeating: "n", count: 201), category: "running", duration: "10m"), .invalid(.nameTooLong(max: 200))),
+        (RecordInput(name: String(repeating: "n", count: 201), category: "running", duration: "10m"), .invalid(.textTooLong(field: "name", max: 200))),
         (RecordInput(name: "x", category: "9lives", duration: "10m"), .invalid(.invalidCategory("9lives"))),
         (RecordInput(name: "x", category: "run ning", duration: "10m"), .invalid(.invalidCategory("run ning"))),
         (RecordInput(name: "x", category: String(repeating: "a", count: 33), duration: "10m"), .invalid(.invalidCategory(String(repeating: "a", count: 33)))),

@@ -133,7 +133,7 @@ enum InvalidInputMessages {
         case .noteTooLong(let max): return catalog.text(.errorNoteTooLong, ["max": String(max)])
         case .invalidLimit(let value): return catalog.text(.errorInvalidLimit, ["value": value])
         case .emptyName: return catalog.text(.errorEmptyName)
-        case .nameTooLong(let max): return catalog.text(.errorNameTooLong, ["max": String(max)])
+        case .textTooLong(let field, let max): return catalog.text(.errorNameTooLong, ["field": field, "max": String(max)])
         case .invalidCategory(let value): return catalog.text(.errorInvalidCategory, ["value": value])
         case .durationOutOfRange: return catalog.text(.errorDurationOutOfRange)
         case .distanceOutOfRange: return catalog.text(.errorDistanceOutOfRange)

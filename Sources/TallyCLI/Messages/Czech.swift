@@ -55,7 +55,7 @@ extension Language {
             .errorNoteTooLong: .text("Poznámka je delší než {max} znaků."),
             .errorInvalidLimit: .text("Neplatné číslo '{value}': očekáváno celé číslo alespoň 1."),
             .errorEmptyName: .text("Název je prázdný."),
-            .errorNameTooLong: .text("Text je delší než {max} znaků."),
+            .errorNameTooLong: .text("Pole {field} je delší než {max} znaků."),
             .errorInvalidCategory: .text("Neplatná kategorie '{value}': použijte malé anglické slovo, např. running, cycling nebo gym ([a-z][a-z0-9-], nejvýše 32 znaků)."),
             .errorDurationOutOfRange: .text("Doba musí být větší než nula a nejvýše 7 dní."),
             .errorDistanceOutOfRange: .text("Vzdálenost musí být mezi 0 a 1000 km."),

@@ -38,7 +38,7 @@ extension Language {
             .errorNoteTooLong: .text("The note is longer than {max} characters."),
             .errorInvalidLimit: .text("Invalid number '{value}': expected a whole number of at least 1."),
             .errorEmptyName: .text("The name is empty."),
-            .errorNameTooLong: .text("The text is longer than {max} characters."),
+            .errorNameTooLong: .text("The {field} is longer than {max} characters."),
             .errorInvalidCategory: .text("Invalid category '{value}': use a lowercase word such as running, cycling or gym ([a-z][a-z0-9-], up to 32 characters)."),
             .errorDurationOutOfRange: .text("The duration must be above zero and at most 7 days."),
             .errorDistanceOutOfRange: .text("The distance must be between 0 and 1000 km."),

@@ -28,7 +28,7 @@ public enum InvalidInput: Sendable, Equatable {
     case noteTooLong(max: Int)
     case invalidLimit(String)
     case emptyName
-    case nameTooLong(max: Int)
+    case textTooLong(field: String, max: Int)
     case invalidCategory(String)
     case durationOutOfRange(seconds: Int)
     case distanceOutOfRange(meters: Double)

@@ -26,7 +26,7 @@ public enum Validation {
     public static func name(_ raw: String) throws(DomainError) -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .invalid(.emptyName) }
-        guard name.count <= maxNameLength else { throw .invalid(.nameTooLong(max: maxNameLength)) }
+        guard name.count <= maxNameLength else { throw .invalid(.textTooLong(field: "name", max: maxNameLength)) }
         guard !name.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "name")) }
         return name
     }
@@ -85,7 +85,7 @@ public enum Validation {
     public static func line(_ raw: String, field: String, max: Int = maxNameLength) throws(DomainError) -> String? {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
-        guard text.count <= max else { throw .invalid(.nameTooLong(max: max)) }
+        guard text.count <= max else { throw .invalid(.textTooLong(field: field, max: max)) }
         guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: field)) }
         return text
     }

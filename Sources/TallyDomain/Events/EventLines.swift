@@ -72,8 +72,9 @@ public enum EventLines {
         return line
     }
 
-    /// Reads one line: checks every field's presence and type, and that the payload decodes
-    /// (upcast from older schemas) as an event of a known type. `seq` and `hash` may be absent or null.
+    /// Reads one line: checks every field's presence and type, that the payload decodes
+    /// (upcast from older schemas) as an event of a known type, and that it obeys `EventRules`.
+    /// `seq` and `hash` may be absent or null.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(EventLineError) -> ImportedEvent {
         let value: JSON
         do {
@@ -89,18 +90,21 @@ public enum EventLines {
         let schema = try fields.positive("schema")
         guard let data = object["data"] else { throw EventLineError("missing field 'data'") }
         guard case .object(let payload) = data else { throw EventLineError("field 'data' is not an object") }
+        let event: DomainEvent
         do {
-            _ = try EventCatalog.decode(type: type, schema: schema, data: payload)
+            event = try EventCatalog.decode(type: type, schema: schema, data: payload)
         } catch {
             throw EventLineError("\(type) schema \(schema): \(error.reason)")
         }
         let stamp = try fields.text("recordedAt")
         guard let recordedAt = Timestamp.parse(stamp) else { throw EventLineError("field 'recordedAt' is not an ISO-8601 instant") }
-        return ImportedEvent(
+        let imported = ImportedEvent(
             id: try fields.text("id"), stream: try fields.text("stream"), version: try fields.positive("version"),
             type: type, schema: schema, data: data.serialized(.canonical), recordedAt: recordedAt,
             actor: try fields.text("actor"), command: try fields.text("command")
         )
+        try EventRules.check(event, id: imported.id, stream: imported.stream, command: imported.command, actor: imported.actor)
+        return imported
     }
 
     private static func quoted(_ text: String) -> String {

@@ -1,0 +1,114 @@
+/// The limits every event in a log obeys, whoever wrote it.
+///
+/// The decider enforces them on commands; `EventLines.decode` checks them again on events that
+/// arrive from outside (`import`), so an edited or hostile export cannot put a 1 MB title, a
+/// control character, an impossible duration or a stream of the wrong kind into the log.
+/// Pure; the reasons are the English texts `import` reports with the line number.
+public enum EventRules {
+    /// Longest actor name an event may carry.
+    public static let maxActorLength = 200
+
+    /// Checks the event's id, command, actor and stream shape, then its payload's values.
+    public static func check(_ event: DomainEvent, id: String, stream: String, command: String, actor: String) throws(EventLineError) {
+        guard UUIDBytes.pack(id) != nil else { throw EventLineError("field 'id' is not a lowercase UUID") }
+        guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' is not a lowercase UUID") }
+        guard actor.count <= maxActorLength, !actor.unicodeScalars.contains(where: Validation.isControl) else {
+            throw EventLineError("field 'actor' is longer than \(maxActorLength) characters or contains control characters")
+        }
+        try checkStream(event, stream)
+        try checkPayload(event)
+    }
+
+    /// Todos and records live on UUID streams, saved views on their scope's stream, markers on `history`.
+    static func checkStream(_ event: DomainEvent, _ stream: String) throws(EventLineError) {
+        switch event {
+        case .filterSaved(let scope, _), .filterReset(let scope):
+            guard stream == scope.stream else { throw EventLineError("a \(scope.rawValue) view event belongs on stream '\(scope.stream)'") }
+        case .historyUndone, .historyRedone:
+            guard stream == HistoryStream.name else { throw EventLineError("a history marker belongs on stream '\(HistoryStream.name)'") }
+        default:
+            guard UUIDBytes.pack(stream) != nil else { throw EventLineError("field 'stream' is not a lowercase UUID") }
+        }
+    }
+
+    static func checkPayload(_ event: DomainEvent) throws(EventLineError) {
+        switch event {
+        case .todoCreated(let fields):
+            try title(fields.title)
+            try tags(fields.tags)
+            try note(fields.note)
+        case .todoEdited(let changes):
+            if let value = changes.title { try title(value) }
+            if let value = changes.tags { try tags(value) }
+            if let value = changes.note { try note(value) }
+        case .recordLogged(let fields):
+            try name(fields.name)
+            try category(fields.category)
+            try duration(fields.durationSeconds)
+            try distance(fields.distanceMeters)
+            try place(fields.place)
+            try note(fields.note)
+        case .recordEdited(let changes):
+            if let value = changes.name { try name(value) }
+            if let value = changes.category { try category(value) }
+            if let value = changes.durationSeconds { try duration(value) }
+            if let value = changes.distanceMeters { try distance(value) }
+            if let value = changes.place { try place(value) }
+            if let value = changes.note { try note(value) }
+        case .historyUndone(let command), .historyRedone(let command):
+            guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
+        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset:
+            break
+        }
+    }
+
+    private static func title(_ value: String) throws(EventLineError) {
+        guard (try? Validation.title(value)) != nil else {
+            throw EventLineError("field 'title' is not 1-\(Validation.maxTitleLength) characters without control characters")
+        }
+    }
+
+    private static func tags(_ values: [String]) throws(EventLineError) {
+        guard values.count <= Validation.maxTags else { throw EventLineError("more than \(Validation.maxTags) tags") }
+        for tag in values where (try? Validation.tag(tag)) != tag {
+            throw EventLineError("tag '\(tag.prefix(40))' is not 1-\(Validation.maxTagLength) characters of a-z, 0-9, '_' and '-'")
+        }
+    }
+
+    private static func note(_ value: String?) throws(EventLineError) {
+        guard let value else { return }
+        guard (try? Validation.note(value)) != nil else {
+            throw EventLineError("field 'note' is longer than \(Validation.maxNoteLength) characters or contains control characters")
+        }
+    }
+
+    private static func name(_ value: String) throws(EventLineError) {
+        guard (try? Validation.name(value)) != nil else {
+            throw EventLineError("field 'name' is not 1-\(Validation.maxNameLength) characters without control characters")
+        }
+    }
+
+    private static func category(_ value: String) throws(EventLineError) {
+        guard (try? Validation.category(value)) == value else { throw EventLineError("field 'category' is not [a-z][a-z0-9-]{0,31}") }
+    }
+
+    private static func duration(_ seconds: Int) throws(EventLineError) {
+        guard seconds > 0, seconds <= Validation.maxDurationSeconds else {
+            throw EventLineError("field 'durationSeconds' is not above zero and at most 7 days")
+        }
+    }
+
+    private static func distance(_ meters: Double?) throws(EventLineError) {
+        guard let meters else { return }
+        guard meters.isFinite, meters >= 0, meters <= Validation.maxDistanceMeters else {
+            throw EventLineError("field 'distanceMeters' is not between 0 and 1000 km")
+        }
+    }
+
+    private static func place(_ value: String?) throws(EventLineError) {
+        guard let value else { return }
+        guard (try? Validation.line(value, field: "place")) != nil else {
+            throw EventLineError("field 'place' is not 1-\(Validation.maxNameLength) characters without control characters")
+        }
+    }
+}
