@@ -28,6 +28,8 @@ public enum TallyCLI {
         defer { console.flush() }
         let catalog = Catalog.forEnvironment(environment)
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        var opened: CLIContext?
+        defer { opened?.closeDatabases() }
         do {
             let parser = ArgumentParser(root: CommandTree.root, globalOptions: CommandTree.globalOptions)
             switch try parser.parse(arguments) {
@@ -41,6 +43,7 @@ public enum TallyCLI {
             case .run(let command, let globals):
                 let settings = try makeSettings(globals, console: console, environment: environment)
                 let context = CLIContext(settings: settings, catalog: catalog, console: console)
+                opened = context
                 // Never released: see `CLIContext.keptUntilExit`.
                 _ = Unmanaged.passRetained(context)
                 guard let handler = CommandTree.handler(for: command.path) else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system temporary directory, removed when released.
-public final class TemporaryDirectory {
+public final class TemporaryDirectory: Sendable {
     public let url: URL
 
     public init(_ label: String = "tally-test") {

@@ -17,18 +17,43 @@ final class CLIContext {
         self.environment = .live(actor: settings.actor, zone: settings.zone, fixedNow: settings.fixedNow)
     }
 
+    /// Every database this command opened, closed by `closeDatabases()` before the process exits.
+    private var openedLogs: [SQLiteEventLog] = []
+
     var json: Bool { settings.json }
+
+    /// The database for reading, without creating it; nil when the file does not exist.
+    func openForReading() throws -> SQLiteEventLog? {
+        let log = try SQLiteEventLog.openForReading(path: settings.databasePath, busyTimeout: settings.busyTimeout)
+        if let log { openedLogs.append(log) }
+        return log
+    }
+
+    /// The database for writing, created and migrated when needed.
+    func openForWriting() throws -> SQLiteEventLog {
+        let log = try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+        openedLogs.append(log)
+        return log
+    }
+
+    /// Closes every database the command opened. Read models stay alive (see `keptUntilExit`), but
+    /// connections do not: closing lets SQLite fold the write-ahead log back into the file, so the
+    /// database is one self-contained file whenever no tally is running.
+    func closeDatabases() {
+        for log in openedLogs { log.close() }
+        openedLogs.removeAll()
+    }
     var zone: TimeZone { settings.zone }
     var now: Int64 { environment.now() }
 
     /// The log for a read-only command: never creates the file; an absent database reads as empty.
     func readLog() throws -> EventLog {
-        guard let log = try SQLiteEventLog.openForReading(path: settings.databasePath, busyTimeout: settings.busyTimeout) else {
+        guard let log = try openForReading() else {
             return InMemoryEventLog()
         }
         if log.needsMigration, try log.schemaVersion() > 0 {
             // An older tally wrote this file: bring it forward once, then read.
-            return try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+            return try openForWriting()
         }
         return log
     }
@@ -65,7 +90,7 @@ final class CLIContext {
 
     /// A dispatcher over the database, created and migrated when needed, that stores snapshots by policy.
     func dispatcher() throws -> Dispatcher {
-        let log = try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+        let log = try openForWriting()
         let dispatcher = Dispatcher(log: log, environment: environment, loaded: try loadState(log), snapshots: log)
         keptUntilExit.append(dispatcher)
         dispatcher.onSnapshotProblem = { [weak self] problem in

@@ -23,6 +23,12 @@ public final class SQLiteEventLog: EventLog {
         self.busyTimeout = busyTimeout
     }
 
+    /// Closes the connection, so the file is complete on its own once no other process has it open
+    /// (SQLite folds the write-ahead log back into the file). The log must not be used afterwards.
+    public func close() {
+        connection.close()
+    }
+
     /// Opens (creating when missing) a database for writing and migrates it to the current schema.
     public static func openForWriting(path: String, now: Int64, busyTimeout: Int32 = defaultBusyTimeout) throws(EventLogError) -> SQLiteEventLog {
         let directory = (path as NSString).deletingLastPathComponent

@@ -16,6 +16,7 @@ final class Connection {
     let path: String
     private var statements: [String: Statement] = [:]
     private(set) var isInTransaction = false
+    private var isClosed = false
 
     init(path: String, access: Access) throws(SQLiteError) {
         var handle: OpaquePointer?
@@ -35,6 +36,14 @@ final class Connection {
     }
 
     deinit {
+        close()
+    }
+
+    /// Finalizes the cached statements and closes the connection; the last connection to a WAL
+    /// database checkpoints it and removes the `-wal` file. Nothing may use the connection afterwards.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements.removeAll()
         sqlite3_close_v2(handle)
     }

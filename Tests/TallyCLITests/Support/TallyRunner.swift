@@ -44,11 +44,19 @@ final class TallyRunner: @unchecked Sendable {
     }
 
     /// Runs `tally` with the arguments; `input` goes to standard input.
+    ///
+    /// With a `launcher` (such as `setpriv ...` or `sh -c ...`), that program runs instead, with the
+    /// tally binary and the arguments after its own.
     @discardableResult
-    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) -> RunResult {
+    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], launcher: [String] = []) -> RunResult {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [Self.binary.path] + arguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments
+        }
         process.environment = environment.merging(extra) { $1 }
         let out = Pipe()
         let err = Pipe()

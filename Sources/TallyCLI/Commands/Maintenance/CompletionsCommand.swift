@@ -51,7 +51,7 @@ enum CompleteCommand: CommandHandler {
         guard kind == "tags" || kind == "categories" else {
             throw UsageError(kind: .invalidValue(option: "KIND", value: kind, allowed: ["tags", "categories"]), commandPath: path)
         }
-        guard let log = try? SQLiteEventLog.openForReading(path: context.settings.databasePath, busyTimeout: context.settings.busyTimeout),
+        guard let log = try? context.openForReading(),
               !log.needsMigration,
               let state = try? context.readState(log)
         else { return }

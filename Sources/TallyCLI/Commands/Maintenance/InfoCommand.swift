@@ -18,7 +18,7 @@ enum InfoCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let path = context.settings.databasePath
-        let sqlite = try SQLiteEventLog.openForReading(path: path, busyTimeout: context.settings.busyTimeout)
+        let sqlite = try context.openForReading()
         let log: EventLog = sqlite ?? InMemoryEventLog()
         let loaded = try context.loadReadOnlyState(log)
         let state = loaded.model

@@ -18,10 +18,10 @@ enum RebuildCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let catalog = context.catalog
-        guard try SQLiteEventLog.openForReading(path: context.settings.databasePath, busyTimeout: context.settings.busyTimeout) != nil else {
+        guard try context.openForReading() != nil else {
             return emptyLog(context)
         }
-        let log = try SQLiteEventLog.openForWriting(path: context.settings.databasePath, now: context.now, busyTimeout: context.settings.busyTimeout)
+        let log = try context.openForWriting()
         var bar: ProgressBar?
         let clock = ContinuousClock()
         let started = clock.now

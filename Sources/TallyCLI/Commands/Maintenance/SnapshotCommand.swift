@@ -16,10 +16,10 @@ enum SnapshotCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        guard try SQLiteEventLog.openForReading(path: context.settings.databasePath, busyTimeout: context.settings.busyTimeout) != nil else {
+        guard try context.openForReading() != nil else {
             return emptyLog(context)
         }
-        let log = try SQLiteEventLog.openForWriting(path: context.settings.databasePath, now: context.now, busyTimeout: context.settings.busyTimeout)
+        let log = try context.openForWriting()
         let loaded = try context.loadReadOnlyState(log)
         guard loaded.model.position > 0 else { return emptyLog(context) }
         let info = try SnapshotWriter.write(loaded.folded, log: log, to: log, now: context.now)
