@@ -9,10 +9,13 @@ final class LineReader {
     private let descriptor: Int32
     private let path: String
     private let ownsDescriptor: Bool
+    /// Bytes read at a time; the buffer doubles when one line is longer.
+    private let chunkSize: Int
 
     /// Opens `path` for reading; `-` is standard input.
-    init(path: String) throws {
+    init(path: String, chunkSize: Int = 1 << 20) throws {
         self.path = path
+        self.chunkSize = max(1, chunkSize)
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
@@ -31,7 +34,7 @@ final class LineReader {
     /// Calls `body` with each line (without `\n` or a trailing `\r`) and its 1-based number; a last line without `\n` counts.
     /// - Complexity: O(bytes); memory O(chunk + longest line).
     func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
         var filled = 0
         var number = 0
         var atEnd = false
