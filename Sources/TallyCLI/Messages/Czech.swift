@@ -228,7 +228,7 @@ extension Language {
                 .other: "Do {path} exportováno {count} událostí.",
             ]),
             .auditImported: .text("Importováno událostí: {appended} z {read} (už v logu bylo: {skipped})."),
-            .auditImportProgress: .text("Importuje se: přečteno řádků: {count}"),
+            .importLabel: .text("Import"),
             .auditExpectedPosition: .text("číslo pozice v logu (celé, 0 nebo více)"),
             .errorNothingToUndo: .text("Není co vrátit."),
             .errorNothingToRedo: .text("Není co znovu provést: redo znovu provede jen příkazy vrácené od poslední změny."),

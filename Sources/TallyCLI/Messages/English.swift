@@ -194,7 +194,7 @@ extension Language {
             .auditProblemCheck: .text("{name}: {detail}"),
             .auditExported: .plural([.one: "Exported {count} event to {path}.", .other: "Exported {count} events to {path}."]),
             .auditImported: .text("Imported {appended} of {read} events ({skipped} already present)."),
-            .auditImportProgress: .text("Importing: {count} lines read"),
+            .importLabel: .text("Importing"),
             .auditExpectedPosition: .text("a log position (a whole number, 0 or more)"),
             .errorNothingToUndo: .text("Nothing to undo."),
             .errorNothingToRedo: .text("Nothing to redo: redo re-applies only commands undone since the last change."),

@@ -200,7 +200,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case auditProblemCheck = "audit.problem-check"
     case auditExported = "audit.exported"
     case auditImported = "audit.imported"
-    case auditImportProgress = "audit.import-progress"
+    case importLabel = "import.label"
     case auditExpectedPosition = "audit.expected-position"
     case errorNothingToUndo = "error.nothing-to-undo"
     case errorNothingToRedo = "error.nothing-to-redo"

@@ -1,3 +1,4 @@
+import Foundation
 import TallyApp
 import TallyDomain
 
@@ -44,26 +45,26 @@ enum ImportCommand: CommandHandler {
         }
     }
 
-    /// Lines between progress updates on a terminal.
-    static let progressInterval = 50_000
+    /// Lines between progress updates.
+    static let progressInterval = 1_000
 
     /// Appends the events of a `tally export` file, all or nothing.
     static func importEvents(path: String, _ context: CLIContext) throws {
         let reader = try LineReader(path: path)
         let log = try context.dispatcher().log
-        let console = context.console
-        let showProgress = console.stderrIsTerminal && !context.json
-        var shown = false
+        // Progress by bytes, so it is known how much is left; standard input has no size.
+        let size = path == "-" ? 0 : ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        let bar = ProgressBar(total: size, label: context.catalog.text(.importLabel), context: context, showsRate: false)
+        var consumed = 0
+        defer { bar.finish() }
         let summary = try Importer.run(into: log) { add in
             try reader.forEachLine { bytes, number in
                 try add(bytes, number)
-                if showProgress, number % progressInterval == 0 {
-                    console.errorRaw("\r" + context.catalog.text(.auditImportProgress, ["count": String(number)]))
-                    shown = true
-                }
+                consumed += bytes.count + 1
+                if number % progressInterval == 0 { bar.update(consumed) }
             }
         }
-        if shown { console.errorRaw("\r\u{1B}[K") }
+        bar.finish()
         if context.json {
             context.printJSON(.object([
                 "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),
