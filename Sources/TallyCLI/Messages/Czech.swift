@@ -38,6 +38,7 @@ extension Language {
             .errorNewerSchema: .text("Databáze používá schéma verze {found}, ale tento tally zná jen verze do {known}. Pro otevření tally aktualizujte."),
             .errorCorrupt: .text("Databázi nelze přečíst: {reason}."),
             .errorIO: .text("Chyba databáze nebo vstupu/výstupu: {reason}."),
+            .errorDiskFull: .text("Disk je plný: pro databázi ani její žurnál není místo, takže se do logu nic nepřidalo. Uvolněte místo a zkuste to znovu."),
             .errorInvalidNow: .text("TALLY_NOW '{value}' není okamžik ISO-8601, například 2026-11-21T14:30:00Z."),
             .errorInvalidOptionValue: .text("Neplatná hodnota '{value}' pro {option}: očekáváno {expected}."),
             .errorCannotOpenInput: .text("Nelze otevřít {path}: {reason}."),

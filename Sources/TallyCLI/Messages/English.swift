@@ -20,6 +20,7 @@ extension Language {
             .errorNewerSchema: .text("The database uses schema version {found}, but this tally knows only up to {known}. Upgrade tally to open it."),
             .errorCorrupt: .text("The database cannot be read: {reason}."),
             .errorIO: .text("Database or I/O error: {reason}."),
+            .errorDiskFull: .text("The disk is full: there is no room to write the database or its journal, so nothing was added to the log. Free some space and try again."),
             .errorInvalidNow: .text("TALLY_NOW '{value}' is not an ISO-8601 instant such as 2026-11-21T14:30:00Z."),
             .errorInvalidUTF8: .text("Argument {position} is not valid UTF-8."),
             .errorInvalidOptionValue: .text("Invalid value '{value}' for {option}: expected {expected}."),

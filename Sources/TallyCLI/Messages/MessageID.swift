@@ -17,6 +17,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorNewerSchema = "error.newer-schema"
     case errorCorrupt = "error.corrupt"
     case errorIO = "error.io"
+    case errorDiskFull = "error.disk-full"
     case errorInvalidNow = "error.invalid-now"
     case errorInvalidUTF8 = "error.invalid-utf8"
     case errorInvalidOptionValue = "error.invalid-option-value"
