@@ -8,9 +8,9 @@ import TallyTestSupport
 /// all of its events or none (and all of them when it exited 0 before the signal); read commands
 /// start up with no warning but the documented ignored-snapshot one; and the next `add` appends
 /// exactly one event. Writers are single adds and activity logs, multi-todo toggles, `toggle --all`,
-/// `delete --completed` and large imports; every fourth one runs on a log pushed past the snapshot
-/// threshold, so kills also land between a commit and its snapshot, and inside the snapshot write.
-/// The random choices come from `seed`; the kill moments also depend on how fast the machine is.
+/// `delete --completed`, large imports and `rebuild`. Every fourth one runs on a log pushed past
+/// the snapshot threshold, so kills also land between a commit and its snapshot, and inside the
+/// snapshot write. The random choices come from `seed`; the kill moments also depend on the machine.
 final class CrashHarness {
     /// What the kills hit, for the summary line.
     struct Figures: CustomStringConvertible {
@@ -200,7 +200,8 @@ final class CrashHarness {
         durations[key] = (durations[key] ?? []).suffix(2) + [seconds]
     }
 
-    /// A writer: mostly single-event commands, then multi-todo ones and (when `importing`) large imports.
+    /// A writer: mostly single-event commands, then multi-todo ones, (when `importing`) large imports,
+    /// and rebuilds.
     private func chooseAction(_ info: Info, importing: Bool) -> Action? {
         let label = "crash \(kill)"
         let roll = Int.random(in: 0..<100, using: &random)
@@ -225,6 +226,9 @@ final class CrashHarness {
                 return failed("cannot write \(path)")
             }
             return Action(kind: "import", arguments: ["import", path], events: file.ids.count, importIDs: file.ids)
+        case 73..<78 where info.events > 0:
+            // Deletes every snapshot, replays, stores a fresh one: a kill may leave none.
+            return Action(kind: "rebuild", arguments: ["rebuild"], events: 0)
         default:
             break
         }
