@@ -32,7 +32,7 @@ final class CrashHarness {
         var databases = 0
         /// Events in the logs when the kills ended.
         var events: Int64 = 0
-        /// Warnings about an ignored snapshot (none are expected: a snapshot is stored in one transaction).
+        /// Warnings about an ignored snapshot, which stderr may carry and the test counts.
         var ignoredSnapshots = 0
 
         var description: String {
