@@ -7,8 +7,9 @@ BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR  = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_FLAGS = -c release --static-swift-stdlib
+CRASH_KILLS ?= 200
 
-.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress bench bench-quick
+.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick
 
 all: build
 
@@ -84,6 +85,11 @@ uninstall:
 stress: deps
 	$(SWIFT) build
 	STRESS_PROCESSES=8 STRESS_COMMANDS=200 $(SWIFT) test --filter StressTests
+
+## crash-test: CRASH_KILLS (default 200) writers killed with SIGKILL at random moments, each kill checked (swift test runs 12; CRASH_SEED repeats a run's choices).
+crash-test: deps
+	$(SWIFT) build --build-tests
+	CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
 ## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
 fuzz: deps

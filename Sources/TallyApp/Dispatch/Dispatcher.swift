@@ -84,6 +84,8 @@ public final class Dispatcher {
             snapshotBase = info.seq
         } catch let problem as SnapshotProblem {
             onSnapshotProblem?(problem)
+        } catch let error as EventLogError {
+            onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .notStored(error)))
         } catch {
             onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .storage("\(error)")))
         }

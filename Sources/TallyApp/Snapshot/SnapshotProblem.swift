@@ -17,8 +17,10 @@ public struct SnapshotProblem: Sendable, Hashable, Error {
         case undecodable(String)
         /// The log's event at the snapshot's position is not the one the snapshot was taken after.
         case otherHistory
-        /// The database refused to read or write it.
+        /// The database refused to read it.
         case storage(String)
+        /// The database refused to store it after a command (disk full, busy, ...); the command stands.
+        case notStored(EventLogError)
         /// Folding the tail onto the snapshot does not give what a full replay gives (found by `SnapshotCheck`).
         case differsFromReplay(String)
     }

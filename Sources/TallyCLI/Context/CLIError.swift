@@ -91,6 +91,8 @@ enum FailureMapper {
             return Failure(exit: .ioError, code: "newer_schema", message: catalog.text(.errorNewerSchema, ["found": String(found), "known": String(known)]))
         case .corrupt(let reason):
             return Failure(exit: .ioError, code: "corrupt", message: catalog.text(.errorCorrupt, ["reason": reason]))
+        case .full:
+            return Failure(exit: .ioError, code: "disk_full", message: catalog.text(.errorDiskFull))
         case .io(let reason):
             return Failure(exit: .ioError, code: "io", message: catalog.text(.errorIO, ["reason": reason]))
         }

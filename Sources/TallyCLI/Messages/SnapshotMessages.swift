@@ -20,6 +20,14 @@ enum SnapshotMessages {
             return catalog.text(.snapshotReasonOtherHistory)
         case .storage(let detail):
             return catalog.text(.snapshotReasonStorage, ["detail": detail])
+        case .notStored(.full):
+            return catalog.text(.snapshotReasonDiskFull)
+        case .notStored(.busy):
+            return catalog.text(.snapshotReasonBusy)
+        case .notStored(.io(let detail)), .notStored(.corrupt(let detail)):
+            return catalog.text(.snapshotReasonNotStored, ["detail": detail])
+        case .notStored(let error):
+            return catalog.text(.snapshotReasonNotStored, ["detail": "\(error)"])
         case .differsFromReplay(let detail):
             return catalog.text(.snapshotReasonDiffers, ["detail": detail])
         }

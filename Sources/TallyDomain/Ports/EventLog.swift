@@ -12,7 +12,7 @@ public struct LogHead: Sendable, Equatable {
 }
 
 /// Why the event log could not do what was asked.
-public enum EventLogError: Error, Sendable, Equatable {
+public enum EventLogError: Error, Sendable, Hashable {
     /// Another event already holds this (stream, version): a concurrent writer got there first.
     case conflict(stream: String, version: Int)
     /// An event with this id is already in the log.
@@ -23,6 +23,8 @@ public enum EventLogError: Error, Sendable, Equatable {
     case newerSchema(found: Int, known: Int)
     /// The file is not a tally database, or is damaged.
     case corrupt(String)
+    /// The disk (or the database's size limit) left no room for the write; it was rolled back.
+    case full
     /// The disk or the file system refused (full, read-only, permissions, ...).
     case io(String)
 }

@@ -80,12 +80,32 @@ public final class SQLiteEventLog: EventLog {
         try connection.execute("PRAGMA foreign_keys = ON")
         if writable {
             // journal_mode answers with a row; read it so a non-database file fails here, clearly.
-            let mode = try connection.statement("PRAGMA journal_mode = WAL")
-            try mode.step()
-            mode.reset()
+            // Switching needs an exclusive lock that SQLite does not wait for, so it is only done
+            // when the file is not in WAL mode yet (a new file), and retried while another
+            // process holds the lock; a file already in WAL mode stays so whoever closed it last.
+            let query = try connection.statement("PRAGMA journal_mode")
+            try query.step()
+            let mode = query.string(at: 0)
+            query.reset()
+            if mode != "wal" { try switchToWAL() }
             try connection.execute("PRAGMA synchronous = FULL")
         } else {
             _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
+        }
+    }
+
+    /// Puts the file in WAL mode, retrying for up to the busy timeout while another process holds the lock.
+    private func switchToWAL() throws(SQLiteError) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(busyTimeout))
+        while true {
+            do {
+                let statement = try connection.statement("PRAGMA journal_mode = WAL")
+                try statement.step()
+                statement.reset()
+                return
+            } catch where error.code == SQLITE_BUSY && ContinuousClock.now < deadline {
+                usleep(2_000)
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import TallyDomain
 
 /// Maps SQLite failures to the event log's typed errors, at the storage boundary.
@@ -12,7 +13,11 @@ enum StorageErrors {
         case SQLITE_CORRUPT:
             return .corrupt("the database file is damaged (\(error.message))")
         case SQLITE_FULL:
-            return .io("the disk or the database is full (\(error.message))")
+            return .full
+        case SQLITE_IOERR where error.systemErrno == ENOSPC || error.systemErrno == EDQUOT:
+            // SQLite says SQLITE_FULL only for its own writes; growing the -shm index (which reads
+            // need too) or syncing on a full disk surface as I/O errors with ENOSPC behind them.
+            return .full
         case SQLITE_READONLY:
             return .io("the database is read-only (\(error.message))")
         case SQLITE_CANTOPEN:
