@@ -175,48 +175,15 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func scan(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
-        guard try hasEventsTable() else { return }
-        let statement: Statement
-        do {
-            statement = try connection.statement("SELECT \(Self.selectColumns) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
-            try statement.bind(after, at: 1)
-            try statement.bind(through ?? Int64.max, at: 2)
-        } catch {
-            throw StorageErrors.map(error)
-        }
-        defer { statement.reset() }
-        while true {
-            let hasRow: Bool
-            do {
-                hasRow = try statement.step()
-            } catch {
-                throw StorageErrors.map(error)
-            }
-            guard hasRow else { break }
+        try eachRow("SELECT \(Self.selectColumns) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", after: after, through: through) { statement in
             try body(Self.envelope(statement))
         }
     }
 
     /// Reads only the columns a fold needs and hands the payload over in SQLite's own buffer.
     public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
-        guard try hasEventsTable() else { return }
-        let statement: Statement
-        do {
-            statement = try connection.statement("SELECT seq, stream, version, type, schema, data, recorded_at FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
-            try statement.bind(after, at: 1)
-            try statement.bind(through ?? Int64.max, at: 2)
-        } catch {
-            throw StorageErrors.map(error)
-        }
-        defer { statement.reset() }
-        while true {
-            let hasRow: Bool
-            do {
-                hasRow = try statement.step()
-            } catch {
-                throw StorageErrors.map(error)
-            }
-            guard hasRow else { break }
+        let sql = "SELECT seq, stream, version, type, schema, data, recorded_at FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
+        try eachRow(sql, after: after, through: through) { statement in
             try statement.withBytes(at: 5) { data in
                 try body(FoldRow(
                     seq: statement.int64(at: 0), stream: statement.string(at: 1), version: statement.int(at: 2),
@@ -224,6 +191,31 @@ public final class SQLiteEventLog: EventLog {
                     data: data.bindMemory(to: UInt8.self)
                 ))
             }
+        }
+    }
+
+    /// Steps `sql` (with `after` and `through` bound as ?1 and ?2) and calls `row` on each row;
+    /// SQLite failures become `EventLogError`, errors of `row` pass through.
+    private func eachRow(_ sql: String, after: Int64, through: Int64?, _ row: (Statement) throws -> Void) throws {
+        guard try hasEventsTable() else { return }
+        let statement: Statement
+        do {
+            statement = try connection.statement(sql)
+            try statement.bind(after, at: 1)
+            try statement.bind(through ?? Int64.max, at: 2)
+        } catch {
+            throw StorageErrors.map(error)
+        }
+        defer { statement.reset() }
+        while true {
+            let hasRow: Bool
+            do {
+                hasRow = try statement.step()
+            } catch {
+                throw StorageErrors.map(error)
+            }
+            guard hasRow else { break }
+            try row(statement)
         }
     }
 
