@@ -195,7 +195,9 @@ public final class SQLiteEventLog: EventLog {
     }
 
     /// Steps `sql` (with `after` and `through` bound as ?1 and ?2) and calls `row` on each row;
-    /// SQLite failures become `EventLogError`, errors of `row` pass through.
+    /// SQLite failures become `EventLogError`, errors of `row` pass through. Inlined: the fold scan
+    /// runs it once per event, and a closure call per row measured 10% of a rebuild.
+    @inline(__always)
     private func eachRow(_ sql: String, after: Int64, through: Int64?, _ row: (Statement) throws -> Void) throws {
         guard try hasEventsTable() else { return }
         let statement: Statement
