@@ -122,6 +122,27 @@ struct SnapshotCommandTests {
         #expect(tally.run("verify").status == 0)
     }
 
+    @Test("an import that makes the tail long stores a snapshot at its end; a small one does not")
+    func importSnapshots() throws {
+        var generator = LogGenerator(seed: 42)
+        let events = generator.events(1_100)
+        let file = TallyRunner().directory
+        let large = file.path("large.jsonl")
+        try (events.map(GoldenLog.line).joined(separator: "\n") + "\n").write(toFile: large, atomically: true, encoding: .utf8)
+        let tally = TallyRunner()
+        let imported = tally.run("import", large)
+        #expect(imported.status == 0 && imported.stderr == "", "\(imported.stderr)")
+        let info = tally.run("info", "--json").json?.objectValue?["snapshot"]?.objectValue
+        #expect(info?["seq"]?.intValue == 1_100, "\(tally.run("info").stdout)")
+        #expect(tally.run("verify").status == 0)
+
+        let small = file.path("small.jsonl")
+        try (events.prefix(20).map(GoldenLog.line).joined(separator: "\n") + "\n").write(toFile: small, atomically: true, encoding: .utf8)
+        let other = TallyRunner()
+        #expect(other.run("import", small).status == 0)
+        #expect(other.run("info").stdout.contains("Snapshot        none"))
+    }
+
     @Test("a snapshot of another reducer version is ignored with one line on stderr and the result is still correct")
     func otherReducerVersion() throws {
         let tally = populated()

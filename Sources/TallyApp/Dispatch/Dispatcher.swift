@@ -75,7 +75,7 @@ public final class Dispatcher {
     ///
     /// Runs after the command's transaction has committed, in its own: a snapshot that cannot
     /// be written (busy, disk full) is reported and skipped, and never undoes the command.
-    func snapshotIfDue() {
+    public func snapshotIfDue() {
         guard let snapshots else { return }
         guard replaceSkippedSnapshot || snapshotPolicy.shouldSnapshot(position: folded.model.position, base: snapshotBase) else { return }
         replaceSkippedSnapshot = false

@@ -51,7 +51,8 @@ enum ImportCommand: CommandHandler {
     /// Appends the events of a `tally export` file, all or nothing.
     static func importEvents(path: String, _ context: CLIContext) throws {
         let reader = try LineReader(path: path)
-        let log = try context.dispatcher().log
+        let dispatcher = try context.dispatcher()
+        let log = dispatcher.log
         // Progress by bytes, so it is known how much is left; standard input has no size.
         let size = path == "-" ? 0 : ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         let bar = ProgressBar(total: size, label: context.catalog.text(.importLabel), context: context, showsRate: false)
@@ -65,6 +66,11 @@ enum ImportCommand: CommandHandler {
             }
         }
         bar.finish()
+        if summary.appended > 0 {
+            // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all.
+            try dispatcher.catchUp()
+            dispatcher.snapshotIfDue()
+        }
         if context.json {
             context.printJSON(.object([
                 "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),

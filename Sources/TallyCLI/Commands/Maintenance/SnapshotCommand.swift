@@ -11,7 +11,7 @@ enum SnapshotCommand: CommandHandler {
         discussion: "Write commands take snapshots on their own once enough events have piled up after the last one; this takes one at once. The two newest snapshots are kept.",
         examples: [
             CommandExample(command: "tally snapshot", explanation: "Snapshot the current state, so the next start-up folds no tail."),
-            CommandExample(command: "tally import backup.jsonl && tally snapshot", explanation: "Restore a large backup, then make the next start-up fast at once."),
+            CommandExample(command: "tally --db ~/work.db snapshot", explanation: "Snapshot another database file, whatever the length of its tail."),
         ]
     )
 
