@@ -32,7 +32,8 @@ struct DiskFullCommandTests {
         let tally = disk.runner()
         var random = SeededRandom(seed: 7)
         let seed = tally.directory.path("seed.jsonl")
-        _ = try GeneratedExport(events: 1200, path: seed, random: &random)
+        // One event short of the snapshot threshold, so the import stores none and the next add is due to.
+        _ = try GeneratedExport(events: 999, path: seed, random: &random)
         #expect(tally.run("import", seed).status == 0)
         let events = tally.eventCount
 
@@ -45,7 +46,7 @@ struct DiskFullCommandTests {
         #expect(tally.run("verify").status == 0)
         #expect(tally.eventCount == events)
 
-        // Room for one event but not for a snapshot of 1200 todos: found by growing the room a page at a time.
+        // Room for one event but not for a snapshot of the whole log: found by growing the room a page at a time.
         var warned = false
         for room in stride(from: 4096, through: 65_536, by: 4096) where !warned {
             try disk.fill(leaving: room)
