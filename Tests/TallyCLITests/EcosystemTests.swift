@@ -284,5 +284,7 @@ struct TerminalEcosystemTests {
         let ascii = ProgressBar.line(done: 10, total: 10, label: "Rebuilding", width: 40, unicode: false)
         #expect(ascii == "Rebuilding [##############] 100%  10/10" && ascii.count == 39)
         #expect(ProgressBar.line(done: 0, total: 3, label: "x", width: 200, unicode: false).contains("[" + String(repeating: "-", count: 40) + "]"))
+        let bytes = ProgressBar.line(done: 1_500_000, total: 19_000_000, label: "Importing", width: 80, unicode: false) { ByteSize.format(Int64($0)) }
+        #expect(bytes.hasSuffix("]   7%  1.5 MB/19.0 MB") && bytes.count < 80, "\(bytes)")
     }
 }

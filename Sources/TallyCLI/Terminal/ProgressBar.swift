@@ -13,13 +13,16 @@ final class ProgressBar {
     private let unicode: Bool
     private let width: Int
     private let showsRate: Bool
+    private let countText: (Int) -> String
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var lastDraw: ContinuousClock.Instant?
     private var shownPercent = -1
 
     /// A bar for `total` units; with `showsRate`, units per second and the time left follow the counts.
-    init(total: Int, label: String, context: CLIContext, showsRate: Bool = false) {
+    /// `countText` writes the done and total counts (plain numbers unless given, byte sizes for files).
+    init(total: Int, label: String, context: CLIContext, showsRate: Bool = false, countText: @escaping (Int) -> String = { String($0) }) {
+        self.countText = countText
         self.total = total
         self.label = label
         self.console = context.console
@@ -47,7 +50,7 @@ final class ProgressBar {
             let eta = rate > 0 ? String(Int((Double(total - done) / rate).rounded(.up))) : catalog.text(.rebuildEtaUnknown)
             suffix = "  " + catalog.text(.rebuildProgress, ["rate": String(Int(rate)), "eta": eta])
         }
-        let line = Self.line(done: done, total: total, label: label, width: width - TextWidth.of(suffix), unicode: unicode)
+        let line = Self.line(done: done, total: total, label: label, width: width - TextWidth.of(suffix), unicode: unicode, countText: countText)
         console.errorRaw("\r" + line + suffix + "\u{1B}[K")
     }
 
@@ -59,10 +62,10 @@ final class ProgressBar {
     }
 
     /// `label [████░░░░]  50%  5/10`, one column narrower than `width` so the cursor never wraps; `#` and `-` when not UTF-8.
-    static func line(done: Int, total: Int, label: String, width: Int, unicode: Bool) -> String {
+    static func line(done: Int, total: Int, label: String, width: Int, unicode: Bool, countText: (Int) -> String = { String($0) }) -> String {
         let done = min(max(done, 0), total)
         let percent = percent(done, of: total)
-        let counts = "\(done)/\(total)"
+        let counts = "\(countText(done))/\(countText(total))"
         let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
         let fixed = TextWidth.of(label) + " [] ".count + percentText.count + 2 + counts.count
         let barWidth = max(min(width - fixed - 1, 40), 5)
