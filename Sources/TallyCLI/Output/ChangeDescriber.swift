@@ -11,11 +11,7 @@ struct ChangeDescriber {
     /// The fields an edit changed, each with its value before the edit.
     func edit(_ changes: TodoChanges, before: Todo) -> String {
         var after = before
-        if let title = changes.title { after.title = title }
-        if let tags = changes.tags { after.tags = tags }
-        if let priority = changes.priority { after.priority = priority }
-        if let due = changes.due { after.due = due }
-        if let note = changes.note { after.note = note }
+        after.apply(changes)
         return fieldChanges(before, after, keys: changes).joined(separator: ", ")
     }
 
@@ -30,13 +26,7 @@ struct ChangeDescriber {
     /// The fields a record edit changed, each with its value before the edit.
     func edit(_ changes: RecordChanges, before: Record) -> String {
         var after = before
-        if let name = changes.name { after.name = name }
-        if let category = changes.category { after.category = category }
-        if let duration = changes.durationSeconds { after.durationSeconds = duration }
-        if let distance = changes.distanceMeters { after.distanceMeters = distance }
-        if let place = changes.place { after.place = place }
-        if let date = changes.date { after.date = date }
-        if let note = changes.note { after.note = note }
+        after.apply(changes)
         return fieldChanges(before, after, keys: changes).joined(separator: ", ")
     }
 

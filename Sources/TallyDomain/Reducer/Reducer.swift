@@ -18,11 +18,7 @@ public enum Reducer {
             ))
         case .todoEdited(let changes):
             model.updateTodo(id: stream) { todo in
-                if let title = changes.title { todo.title = title }
-                if let tags = changes.tags { todo.tags = tags }
-                if let priority = changes.priority { todo.priority = priority }
-                if let due = changes.due { todo.due = due }
-                if let note = changes.note { todo.note = note }
+                todo.apply(changes)
                 todo.touch(version: version, at: time)
             }
         case .todoCompleted:
@@ -57,13 +53,7 @@ public enum Reducer {
             ))
         case .recordEdited(let changes):
             model.updateRecord(id: stream) { record in
-                if let name = changes.name { record.name = name }
-                if let category = changes.category { record.category = category }
-                if let duration = changes.durationSeconds { record.durationSeconds = duration }
-                if let distance = changes.distanceMeters { record.distanceMeters = distance }
-                if let place = changes.place { record.place = place }
-                if let date = changes.date { record.date = date }
-                if let note = changes.note { record.note = note }
+                record.apply(changes)
                 record.touch(version: version, at: time)
             }
         case .recordDeleted:
@@ -95,6 +85,15 @@ public enum Reducer {
 }
 
 extension Todo {
+    /// Sets exactly the fields an edit names; nothing else (not even `updatedAt`) changes.
+    public mutating func apply(_ changes: TodoChanges) {
+        if let title = changes.title { self.title = title }
+        if let tags = changes.tags { self.tags = tags }
+        if let priority = changes.priority { self.priority = priority }
+        if let due = changes.due { self.due = due }
+        if let note = changes.note { self.note = note }
+    }
+
     fileprivate mutating func touch(version: Int, at time: Int64) {
         self.version = version
         updatedAt = time
@@ -102,6 +101,17 @@ extension Todo {
 }
 
 extension Record {
+    /// Sets exactly the fields an edit names; nothing else (not even `updatedAt`) changes.
+    public mutating func apply(_ changes: RecordChanges) {
+        if let name = changes.name { self.name = name }
+        if let category = changes.category { self.category = category }
+        if let duration = changes.durationSeconds { durationSeconds = duration }
+        if let distance = changes.distanceMeters { distanceMeters = distance }
+        if let place = changes.place { self.place = place }
+        if let date = changes.date { self.date = date }
+        if let note = changes.note { self.note = note }
+    }
+
     fileprivate mutating func touch(version: Int, at time: Int64) {
         self.version = version
         updatedAt = time
