@@ -71,11 +71,18 @@ public final class Dispatcher {
         return outcome
     }
 
+    /// Folds what was appended to the log outside `execute` (an import) and, like after any
+    /// command, stores a snapshot when the policy says the tail has grown long enough.
+    public func settle() throws {
+        try catchUp()
+        snapshotIfDue()
+    }
+
     /// Stores a snapshot when the policy says the tail has grown long enough.
     ///
     /// Runs after the command's transaction has committed, in its own: a snapshot that cannot
     /// be written (busy, disk full) is reported and skipped, and never undoes the command.
-    public func snapshotIfDue() {
+    func snapshotIfDue() {
         guard let snapshots else { return }
         guard replaceSkippedSnapshot || snapshotPolicy.shouldSnapshot(position: folded.model.position, base: snapshotBase) else { return }
         replaceSkippedSnapshot = false

@@ -66,11 +66,8 @@ enum ImportCommand: CommandHandler {
             }
         }
         bar.finish()
-        if summary.appended > 0 {
-            // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all.
-            try dispatcher.catchUp()
-            dispatcher.snapshotIfDue()
-        }
+        // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all.
+        if summary.appended > 0 { try dispatcher.settle() }
         if context.json {
             context.printJSON(.object([
                 "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),

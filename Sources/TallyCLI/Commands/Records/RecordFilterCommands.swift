@@ -32,7 +32,7 @@ enum RecordFilterSetCommand: CommandHandler {
             throw UsageError(kind: .custom(context.catalog.text(.usageFilterNeedsOption)), commandPath: path)
         }
         let outcome = try context.dispatcher().execute(.saveRecordFilter(try RecordOptions.query(command, context)))
-        FilterPrinter.print(.records, outcome.state.filters[.records], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+        FilterPrinter.print(.records, after: outcome, context: context)
     }
 }
 
@@ -68,6 +68,6 @@ enum RecordFilterResetCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let outcome = try context.dispatcher().execute(.resetFilter(.records))
-        FilterPrinter.print(.records, outcome.state.filters[.records], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+        FilterPrinter.print(.records, after: outcome, context: context)
     }
 }

@@ -1,3 +1,4 @@
+import TallyApp
 import TallyDomain
 
 /// `tally filter` — the group of saved-view commands.
@@ -33,7 +34,7 @@ enum FilterSetCommand: CommandHandler {
         }
         let query = try TodoOptions.query(command, context)
         let outcome = try context.dispatcher().execute(.saveTodoFilter(query))
-        FilterPrinter.print(.todos, outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+        FilterPrinter.print(.todos, after: outcome, context: context)
     }
 }
 
@@ -69,12 +70,17 @@ enum FilterResetCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let outcome = try context.dispatcher().execute(.resetFilter(.todos))
-        FilterPrinter.print(.todos, outcome.state.filters[.todos], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+        FilterPrinter.print(.todos, after: outcome, context: context)
     }
 }
 
 /// Prints a saved view of either scope.
 enum FilterPrinter {
+    /// The view of `scope` after a command that saved or reset it, with the command's notices.
+    static func print(_ scope: FilterScope, after outcome: CommandOutcome, context: CLIContext) {
+        print(scope, outcome.state.filters[scope], context: context, notices: outcome.decision.notices, changed: !outcome.appended.isEmpty)
+    }
+
     static func print(_ scope: FilterScope, _ filter: JSONObject?, context: CLIContext, notices: [Notice], changed: Bool) {
         if context.json {
             context.printJSON(.object(["scope": .string(scope.rawValue), "filter": filter.map { .object($0) } ?? .null]))
