@@ -124,6 +124,7 @@ enum InvalidInputMessages {
             case .duration: .errorInvalidDuration
             case .distance: .errorInvalidDistance
             case .date: .errorInvalidDate
+            case .period: .errorInvalidPeriod
             }
             return catalog.text(id, ["input": error.input, "reason": error.reason])
         case .emptyTitle: return catalog.text(.errorEmptyTitle)
@@ -140,6 +141,11 @@ enum InvalidInputMessages {
         case .durationOutOfRange: return catalog.text(.errorDurationOutOfRange)
         case .distanceOutOfRange: return catalog.text(.errorDistanceOutOfRange)
         case .dateTooFarInFuture(let value): return catalog.text(.errorDateTooFarInFuture, ["value": value])
+        case .recurrenceWithoutDue: return catalog.text(.errorRecurrenceWithoutDue)
+        case .recurrenceOptionWithoutRecur(let option): return catalog.text(.errorRecurrenceOptionWithoutRecur, ["option": option])
+        case .untilBeforeDue(let until, let due): return catalog.text(.errorUntilBeforeDue, ["until": until, "due": due])
+        case .invalidRecurFrom(let value): return catalog.text(.errorInvalidRecurFrom, ["value": value])
+        case .notRecurring(let number): return catalog.text(.errorNotRecurring, ["number": String(number)])
         }
     }
 }

@@ -308,6 +308,32 @@ extension Language {
             .importUnmappedPriority: .text("priorita '{value}' není A, B ani C (ani H, M, L); importováno bez priority"),
             .importInvalidDate: .text("{field} '{value}' není datum; vynecháno"),
             .importInvalidDateKept: .text("{field} '{value}' není datum; ponecháno v názvu"),
+
+            // MARK: Recurrence, waiting and natural dates
+            .errorInvalidPeriod: .text("Neplatné opakování '{input}': {reason}. Použijte daily, weekdays, weekly, monthly, yearly nebo číslo a d, w, m či y (3d, 2w, 6m, 1y)."),
+            .errorRecurrenceWithoutDue: .text("Opakovaný úkol potřebuje termín prvního výskytu: přidejte --due KDY."),
+            .errorRecurrenceOptionWithoutRecur: .text("{option} vyžaduje --recur OPAKOVÁNÍ."),
+            .errorUntilBeforeDue: .text("--until {until} je před prvním termínem {due}."),
+            .errorInvalidRecurFrom: .text("Neplatné --recur-from '{value}': použijte due nebo completion."),
+            .errorNotRecurring: .text("Úkol {number} se neopakuje; --series platí jen pro opakované úkoly."),
+            .confirmNextInstance: .text("Další {label}"),
+            .footerWaiting: .plural([.one: "{count} čekající", .few: "{count} čekající", .other: "{count} čekajících"]),
+            .historySeriesStarted: .text("opakuje se každých {period} od {from}, poprvé {start}{until}"),
+            .historySeriesUntil: .text(", do {until}"),
+            .historySeriesChanged: .text("opakování změněno: {changes}"),
+            .historySeriesEnded: .text("opakování ukončeno"),
+            .historySeriesResumed: .text("opakování obnoveno"),
+            .recurFromDue: .text("termínu"),
+            .recurFromCompletion: .text("dokončení"),
+            .showSeries: .text("Opakování"),
+            .showSeriesRule: .text("každých {period} od {from}{until}"),
+            .showSeriesEnded: .text("ukončeno"),
+            .showSeriesNext: .text("Další"),
+            .showSeriesNone: .text("žádné"),
+            .showSeriesInstances: .text("Výskyty"),
+            .showWait: .text("Čeká do"),
+            .importRecurrenceNeedsDue: .text("'{field}' bez termínu; ponecháno v názvu"),
+            .importInvalidPeriod: .text("{field} '{value}' není opakování, které tally zná; importováno bez opakování"),
         ]
     )
 }

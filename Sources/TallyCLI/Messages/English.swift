@@ -258,6 +258,32 @@ extension Language {
             .importUnmappedPriority: .text("priority '{value}' is not A, B or C (or H, M, L); imported without a priority"),
             .importInvalidDate: .text("{field} '{value}' is not a date; left out"),
             .importInvalidDateKept: .text("{field} '{value}' is not a date; kept in the title"),
+
+            // MARK: Recurrence, waiting and natural dates
+            .errorInvalidPeriod: .text("Invalid period '{input}': {reason}. Use daily, weekdays, weekly, monthly, yearly, or a number and d, w, m or y (3d, 2w, 6m, 1y)."),
+            .errorRecurrenceWithoutDue: .text("A recurring todo needs a due date for its first occurrence: add --due WHEN."),
+            .errorRecurrenceOptionWithoutRecur: .text("{option} needs --recur PERIOD."),
+            .errorUntilBeforeDue: .text("--until {until} is before the first due date {due}."),
+            .errorInvalidRecurFrom: .text("Invalid --recur-from '{value}': use due or completion."),
+            .errorNotRecurring: .text("Todo {number} does not recur; --series applies only to recurring todos."),
+            .confirmNextInstance: .text("Next {label}"),
+            .footerWaiting: .plural([.one: "{count} waiting", .other: "{count} waiting"]),
+            .historySeriesStarted: .text("repeats every {period} from the {from}, first due {start}{until}"),
+            .historySeriesUntil: .text(", until {until}"),
+            .historySeriesChanged: .text("series changed: {changes}"),
+            .historySeriesEnded: .text("series ended"),
+            .historySeriesResumed: .text("series resumed"),
+            .recurFromDue: .text("due date"),
+            .recurFromCompletion: .text("completion"),
+            .showSeries: .text("Repeats"),
+            .showSeriesRule: .text("every {period} from the {from}{until}"),
+            .showSeriesEnded: .text("ended"),
+            .showSeriesNext: .text("Next"),
+            .showSeriesNone: .text("none"),
+            .showSeriesInstances: .text("Instances"),
+            .showWait: .text("Waits until"),
+            .importRecurrenceNeedsDue: .text("'{field}' without a due date; kept in the title"),
+            .importInvalidPeriod: .text("{field} '{value}' is not a period tally knows; imported without recurrence"),
         ]
     )
 }

@@ -26,6 +26,8 @@ struct EventDescriber {
             if let priority = changes.priority { parts.append(fieldChange("priority", priority?.rawValue)) }
             if let due = changes.due { parts.append(fieldChange("due", due?.storageText)) }
             if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
+            if let wait = changes.wait { parts.append(fieldChange("wait", wait?.storageText)) }
+            if let series = changes.series { parts.append(fieldChange("series", series.map { String($0.prefix(8)) })) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .todoCompleted: return catalog.text(.historyCompleted)
         case .todoReopened: return catalog.text(.historyReopened)
@@ -58,7 +60,29 @@ struct EventDescriber {
             return catalog.text(.historyUndone, ["command": String(command.prefix(8))])
         case .historyRedone(let command):
             return catalog.text(.historyRedone, ["command": String(command.prefix(8))])
+        case .seriesStarted(let fields):
+            return catalog.text(.historySeriesStarted, [
+                "period": fields.rule.period.description, "from": anchor(fields.rule.anchor), "start": fields.start.storageText,
+                "until": fields.until.map { catalog.text(.historySeriesUntil, ["until": $0.description]) } ?? "",
+            ])
+        case .seriesChanged(let changes):
+            var parts: [String] = []
+            if let period = changes.period { parts.append(catalog.text(.historyFieldSet, ["field": "every", "value": period.description])) }
+            if let from = changes.anchor { parts.append(catalog.text(.historyFieldSet, ["field": "from", "value": from.rawValue])) }
+            if let until = changes.until { parts.append(fieldChange("until", until?.description)) }
+            if let title = changes.title { parts.append(catalog.text(.historyFieldSet, ["field": "title", "value": quote(title)])) }
+            if let tags = changes.tags { parts.append(catalog.text(.historyFieldSet, ["field": "tags", "value": tags.isEmpty ? "-" : tags.joined(separator: " ")])) }
+            if let priority = changes.priority { parts.append(fieldChange("priority", priority?.rawValue)) }
+            if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
+            return catalog.text(.historySeriesChanged, ["changes": parts.joined(separator: ", ")])
+        case .seriesEnded: return catalog.text(.historySeriesEnded)
+        case .seriesResumed: return catalog.text(.historySeriesResumed)
         }
+    }
+
+    /// What a schedule counts from, in words.
+    func anchor(_ anchor: RecurrenceAnchor) -> String {
+        catalog.text(anchor == .due ? .recurFromDue : .recurFromCompletion)
     }
 
     private func fieldChange(_ field: String, _ value: String?) -> String {

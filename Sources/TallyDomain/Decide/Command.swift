@@ -5,14 +5,34 @@ public struct TodoInput: Sendable, Equatable {
     public var priority: String?
     public var due: String?
     public var note: String?
+    public var wait: String?
+    /// How the todo recurs (see `RecurrenceInput`); nil for a one-off todo.
+    public var recurrence: RecurrenceInput?
 
-    public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil) {
+    public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil, wait: String? = nil, recurrence: RecurrenceInput? = nil) {
         self.title = title
         self.tags = tags
         self.priority = priority
         self.due = due
         self.note = note
+        self.wait = wait
+        self.recurrence = recurrence
     }
+}
+
+/// `--recur PERIOD`, `--recur-from due|completion`, `--until WHEN`, as typed. `until` may be `none` on edit.
+public struct RecurrenceInput: Sendable, Equatable {
+    public var period: String?
+    public var from: String?
+    public var until: String?
+
+    public init(period: String? = nil, from: String? = nil, until: String? = nil) {
+        self.period = period
+        self.from = from
+        self.until = until
+    }
+
+    public var isEmpty: Bool { period == nil && from == nil && until == nil }
 }
 
 /// What `edit` was asked to change, as typed. `"none"` clears priority, due and note.
@@ -23,18 +43,28 @@ public struct TodoEditInput: Sendable, Equatable {
     public var priority: String?
     public var due: String?
     public var note: String?
+    public var wait: String?
+    /// With `--series`: title, tags, priority and note change the series' template for future instances.
+    public var series: Bool
+    public var recurrence: RecurrenceInput
 
-    public init(title: String? = nil, tagChanges: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil) {
+    public init(
+        title: String? = nil, tagChanges: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil,
+        wait: String? = nil, series: Bool = false, recurrence: RecurrenceInput = RecurrenceInput()
+    ) {
         self.title = title
         self.tagChanges = tagChanges
         self.priority = priority
         self.due = due
         self.note = note
+        self.wait = wait
+        self.series = series
+        self.recurrence = recurrence
     }
 
     /// True when no field was named at all.
     public var isEmpty: Bool {
-        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil
+        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil && wait == nil && recurrence.isEmpty
     }
 }
 
@@ -104,6 +134,8 @@ public enum Command: Sendable, Equatable {
     case editTodo(String, TodoEditInput)
     case deleteTodos([String])
     case deleteCompletedTodos
+    /// Ends the series of each named instance and deletes the instance.
+    case endSeries([String])
     case saveTodoFilter(TodoQuery)
     case logRecord(RecordInput)
     case editRecord(String, RecordEditInput)

@@ -10,8 +10,13 @@ public enum Decider {
                 tags: try Validation.tags(input.tags),
                 priority: try input.priority.map { raw throws(DomainError) in try Validation.priority(raw) },
                 due: try input.due.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
-                note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) }
+                note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) },
+                wait: try input.wait.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) }
             )
+            if let recurrence = input.recurrence {
+                try decideRecurringAdd(fields, recurrence, context: context, into: &builder)
+                break
+            }
             let id = context.makeID()
             builder.append(.todoCreated(fields), to: id)
             builder.affected.append(id)
@@ -20,6 +25,7 @@ public enum Decider {
             for todo in try liveTodos(refs, in: state) {
                 builder.affected.append(todo.id)
                 builder.append(todo.completed ? .todoReopened : .todoCompleted, to: todo.id)
+                if !todo.completed { appendNextInstance(after: todo, context: context, into: &builder) }
             }
 
         case .toggleAllTodos:
@@ -33,6 +39,7 @@ public enum Decider {
             for todo in targets {
                 builder.affected.append(todo.id)
                 builder.append(event, to: todo.id)
+                if event == .todoCompleted { appendNextInstance(after: todo, context: context, into: &builder) }
             }
 
         case .completeTodos(let refs):
@@ -42,6 +49,7 @@ public enum Decider {
                     builder.notices.append(.alreadyCompleted(number: todo.number))
                 } else {
                     builder.append(.todoCompleted, to: todo.id)
+                    appendNextInstance(after: todo, context: context, into: &builder)
                 }
             }
 
@@ -58,10 +66,13 @@ public enum Decider {
         case .editTodo(let ref, let input):
             let todo = try liveTodos([ref], in: state)[0]
             builder.affected.append(todo.id)
-            let changes = try changes(input, to: todo, context: context)
-            if changes.isEmpty {
+            var changes = try changes(input, to: todo, context: context)
+            if input.series { (changes.title, changes.tags, changes.priority, changes.note) = (nil, nil, nil, nil) }
+            let before = builder.decision.events.count
+            try decideSeriesEdit(input, todo: todo, context: context, into: &builder)
+            if changes.isEmpty && builder.decision.events.count == before {
                 builder.notices.append(.unchanged(number: todo.number))
-            } else {
+            } else if !changes.isEmpty {
                 builder.append(.todoEdited(changes), to: todo.id)
             }
 
@@ -72,8 +83,12 @@ public enum Decider {
                     builder.notices.append(.alreadyDeleted(number: todo.number))
                 } else {
                     builder.append(.todoDeleted, to: todo.id)
+                    if !todo.completed { appendNextInstance(after: todo, context: context, into: &builder) }
                 }
             }
+
+        case .endSeries(let refs):
+            try decideEndSeries(try todos(refs, in: state), into: &builder)
 
         case .deleteCompletedTodos:
             let completed = state.todos.filter { $0.completed && !$0.deleted }
@@ -143,17 +158,7 @@ public enum Decider {
             if title != todo.title { changes.title = title }
         }
         if !input.tagChanges.isEmpty {
-            var tags = todo.tags
-            for change in input.tagChanges {
-                if change.hasPrefix("-") {
-                    let tag = try Validation.tag(String(change.dropFirst()))
-                    tags.removeAll { $0 == tag }
-                } else {
-                    let tag = try Validation.tag(change.hasPrefix("+") ? String(change.dropFirst()) : change)
-                    if !tags.contains(tag) { tags.append(tag) }
-                }
-            }
-            guard tags.count <= Validation.maxTags else { throw .invalid(.tooManyTags(max: Validation.maxTags)) }
+            let tags = try edited(todo.tags, input.tagChanges)
             if tags != todo.tags { changes.tags = tags }
         }
         if let raw = input.priority {
@@ -168,10 +173,30 @@ public enum Decider {
             let note = isNone(raw) ? nil : try Validation.note(raw)
             if note != todo.note { changes.note = .some(note) }
         }
+        if let raw = input.wait {
+            let wait = isNone(raw) ? nil : try Validation.due(raw, now: context.now, zone: context.zone)
+            if wait != todo.wait { changes.wait = .some(wait) }
+        }
         return changes
     }
 
-    private static func isNone(_ raw: String) -> Bool {
+    /// `tags` after `+t` / `t` (add) and `-t` (remove) changes, checked.
+    static func edited(_ tags: [String], _ tagChanges: [String]) throws(DomainError) -> [String] {
+        var tags = tags
+        for change in tagChanges {
+            if change.hasPrefix("-") {
+                let tag = try Validation.tag(String(change.dropFirst()))
+                tags.removeAll { $0 == tag }
+            } else {
+                let tag = try Validation.tag(change.hasPrefix("+") ? String(change.dropFirst()) : change)
+                if !tags.contains(tag) { tags.append(tag) }
+            }
+        }
+        guard tags.count <= Validation.maxTags else { throw .invalid(.tooManyTags(max: Validation.maxTags)) }
+        return tags
+    }
+
+    static func isNone(_ raw: String) -> Bool {
         raw.lowercased() == "none"
     }
 }

@@ -33,6 +33,16 @@ public enum InvalidInput: Sendable, Equatable {
     case durationOutOfRange(seconds: Int)
     case distanceOutOfRange(meters: Double)
     case dateTooFarInFuture(String)
+    /// `--recur` needs `--due`: the first occurrence.
+    case recurrenceWithoutDue
+    /// `--recur-from` or `--until` without a recurrence to apply to.
+    case recurrenceOptionWithoutRecur(String)
+    /// `--until` falls before the first due date.
+    case untilBeforeDue(until: String, due: String)
+    /// `--recur-from` is neither `due` nor `completion`.
+    case invalidRecurFrom(String)
+    /// `--series` on a todo that is not an instance of a series.
+    case notRecurring(number: Int)
 }
 
 /// Why a command was rejected. Nothing is appended when one is thrown.

@@ -5,13 +5,19 @@ public struct TodoFields: Sendable, Equatable {
     public var priority: Priority?
     public var due: Due?
     public var note: String?
+    /// Hidden from `list` until then.
+    public var wait: Due?
+    /// The series this todo is an instance of.
+    public var series: String?
 
-    public init(title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil) {
+    public init(title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil, wait: Due? = nil, series: String? = nil) {
         self.title = title
         self.tags = tags
         self.priority = priority
         self.due = due
         self.note = note
+        self.wait = wait
+        self.series = series
     }
 }
 
@@ -22,18 +28,26 @@ public struct TodoChanges: Sendable, Equatable {
     public var priority: Priority??
     public var due: Due??
     public var note: String??
+    public var wait: Due??
+    /// Makes the todo an instance of a series (or no longer one).
+    public var series: String??
 
-    public init(title: String? = nil, tags: [String]? = nil, priority: Priority?? = nil, due: Due?? = nil, note: String?? = nil) {
+    public init(
+        title: String? = nil, tags: [String]? = nil, priority: Priority?? = nil, due: Due?? = nil, note: String?? = nil,
+        wait: Due?? = nil, series: String?? = nil
+    ) {
         self.title = title
         self.tags = tags
         self.priority = priority
         self.due = due
         self.note = note
+        self.wait = wait
+        self.series = series
     }
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
-        title == nil && tags == nil && priority == nil && due == nil && note == nil
+        title == nil && tags == nil && priority == nil && due == nil && note == nil && wait == nil && series == nil
     }
 }
 
@@ -117,4 +131,8 @@ public enum DomainEvent: Sendable, Equatable {
     case filterReset(scope: FilterScope)
     case historyUndone(command: String)
     case historyRedone(command: String)
+    case seriesStarted(SeriesFields)
+    case seriesChanged(SeriesChanges)
+    case seriesEnded
+    case seriesResumed
 }

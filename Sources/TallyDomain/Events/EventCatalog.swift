@@ -14,11 +14,12 @@ public struct EventDecodingError: Error, Sendable, Equatable {
 public enum EventCatalog {
     /// Every event type with the payload schema written today.
     public static let currentSchemas: [String: Int] = [
-        "todo.created": 2, "todo.edited": 2, "todo.completed": 1, "todo.reopened": 1,
+        "todo.created": 3, "todo.edited": 3, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
         "record.logged": 1, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
         "history.undone": 1, "history.redone": 1,
+        "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
     ]
 
     /// Every known event type name, sorted.
@@ -41,6 +42,8 @@ public enum EventCatalog {
     public static let upcasters: [Upcaster] = [
         Upcaster(type: "todo.created", from: 1, transform: normalizingText),
         Upcaster(type: "todo.edited", from: 1, transform: normalizingText),
+        Upcaster(type: "todo.created", from: 2, transform: addingWaitAndSeries),
+        Upcaster(type: "todo.edited", from: 2, transform: { payload throws(EventDecodingError) in payload }),
     ]
 
     /// The type name of an event.
@@ -60,6 +63,10 @@ public enum EventCatalog {
         case .filterReset: "filter.reset"
         case .historyUndone: "history.undone"
         case .historyRedone: "history.redone"
+        case .seriesStarted: "series.started"
+        case .seriesChanged: "series.changed"
+        case .seriesEnded: "series.ended"
+        case .seriesResumed: "series.resumed"
         }
     }
 
@@ -73,6 +80,8 @@ public enum EventCatalog {
                 "priority": fields.priority.map { .string($0.rawValue) } ?? .null,
                 "due": fields.due.map { .string($0.storageText) } ?? .null,
                 "note": fields.note.map { .string(TextForm.normalized($0)) } ?? .null,
+                "wait": fields.wait.map { .string($0.storageText) } ?? .null,
+                "series": fields.series.map { .string($0) } ?? .null,
             ]
         case .todoEdited(let changes):
             var object = JSONObject()
@@ -81,8 +90,14 @@ public enum EventCatalog {
             if let priority = changes.priority { object["priority"] = priority.map { .string($0.rawValue) } ?? .null }
             if let due = changes.due { object["due"] = due.map { .string($0.storageText) } ?? .null }
             if let note = changes.note { object["note"] = note.map { .string(TextForm.normalized($0)) } ?? .null }
+            if let wait = changes.wait { object["wait"] = wait.map { .string($0.storageText) } ?? .null }
+            if let series = changes.series { object["series"] = series.map { .string($0) } ?? .null }
             return object
-        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored:
+        case .seriesStarted(let fields):
+            return SeriesPayload.started(fields)
+        case .seriesChanged(let changes):
+            return SeriesPayload.changed(changes)
+        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .seriesEnded, .seriesResumed:
             return JSONObject()
         case .recordLogged(let fields):
             return [
@@ -171,7 +186,9 @@ public enum EventCatalog {
                 tags: try reader.stringArray("tags"),
                 priority: try reader.optional("priority", reader.priority),
                 due: try reader.optional("due", reader.due),
-                note: try reader.optional("note", reader.string)
+                note: try reader.optional("note", reader.string),
+                wait: try reader.optional("wait", reader.due),
+                series: try reader.optional("series", reader.identifier)
             ))
         case "todo.edited":
             var changes = TodoChanges()
@@ -180,6 +197,8 @@ public enum EventCatalog {
             if reader.has("priority") { changes.priority = .some(try reader.optional("priority", reader.priority)) }
             if reader.has("due") { changes.due = .some(try reader.optional("due", reader.due)) }
             if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
+            if reader.has("wait") { changes.wait = .some(try reader.optional("wait", reader.due)) }
+            if reader.has("series") { changes.series = .some(try reader.optional("series", reader.identifier)) }
             return .todoEdited(changes)
         case "todo.completed": return .todoCompleted
         case "todo.reopened": return .todoReopened
@@ -216,6 +235,28 @@ public enum EventCatalog {
             return .historyUndone(command: try reader.string("command"))
         case "history.redone":
             return .historyRedone(command: try reader.string("command"))
+        case "series.started":
+            return .seriesStarted(SeriesFields(
+                rule: RecurrenceRule(period: try reader.period("every"), anchor: try reader.anchor("from")),
+                start: try reader.due("start"),
+                until: try reader.optional("until", reader.date),
+                title: try reader.string("title"),
+                tags: try reader.stringArray("tags"),
+                priority: try reader.optional("priority", reader.priority),
+                note: try reader.optional("note", reader.string)
+            ))
+        case "series.changed":
+            var changes = SeriesChanges()
+            if reader.has("every") { changes.period = try reader.period("every") }
+            if reader.has("from") { changes.anchor = try reader.anchor("from") }
+            if reader.has("until") { changes.until = .some(try reader.optional("until", reader.date)) }
+            if reader.has("title") { changes.title = try reader.string("title") }
+            if reader.has("tags") { changes.tags = try reader.stringArray("tags") }
+            if reader.has("priority") { changes.priority = .some(try reader.optional("priority", reader.priority)) }
+            if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
+            return .seriesChanged(changes)
+        case "series.ended": return .seriesEnded
+        case "series.resumed": return .seriesResumed
         default:
             throw EventDecodingError(type: type, reason: "unknown event type")
         }
@@ -286,6 +327,28 @@ private struct PayloadReader {
 
     func due(_ key: String) throws(EventDecodingError) -> Due {
         guard let raw = data[key]?.stringValue, let value = Due(storageText: raw) else { throw fail(key, "a date or an ISO-8601 instant") }
+        return value
+    }
+
+    func identifier(_ key: String) throws(EventDecodingError) -> String {
+        guard let raw = data[key]?.stringValue, UUIDBytes.pack(raw) != nil else { throw fail(key, "a lowercase UUID") }
+        return raw
+    }
+
+    func date(_ key: String) throws(EventDecodingError) -> LocalDate {
+        guard let raw = data[key]?.stringValue, let value = LocalDate.parse(raw) else { throw fail(key, "a date (YYYY-MM-DD)") }
+        return value
+    }
+
+    func period(_ key: String) throws(EventDecodingError) -> RecurrencePeriod {
+        guard let raw = data[key]?.stringValue, let value = try? RecurrencePeriod.parse(raw), value.description == raw else {
+            throw fail(key, "a period such as 1d, 2w, 1m, 1y or weekdays")
+        }
+        return value
+    }
+
+    func anchor(_ key: String) throws(EventDecodingError) -> RecurrenceAnchor {
+        guard let raw = data[key]?.stringValue, let value = RecurrenceAnchor(rawValue: raw) else { throw fail(key, "due or completion") }
         return value
     }
 

@@ -37,10 +37,20 @@ public enum EventRules {
             try title(fields.title)
             try tags(fields.tags)
             try note(fields.note)
+            if let series = fields.series, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
+        case .seriesStarted(let fields):
+            try title(fields.title)
+            try tags(fields.tags)
+            try note(fields.note)
+        case .seriesChanged(let changes):
+            if let value = changes.title { try title(value) }
+            if let value = changes.tags { try tags(value) }
+            if let value = changes.note { try note(value) }
         case .todoEdited(let changes):
             if let value = changes.title { try title(value) }
             if let value = changes.tags { try tags(value) }
             if let value = changes.note { try note(value) }
+            if let series = changes.series ?? nil, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
         case .recordLogged(let fields):
             try name(fields.name)
             try category(fields.category)
@@ -57,7 +67,8 @@ public enum EventRules {
             if let value = changes.note { try note(value) }
         case .historyUndone(let command), .historyRedone(let command):
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
-        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset:
+        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset,
+             .seriesEnded, .seriesResumed:
             break
         }
     }

@@ -37,7 +37,8 @@ public enum HistoryStream {
 /// `todo.edited` → `todo.edited` with the previous values of exactly the changed keys;
 /// `record.logged` → `record.deleted`; deleted ↔ restored; `record.edited` like `todo.edited`;
 /// `filter.saved` → the previous filter (or `filter.reset` when there was none);
-/// `filter.reset` → `filter.saved` with the previous filter. Markers revert to nothing.
+/// `filter.reset` → `filter.saved` with the previous filter; `series.started` → `series.ended`;
+/// ended ↔ resumed; `series.changed` like `todo.edited`. Markers revert to nothing.
 ///
 /// When later commands changed the same item, the revert still restores the values the
 /// reverted command found (the pre-command values of the keys it changed), and anything that
@@ -69,6 +70,7 @@ public enum Compensation {
             priors.append(
                 Prior(
                     todo: running.todo(id: applied.stream), record: running.record(id: applied.stream),
+                    series: running.series[applied.stream],
                     filter: applied.event.filterScope.flatMap { running.filters[$0] }
                 )
             )
@@ -87,6 +89,7 @@ public enum Compensation {
     struct Prior {
         var todo: Todo?
         var record: Record?
+        var series: Series?
         var filter: JSONObject?
     }
 
@@ -117,6 +120,8 @@ public enum Compensation {
             if changes.priority != nil, now.priority != previous.priority { back.priority = .some(previous.priority) }
             if changes.due != nil, now.due != previous.due { back.due = .some(previous.due) }
             if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
+            if changes.wait != nil, now.wait != previous.wait { back.wait = .some(previous.wait) }
+            if changes.series != nil, now.series != previous.series { back.series = .some(previous.series) }
             return back.isEmpty ? nil : .todoEdited(back)
         case .recordLogged:
             guard let record = current.record(id: stream), !record.deleted else { return nil }
@@ -147,6 +152,26 @@ public enum Compensation {
             return prior.filter.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
         case .historyUndone, .historyRedone:
             return nil
+        case .seriesStarted:
+            guard let series = current.series[stream], !series.ended else { return nil }
+            return .seriesEnded
+        case .seriesEnded:
+            guard let series = current.series[stream], series.ended else { return nil }
+            return .seriesResumed
+        case .seriesResumed:
+            guard let series = current.series[stream], !series.ended else { return nil }
+            return .seriesEnded
+        case .seriesChanged(let changes):
+            guard let previous = prior.series?.fields, let now = current.series[stream]?.fields else { return nil }
+            var back = SeriesChanges()
+            if changes.period != nil, now.rule.period != previous.rule.period { back.period = previous.rule.period }
+            if changes.anchor != nil, now.rule.anchor != previous.rule.anchor { back.anchor = previous.rule.anchor }
+            if changes.until != nil, now.until != previous.until { back.until = .some(previous.until) }
+            if changes.title != nil, now.title != previous.title { back.title = previous.title }
+            if changes.tags != nil, now.tags != previous.tags { back.tags = previous.tags }
+            if changes.priority != nil, now.priority != previous.priority { back.priority = .some(previous.priority) }
+            if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
+            return back.isEmpty ? nil : .seriesChanged(back)
         }
     }
 

@@ -14,6 +14,8 @@ public struct ReadModel: Sendable, Equatable {
     private var recordIndex: [String: Int] = [:]
     /// The saved default views, as stored in `filter.saved`.
     public var filters: [FilterScope: JSONObject] = [:]
+    /// Every series ever started, ended ones included.
+    public internal(set) var series = SeriesBook()
     /// Versions of streams that are not items (saved filters, ...).
     public var settingsVersions: [String: Int] = [:]
 
@@ -47,6 +49,7 @@ public struct ReadModel: Sendable, Equatable {
     public func version(of stream: String) -> Int {
         if let index = todoIndex[stream] { return todos[index].version }
         if let index = recordIndex[stream] { return records[index].version }
+        if let series = series[stream] { return series.version }
         return settingsVersions[stream] ?? 0
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A todo as the read model knows it after folding its stream.
 public struct Todo: Sendable, Equatable, Identifiable {
     /// The stream id: a lowercase UUID.
@@ -9,6 +11,10 @@ public struct Todo: Sendable, Equatable, Identifiable {
     public var priority: Priority?
     public var due: Due?
     public var note: String?
+    /// Hidden from `list` until this day or instant.
+    public var wait: Due?
+    /// The series this todo is an instance of.
+    public var series: String?
     public var completed: Bool
     public var completedAt: Int64?
     public var createdAt: Int64
@@ -19,7 +25,7 @@ public struct Todo: Sendable, Equatable, Identifiable {
 
     public init(
         id: String, number: Int, title: String, tags: [String] = [], priority: Priority? = nil,
-        due: Due? = nil, note: String? = nil, completed: Bool = false, completedAt: Int64? = nil,
+        due: Due? = nil, note: String? = nil, wait: Due? = nil, series: String? = nil, completed: Bool = false, completedAt: Int64? = nil,
         createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1
     ) {
         self.id = id
@@ -29,11 +35,21 @@ public struct Todo: Sendable, Equatable, Identifiable {
         self.priority = priority
         self.due = due
         self.note = note
+        self.wait = wait
+        self.series = series
         self.completed = completed
         self.completedAt = completedAt
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.deleted = deleted
         self.version = version
+    }
+}
+
+extension Todo {
+    /// True while the todo waits: its wait day has not begun, or its wait instant has not come.
+    public func isWaiting(now: Int64, zone: TimeZone) -> Bool {
+        guard let wait else { return false }
+        return wait.sortInstant(in: zone) > now
     }
 }

@@ -1,7 +1,7 @@
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 2
+    public static let version = 3
 
     /// Folds one event into the model.
     ///
@@ -13,7 +13,7 @@ public enum Reducer {
             guard model.todo(id: stream) == nil, model.record(id: stream) == nil else { return }
             model.insertTodo(Todo(
                 id: stream, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
-                priority: fields.priority, due: fields.due, note: fields.note,
+                priority: fields.priority, due: fields.due, note: fields.note, wait: fields.wait, series: fields.series,
                 createdAt: time, updatedAt: time, version: version
             ))
         case .todoEdited(let changes):
@@ -74,6 +74,19 @@ public enum Reducer {
             model.settingsVersions[stream] = version
         case .historyUndone, .historyRedone:
             model.settingsVersions[stream] = version
+        case .seriesStarted(let fields):
+            guard model.version(of: stream) == 0 else { return }
+            model.series.insert(Series(id: stream, fields: fields, createdAt: time, updatedAt: time, version: version))
+        case .seriesChanged(let changes):
+            model.series.update(id: stream) { series in
+                series.apply(changes)
+                series.touch(version: version, at: time)
+            }
+        case .seriesEnded, .seriesResumed:
+            model.series.update(id: stream) { series in
+                series.ended = event == .seriesEnded
+                series.touch(version: version, at: time)
+            }
         }
     }
 
@@ -92,8 +105,17 @@ extension Todo {
         if let priority = changes.priority { self.priority = priority }
         if let due = changes.due { self.due = due }
         if let note = changes.note { self.note = note }
+        if let wait = changes.wait { self.wait = wait }
+        if let series = changes.series { self.series = series }
     }
 
+    fileprivate mutating func touch(version: Int, at time: Int64) {
+        self.version = version
+        updatedAt = time
+    }
+}
+
+extension Series {
     fileprivate mutating func touch(version: Int, at time: Int64) {
         self.version = version
         updatedAt = time

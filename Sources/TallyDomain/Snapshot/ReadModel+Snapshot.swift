@@ -22,6 +22,7 @@ extension ReadModel {
             writer.string(stream)
             writer.count(settingsVersions[stream]!)
         }
+        writer.array(series.sorted) { $1.write(to: &$0) }
     }
 
     /// Reads the properties back in the order `write(to:)` wrote them, rebuilding the indexes.
@@ -47,6 +48,9 @@ extension ReadModel {
             let stream = try reader.string()
             settingsVersions[stream] = try reader.natural()
         }
+        for _ in 0..<(try reader.count()) {
+            series.insert(try Series(reading: &reader))
+        }
     }
 }
 
@@ -60,6 +64,8 @@ extension Todo {
         writer.optional(priority) { $0.byte(UInt8($1.rank)) }
         writer.optional(due) { $1.write(to: &$0) }
         writer.optional(note) { $0.string($1) }
+        writer.optional(wait) { $1.write(to: &$0) }
+        writer.optional(series) { $0.identifier($1) }
         writer.bool(completed)
         writer.optional(completedAt) { $0.int($1) }
         writer.int(createdAt)
@@ -82,6 +88,8 @@ extension Todo {
         let priority = try reader.bool() ? try Priority(reading: &reader) : nil
         let due = try reader.bool() ? try Due(reading: &reader) : nil
         let note = try reader.bool() ? try reader.string() : nil
+        let wait = try reader.bool() ? try Due(reading: &reader) : nil
+        let series = try reader.bool() ? try reader.identifier() : nil
         let completed = try reader.bool()
         let completedAt = try reader.bool() ? try reader.int() : nil
         let createdAt = try reader.int()
@@ -90,7 +98,7 @@ extension Todo {
         let version = try reader.natural()
         self.init(
             id: id, number: number, title: title, tags: tags, priority: priority, due: due, note: note,
-            completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
+            wait: wait, series: series, completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
             deleted: deleted, version: version
         )
     }
@@ -182,5 +190,52 @@ extension Due {
         default:
             throw reader.failure("unknown due kind")
         }
+    }
+}
+
+extension Series {
+    /// Appends every stored property in the snapshot order; the rule as its stored text.
+    func write(to writer: inout BinaryWriter) {
+        writer.identifier(id)
+        writer.string(fields.rule.period.description)
+        writer.string(fields.rule.anchor.rawValue)
+        fields.start.write(to: &writer)
+        writer.optional(fields.until) { Due.date($1).write(to: &$0) }
+        writer.string(fields.title)
+        writer.array(fields.tags) { $0.string($1) }
+        writer.optional(fields.priority) { $0.byte(UInt8($1.rank)) }
+        writer.optional(fields.note) { $0.string($1) }
+        writer.bool(ended)
+        writer.int(createdAt)
+        writer.int(updatedAt)
+        writer.count(version)
+    }
+
+    /// Reads what `write(to:)` wrote.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let id = try reader.identifier()
+        let periodText = try reader.string()
+        guard let period = try? RecurrencePeriod.parse(periodText) else { throw reader.failure("unknown period '\(periodText)'") }
+        guard let anchor = RecurrenceAnchor(rawValue: try reader.string()) else { throw reader.failure("unknown recurrence anchor") }
+        let start = try Due(reading: &reader)
+        var until: LocalDate?
+        if try reader.bool() {
+            guard case .date(let date) = try Due(reading: &reader) else { throw reader.failure("series end is not a date") }
+            until = date
+        }
+        let title = try reader.string()
+        var tags: [String] = []
+        for _ in 0..<(try reader.count()) { tags.append(try reader.string()) }
+        let priority = try reader.bool() ? try Priority(reading: &reader) : nil
+        let note = try reader.bool() ? try reader.string() : nil
+        let ended = try reader.bool()
+        let createdAt = try reader.int()
+        let updatedAt = try reader.int()
+        let version = try reader.natural()
+        self.init(
+            id: id,
+            fields: SeriesFields(rule: RecurrenceRule(period: period, anchor: anchor), start: start, until: until, title: title, tags: tags, priority: priority, note: note),
+            ended: ended, createdAt: createdAt, updatedAt: updatedAt, version: version
+        )
     }
 }

@@ -2,7 +2,7 @@
 public struct ValueError: Error, Sendable, Equatable {
     /// Which kind of value was being read.
     public enum Kind: String, Sendable {
-        case when, duration, distance, date
+        case when, duration, distance, date, period
     }
 
     /// What was being read.

@@ -2,9 +2,9 @@ import Foundation
 
 /// A point in time as the user wrote it.
 public enum When: Sendable, Hashable {
-    /// A whole day: `2026-11-21`, `today`, `yesterday`, `tomorrow`.
+    /// A whole day: `2026-11-21`, `today`, `tomorrow`, `+3d`, `fri`, `eom`, `in 2 weeks`, `za 3 dny`.
     case date(LocalDate)
-    /// An exact instant: `now`, relative offsets, datetimes.
+    /// An exact instant: `now`, `+5h`, `-30m`, `in 2 hours`, datetimes.
     case instant(Int64)
     /// A position in the event log, `@SEQ`; only where the caller allows it.
     case logPosition(Int64)
@@ -60,17 +60,11 @@ public enum When: Sendable, Hashable {
     }
 
     static let maxRelativeDigits = 6
-    static let shape = "expected a date (YYYY-MM-DD), a datetime (YYYY-MM-DD HH:MM), now, today, yesterday, tomorrow or an offset like -2d"
+    static let shape = "expected a date (YYYY-MM-DD), a datetime (YYYY-MM-DD HH:MM), now, today, tomorrow, a weekday, eow, eom, eoy, in 3 days or an offset like -2d"
 
     private static func read(_ text: String, now: Int64, zone: TimeZone, allowLogPosition: Bool) throws(ParseReason) -> When {
         guard !text.isEmpty else { throw ParseReason("is empty") }
-        switch text.lowercased() {
-        case "now": return .instant(now)
-        case "today": return try .date(shift(LocalDate.containing(now, in: zone), by: 0))
-        case "yesterday": return try .date(shift(LocalDate.containing(now, in: zone), by: -1))
-        case "tomorrow": return try .date(shift(LocalDate.containing(now, in: zone), by: 1))
-        default: break
-        }
+        if let natural = try NaturalWhen.read(text, now: now, zone: zone) { return natural }
         let bytes = Array(text.utf8)
         if bytes[0] == UInt8(ascii: "@") {
             guard allowLogPosition else { throw ParseReason("a log position (@SEQ) is not allowed here") }
@@ -95,7 +89,7 @@ public enum When: Sendable, Hashable {
         return .instant(WallClock.instant(forLocal: day + msOfDay, in: zone))
     }
 
-    /// `[+|-]N(m|h|d|w)`: minutes and hours are exact; days and weeks keep the local wall-clock time.
+    /// `[+|-]N(m|h|d|w)`: minutes and hours are exact instants; days and weeks are dates (today moved by whole days).
     private static func relative(_ bytes: [UInt8], now: Int64, zone: TimeZone) throws(ParseReason) -> When {
         var cursor = ByteCursor(bytes)
         let negative = cursor.take(anyOf: [UInt8(ascii: "+"), UInt8(ascii: "-")]) == UInt8(ascii: "-")
@@ -111,19 +105,10 @@ public enum When: Sendable, Hashable {
         switch unit {
         case "m": return .instant(now + amount * 60_000)
         case "h": return .instant(now + amount * 3_600_000)
-        case "d": return try shiftKeepingWallTime(now, days: amount, zone: zone)
-        case "w": return try shiftKeepingWallTime(now, days: amount * 7, zone: zone)
+        case "d": return try .date(shift(LocalDate.containing(now, in: zone), by: amount))
+        case "w": return try .date(shift(LocalDate.containing(now, in: zone), by: amount * 7))
         default: throw ParseReason("unknown unit '\(unit)' (use m, h, d or w)")
         }
-    }
-
-    private static func shiftKeepingWallTime(_ now: Int64, days: Int64, zone: TimeZone) throws(ParseReason) -> When {
-        guard days != 0 else { return .instant(now) }
-        let local = WallClock.localMs(now, in: zone)
-        let today = ValueMath.floorDiv(local, WallClock.msPerDay)
-        let timeOfDay = local - today * WallClock.msPerDay
-        let target = try shift(LocalDate(dayNumber: today), by: days)
-        return .instant(WallClock.instant(forLocal: target.dayNumber * WallClock.msPerDay + timeOfDay, in: zone))
     }
 
     private static func shift(_ date: LocalDate, by days: Int64) throws(ParseReason) -> LocalDate {
