@@ -10,6 +10,8 @@ public struct TodoView: Sendable, Equatable {
     /// Active and completed among the matches (before the limit).
     public var active: Int
     public var completed: Int
+    /// Waiting todos that matched but were hidden (or, with `--waiting`, shown).
+    public var waiting: Int = 0
 }
 
 /// Serves filtered, sorted views of the todos.
@@ -27,6 +29,7 @@ public enum TodoProjection {
         var matches: [Int] = []
         var active = 0
         var completed = 0
+        var waiting = 0
         let less = ordering(query.sort, reverse: query.reverse, zone: zone)
         // Through a buffer pointer, fields are read in place: the array's accessor copied whole todos.
         let ordered: [Todo] = model.todos.withUnsafeBufferPointer { todos in
@@ -45,6 +48,14 @@ public enum TodoProjection {
                     if let after, due < after { continue }
                 }
                 if let needle, !matchesSearch(todos[index], needle) { continue }
+                if todos[index].wait != nil {
+                    let isWaiting = !todos[index].completed && todos[index].isWaiting(now: now, zone: zone)
+                    if isWaiting { waiting += 1 }
+                    if isWaiting && query.waiting == .hide { continue }
+                    if !isWaiting && query.waiting == .only { continue }
+                } else if query.waiting == .only {
+                    continue
+                }
                 matches.append(index)
                 if todos[index].completed { completed += 1 } else { active += 1 }
             }
@@ -52,7 +63,7 @@ public enum TodoProjection {
             let positions = query.limit.map { PartialSort.smallest($0, of: matches, by: byIndex) } ?? matches.sorted(by: byIndex)
             return positions.map { todos[$0] }
         }
-        return TodoView(todos: ordered, matched: matches.count, active: active, completed: completed)
+        return TodoView(todos: ordered, matched: matches.count, active: active, completed: completed, waiting: waiting)
     }
 
     private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {

@@ -47,7 +47,7 @@ extension Language {
             .errorInvalidOptionValue: .text("Neplatná hodnota '{value}' pro {option}: očekáváno {expected}."),
             .errorCannotOpenInput: .text("Nelze otevřít {path}: {reason}."),
             .errorCannotWriteOutput: .text("Nelze zapsat {path}: {reason}."),
-            .errorInvalidWhen: .text("Neplatné datum nebo čas '{input}': {reason}. Použijte 2026-11-21, 2026-11-21T14:30, today, tomorrow, +3d, -2w, -5h nebo -30m."),
+            .errorInvalidWhen: .text("Neplatné datum nebo čas '{input}': {reason}. Použijte 2026-11-21, 2026-11-21T14:30, dnes, zítra, pátek, eom, za 3 dny, +3d, -2w, -5h nebo -30m."),
             .errorInvalidDuration: .text("Neplatná doba '{input}': {reason}. Použijte 45m, 1h30m, 90s, 1:30:00 nebo počet minut."),
             .errorInvalidDistance: .text("Neplatná vzdálenost '{input}': {reason}. Použijte 5km, 800m nebo 3.1mi."),
             .errorInvalidDate: .text("Neplatné datum '{input}': {reason}."),

@@ -26,7 +26,7 @@ extension Language {
             .errorInvalidOptionValue: .text("Invalid value '{value}' for {option}: expected {expected}."),
             .errorCannotOpenInput: .text("Cannot open {path}: {reason}."),
             .errorCannotWriteOutput: .text("Cannot write {path}: {reason}."),
-            .errorInvalidWhen: .text("Invalid date or time '{input}': {reason}. Use 2026-11-21, 2026-11-21T14:30, today, tomorrow, +3d, -2w, -5h or -30m."),
+            .errorInvalidWhen: .text("Invalid date or time '{input}': {reason}. Use 2026-11-21, 2026-11-21T14:30, today, tomorrow, fri, eom, in 3 days, +3d, -2w, -5h or -30m."),
             .errorInvalidDuration: .text("Invalid duration '{input}': {reason}. Use 45m, 1h30m, 90s, 1:30:00 or a number of minutes."),
             .errorInvalidDistance: .text("Invalid distance '{input}': {reason}. Use 5km, 800m or 3.1mi."),
             .errorInvalidDate: .text("Invalid date '{input}': {reason}."),

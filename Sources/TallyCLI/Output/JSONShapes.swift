@@ -16,6 +16,8 @@ enum JSONShapes {
             "updatedAt": .string(Timestamp.format(todo.updatedAt)),
             "completedAt": todo.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
             "deleted": .bool(todo.deleted),
+            "wait": todo.wait.map { .string($0.storageText) } ?? .null,
+            "series": todo.series.map { .string($0) } ?? .null,
         ])
     }
 

@@ -35,7 +35,9 @@ struct MutationPrinter {
                 context.console.line(describer.summary(event))
                 continue
             }
+            let startsSeries = outcome.appended.contains { $0.type == "series.started" }
             let id: MessageID = switch event.type {
+            case "todo.created" where outcome.state.todo(id: event.stream)?.series != nil && !startsSeries: .confirmNextInstance
             case "todo.created": .confirmAdded
             case "record.logged": .confirmLogged
             case "todo.completed": .confirmCompleted

@@ -11,8 +11,9 @@ struct TodoRenderer {
 
     /// The completed marker, readable without color.
     func marker(_ todo: Todo) -> String {
-        if todo.deleted { return "[-]" }
-        return todo.completed ? "[x]" : "[ ]"
+        let box = todo.deleted ? "[-]" : (todo.completed ? "[x]" : "[ ]")
+        guard todo.series != nil else { return box }
+        return box + (context.settings.unicode ? "↻" : "r")
     }
 
     /// `3: Buy milk` — how one todo is named in messages.
@@ -55,6 +56,7 @@ struct TodoRenderer {
 
     func footer(_ view: TodoView) -> String {
         var text = catalog.plural(.footerActive, count: view.active) + ", " + catalog.plural(.footerCompleted, count: view.completed)
+        if view.waiting > 0 { text += ", " + catalog.plural(.footerWaiting, count: view.waiting) }
         if view.todos.count < view.matched {
             text += " " + catalog.text(.footerShowing, ["shown": String(view.todos.count), "matched": String(view.matched)])
         }
@@ -70,7 +72,7 @@ struct TodoRenderer {
     }
 
     /// The detail view of `show`, ending with the todo's history.
-    func detail(_ todo: Todo, history: [EventEnvelope]) -> String {
+    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil) -> String {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(todo.number)),
             (catalog.text(.fieldID), todo.id),
@@ -86,6 +88,8 @@ struct TodoRenderer {
         if let completedAt = todo.completedAt {
             rows.append((catalog.text(.fieldCompleted), time(completedAt)))
         }
+        if let wait = todo.wait { rows.append((catalog.text(.showWait), due(wait))) }
+        if let series { rows += seriesRows(series) }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
         lines.append("")

@@ -3,6 +3,16 @@ public enum TodoStatus: String, Sendable, CaseIterable {
     case active, completed, all
 }
 
+/// What a view does with todos that wait (`--wait`) until a later day or time.
+public enum WaitingFilter: String, Sendable, CaseIterable {
+    /// Hidden, and counted in the footer (the default).
+    case hide
+    /// Shown with the others (`--status all` typed out).
+    case include
+    /// Only the waiting ones (`--waiting`).
+    case only
+}
+
 /// The orders a todo view can be sorted in; each has a natural direction.
 public enum TodoSortKey: String, Sendable, CaseIterable {
     /// Oldest first.
@@ -33,6 +43,7 @@ public struct TodoQuery: Sendable, Equatable {
     public var reverse: Bool
     public var limit: Int?
     public var includeDeleted: Bool
+    public var waiting: WaitingFilter = .hide
 
     public init(
         status: TodoStatus = .all, tags: [String] = [], priority: Priority? = nil,
@@ -70,6 +81,7 @@ extension TodoQuery {
         if reverse { object["reverse"] = .bool(true) }
         if let limit { object["limit"] = .int(Int64(limit)) }
         if includeDeleted { object["deleted"] = .bool(true) }
+        if waiting != .hide { object["waiting"] = .string(waiting.rawValue) }
         return object
     }
 
@@ -86,5 +98,6 @@ extension TodoQuery {
         reverse = object["reverse"]?.boolValue ?? false
         if let value = object["limit"]?.intValue, value > 0 { limit = Int(value) }
         includeDeleted = object["deleted"]?.boolValue ?? false
+        if let raw = object["waiting"]?.stringValue, let value = WaitingFilter(rawValue: raw) { waiting = value }
     }
 }

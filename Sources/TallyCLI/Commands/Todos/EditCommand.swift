@@ -14,10 +14,11 @@ enum EditCommand: CommandHandler {
             OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium, high, or none."),
             OptionSpec(name: "due", valueName: "WHEN", help: "A new due date, or none."),
             OptionSpec(name: "note", valueName: "TEXT", help: "A new note, or none."),
-        ],
+        ] + RecurrenceOptions.edit,
         examples: [
             CommandExample(command: "tally edit 3 --title \"Buy oat milk\"", explanation: "Rename todo 3."),
             CommandExample(command: "tally edit 3 --tag +urgent --tag -someday --due none", explanation: "Change tags and clear the due date."),
+            CommandExample(command: "tally edit 3 --series --recur 2w --title \"Clean windows\"", explanation: "Change the series of todo 3 for the instances to come."),
         ]
     )
 
@@ -27,7 +28,10 @@ enum EditCommand: CommandHandler {
             tagChanges: command.values("tag"),
             priority: command.value("priority"),
             due: command.value("due"),
-            note: command.value("note")
+            note: command.value("note"),
+            wait: command.value("wait"),
+            series: command.has("series"),
+            recurrence: RecurrenceOptions.input(command) ?? RecurrenceInput()
         )
         guard !input.isEmpty else {
             throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange)), commandPath: path)

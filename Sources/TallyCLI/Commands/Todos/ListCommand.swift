@@ -52,11 +52,18 @@ enum ShowCommand: CommandHandler {
         let log = try context.readLog()
         let state = try context.readState(log, bound: bound)
         let todo = try ReferenceResolver.todo(command.arguments[0], in: state)
-        let history = try log.events(inStream: todo.id).filter { Replayer.includes($0, bound: bound) }
+        var history = try log.events(inStream: todo.id).filter { Replayer.includes($0, bound: bound) }
+        let series = todo.series.flatMap { state.series[$0] }.map { SeriesDetail(series: $0, state: state, now: context.now, zone: context.zone) }
+        if let series {
+            history += try log.events(inStream: series.series.id).filter { Replayer.includes($0, bound: bound) }
+            history.sort { $0.seq < $1.seq }
+        }
         if context.json {
-            context.printJSON(.object(["todo": JSONShapes.todo(todo), "history": .array(history.map(JSONShapes.event))]))
+            var object: JSONObject = ["todo": JSONShapes.todo(todo), "history": .array(history.map(JSONShapes.event))]
+            if let series { object["series"] = series.json }
+            context.printJSON(.object(object))
         } else {
-            context.console.line(TodoRenderer(context: context).detail(todo, history: history))
+            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series))
         }
     }
 }

@@ -5,7 +5,7 @@ import TallyDomain
 enum TodoOptions {
     static let tag = OptionSpec(name: "tag", valueName: "TAG", repeatable: true, help: "A tag ([a-z0-9_-], up to 32 characters). Repeat for several.")
     static let priority = OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium or high.")
-    static let due = OptionSpec(name: "due", valueName: "WHEN", help: "Due date: 2026-11-21, 2026-11-21T14:30, today, tomorrow, +3d, ...")
+    static let due = OptionSpec(name: "due", valueName: "WHEN", help: "Due date: 2026-11-21, 2026-11-21T14:30, today, tomorrow, fri, eom, +3d, in 2 weeks, ...")
     static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
     static let asOf = OptionSpec(name: "as-of", valueName: "WHEN", help: "Show the state as it was at WHEN, or at log position @SEQ.")
 
@@ -21,6 +21,7 @@ enum TodoOptions {
         OptionSpec(name: "reverse", help: "Reverse the sort order."),
         OptionSpec(name: "limit", valueName: "N", help: "Show at most N todos."),
         OptionSpec(name: "deleted", help: "Include deleted todos."),
+        OptionSpec(name: "waiting", help: "Only todos that wait (--wait) until a later day or time; hidden otherwise."),
     ]
 
     /// True when the command line names any view option.
@@ -43,6 +44,7 @@ enum TodoOptions {
         query.reverse = command.has("reverse")
         query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
         query.includeDeleted = command.has("deleted")
+        query.waiting = RecurrenceOptions.waitingFilter(command)
         let decisionContext = context.environment.decisionContext
         return try Decider.validated(query, context: decisionContext)
     }
@@ -57,6 +59,7 @@ enum TodoOptions {
         if let value = query.dueAfter { parts.append("--due-after \(shellQuoted(value))") }
         if let value = query.search { parts.append("--search \(shellQuoted(value))") }
         if query.sort != .created { parts.append("--sort \(query.sort.rawValue)") }
+        if query.waiting == .only { parts.append("--waiting") }
         if query.reverse { parts.append("--reverse") }
         if let limit = query.limit { parts.append("--limit \(limit)") }
         if query.includeDeleted { parts.append("--deleted") }
