@@ -332,8 +332,9 @@ extension Language {
             .showSeriesNone: .text("žádné"),
             .showSeriesInstances: .text("Výskyty"),
             .showWait: .text("Čeká do"),
-            .importRecurrenceNeedsDue: .text("'{field}' bez termínu; ponecháno v názvu"),
+            .importRecurrenceNeedsDue: .text("'{field}' bez termínu; importováno bez opakování"),
             .importInvalidPeriod: .text("{field} '{value}' není opakování, které tally zná; importováno bez opakování"),
+            .importLaterOccurrences: .plural([.one: "opakovaný úkol: {count} pozdější čekající výskyt vynechán (tally drží jeden otevřený)", .few: "opakovaný úkol: {count} pozdější čekající výskyty vynechány (tally drží jeden otevřený)", .other: "opakovaný úkol: {count} pozdějších čekajících výskytů vynecháno (tally drží jeden otevřený)"]),
         ]
     )
 }

@@ -282,8 +282,9 @@ extension Language {
             .showSeriesNone: .text("none"),
             .showSeriesInstances: .text("Instances"),
             .showWait: .text("Waits until"),
-            .importRecurrenceNeedsDue: .text("'{field}' without a due date; kept in the title"),
+            .importRecurrenceNeedsDue: .text("'{field}' without a due date; imported without recurrence"),
             .importInvalidPeriod: .text("{field} '{value}' is not a period tally knows; imported without recurrence"),
+            .importLaterOccurrences: .plural([.one: "a recurring task: {count} later pending occurrence left out (tally keeps one open instance)", .other: "a recurring task: {count} later pending occurrences left out (tally keeps one open instance)"]),
         ]
     )
 }

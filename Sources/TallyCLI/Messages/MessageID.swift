@@ -292,4 +292,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case showWait = "show.wait"
     case importRecurrenceNeedsDue = "import.recurrence-needs-due"
     case importInvalidPeriod = "import.invalid-period"
+    case importLaterOccurrences = "import.later-occurrences"
 }

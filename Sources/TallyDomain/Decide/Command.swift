@@ -143,5 +143,5 @@ public enum Command: Sendable, Equatable {
     case saveRecordFilter(RecordQuery)
     case resetFilter(FilterScope)
     /// Todos from another tool; ones whose stream already exists are skipped with a notice.
-    case importTodos([ImportedTodo])
+    case importTodos([ImportedTodo], series: [ImportedSeries] = [])
 }

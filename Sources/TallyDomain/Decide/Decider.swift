@@ -109,7 +109,8 @@ public enum Decider {
         case .logRecord, .editRecord, .deleteRecords, .saveRecordFilter:
             try decideRecord(command, state: state, context: context, into: &builder)
 
-        case .importTodos(let items):
+        case .importTodos(let items, let series):
+            decideImportedSeries(series, state: state, into: &builder)
             try decideImport(items, state: state, into: &builder)
 
         case .resetFilter(let scope):

@@ -63,6 +63,12 @@ public enum ImportProblem: Sendable, Equatable {
     case invalidDateKeptInTitle(field: String, value: String)
     /// The converted fields break a rule of tally (too long, control characters, ...).
     case invalid(InvalidInput)
+    /// A recurrence period tally has no rule for; the item comes in without recurrence.
+    case invalidPeriod(field: String, value: String)
+    /// A recurrence on an item without a due date; the key stays in the title.
+    case recurrenceWithoutDue(field: String)
+    /// Pending instances of one series after its earliest: tally keeps one open instance per series.
+    case laterOccurrencesSkipped(count: Int)
 }
 
 /// One problem, and the item it belongs to.
@@ -81,8 +87,11 @@ public struct ImportBatch: Sendable, Equatable {
     public var todos: [ImportedTodo] = []
     public var skipped: [ImportIssue] = []
     public var warnings: [ImportIssue] = []
+    /// Recurring rules; the todos that are their instances name them in `fields.series`.
+    public var series: [ImportedSeries] = []
 
-    public init(todos: [ImportedTodo] = [], skipped: [ImportIssue] = [], warnings: [ImportIssue] = []) {
+    public init(todos: [ImportedTodo] = [], skipped: [ImportIssue] = [], warnings: [ImportIssue] = [], series: [ImportedSeries] = []) {
+        self.series = series
         self.todos = todos
         self.skipped = skipped
         self.warnings = warnings

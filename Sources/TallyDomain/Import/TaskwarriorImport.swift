@@ -45,6 +45,7 @@ public enum TaskwarriorImport {
             }
             convert(object, location: location, zone: zone, seen: &seen, into: &batch)
         }
+        TaskwarriorRecurrence.keepOneOpenInstance(&batch, zone: zone)
         return batch
     }
 
@@ -52,6 +53,7 @@ public enum TaskwarriorImport {
     static func convert(_ task: JSONObject, location: ImportSource, zone: TimeZone, seen: inout Set<String>, into batch: inout ImportBatch) {
         let uuid = task["uuid"]?.stringValue?.lowercased()
         let source = uuid.map { ImportSource.task(String($0.prefix(8))) } ?? location
+        if TaskwarriorRecurrence.isTemplate(task) { return TaskwarriorRecurrence.template(task, source: source, zone: zone, into: &batch) }
         let status = task["status"]?.stringValue ?? "pending"
         let mapped: ImportedTodo.Status
         switch status {
@@ -72,7 +74,7 @@ public enum TaskwarriorImport {
         }
 
         var warnings: [ImportProblem] = []
-        for key in task.keys where !knownFields.contains(key) {
+        for key in task.keys where !knownFields.contains(key) && !TaskwarriorRecurrence.fields.contains(key) {
             warnings.append(.unsupportedField(key))
         }
 
@@ -118,11 +120,12 @@ public enum TaskwarriorImport {
             if let end = closed, let start = created, end < start { closed = start }
         }
 
-        let fields: TodoFields
+        var fields: TodoFields
         do {
             fields = try ImportSupport.validated(TodoFields(
                 title: description, tags: tags, priority: priority, due: due,
-                note: noteLines.isEmpty ? nil : noteLines.joined(separator: "\n")
+                note: noteLines.isEmpty ? nil : noteLines.joined(separator: "\n"),
+                wait: TaskwarriorRecurrence.wait(task, zone: zone, warnings: &warnings)
             ))
         } catch {
             if case .invalid(let input) = error {
@@ -131,8 +134,10 @@ public enum TaskwarriorImport {
             return
         }
         let name = "taskwarrior:" + (uuid ?? "\(location.ordinal):\(description)")
-        let stream = NameUUID.make(name)
+        let instance = TaskwarriorRecurrence.instance(task, due: due, zone: zone)
+        let stream = instance?.stream ?? NameUUID.make(name)
         guard seen.insert(stream).inserted else { return }
+        fields.series = instance?.series
         batch.todos.append(ImportedTodo(stream: stream, source: source, fields: fields, status: mapped, createdAt: created, closedAt: closed))
         batch.warnings += warnings.map { ImportIssue(source: source, problem: $0) }
     }

@@ -57,6 +57,8 @@ public enum TodoTxtImport {
         var title: [String] = []
         var tags: [String] = []
         var due: Due? = nil
+        var wait: Due? = nil
+        var rule: RecurrenceRule? = nil
         var warnings: [ImportProblem] = []
         for word in words {
             if word.count > 1, word.hasPrefix("+") || word.hasPrefix("@") {
@@ -73,6 +75,13 @@ public enum TodoTxtImport {
                         continue
                     }
                     warnings.append(.invalidDateKeptInTitle(field: "due", value: value))
+                case "rec" where TodoTxtRecurrence.rule(value) != nil:
+                    // A completed line's next occurrence is a line of its own.
+                    if !completed { rule = TodoTxtRecurrence.rule(value) }
+                    continue
+                case "t" where LocalDate.parse(value) != nil:
+                    wait = LocalDate.parse(value).map(Due.date)
+                    continue
                 case "pri" where priorityLetter == nil && value.count == 1:
                     priorityLetter = value.uppercased()
                     continue
@@ -96,9 +105,10 @@ public enum TodoTxtImport {
             batch.skipped.append(ImportIssue(source: source, problem: .missingTitle))
             return
         }
-        let fields: TodoFields
+        if rule != nil, due == nil { warnings.append(.recurrenceWithoutDue(field: "rec")) }
+        var fields: TodoFields
         do {
-            fields = try ImportSupport.validated(TodoFields(title: title.joined(separator: " "), tags: tags, priority: priority, due: due))
+            fields = try ImportSupport.validated(TodoFields(title: title.joined(separator: " "), tags: tags, priority: priority, due: due, wait: wait))
         } catch {
             if case .invalid(let input) = error {
                 batch.skipped.append(ImportIssue(source: source, problem: .invalid(input)))
@@ -108,8 +118,12 @@ public enum TodoTxtImport {
         let created = createdOn?.startInstant(in: zone)
         var closed = completedOn?.startInstant(in: zone)
         if let end = closed, let start = created, end < start { closed = start }
+        let stream = NameUUID.make("todotxt:\(occurrence):\(line)")
+        if let rule, let series = TodoTxtRecurrence.series(rule, fields: &fields, todoStream: stream, source: source, createdAt: created) {
+            batch.series.append(series)
+        }
         batch.todos.append(ImportedTodo(
-            stream: NameUUID.make("todotxt:\(occurrence):\(line)"), source: source, fields: fields,
+            stream: stream, source: source, fields: fields,
             status: completed ? .completed : .pending, createdAt: created, closedAt: closed
         ))
         batch.warnings += warnings.map { ImportIssue(source: source, problem: $0) }

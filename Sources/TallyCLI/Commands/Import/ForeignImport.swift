@@ -23,8 +23,8 @@ enum ForeignImport {
         }
         var imported: [Todo] = []
         var present: [ImportSource] = []
-        if !batch.todos.isEmpty {
-            let outcome = try context.dispatcher().execute(.importTodos(batch.todos))
+        if !batch.todos.isEmpty || !batch.series.isEmpty {
+            let outcome = try context.dispatcher().execute(.importTodos(batch.todos, series: batch.series))
             imported = outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }
             present = outcome.decision.notices.compactMap { notice in
                 if case .alreadyImported(let source) = notice { source } else { nil }
@@ -102,6 +102,9 @@ enum ForeignImport {
         switch problem {
         case .missingTitle: catalog.text(.importMissingTitle)
         case .recurringTemplate: catalog.text(.importRecurringTemplate)
+        case .invalidPeriod(let field, let value): catalog.text(.importInvalidPeriod, ["field": field, "value": value])
+        case .recurrenceWithoutDue(let field): catalog.text(.importRecurrenceNeedsDue, ["field": field])
+        case .laterOccurrencesSkipped(let count): catalog.plural(.importLaterOccurrences, count: count)
         case .unknownStatus(let status): catalog.text(.importUnknownStatus, ["status": status])
         case .unsupportedField(let field): catalog.text(.importUnsupportedField, ["field": field])
         case .unsupportedFieldKeptInTitle(let field): catalog.text(.importUnsupportedFieldKept, ["field": field])
