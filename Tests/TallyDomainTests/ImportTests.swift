@@ -21,12 +21,13 @@ struct ImportTests {
         let milk = batch.todos[0]
         #expect(milk.fields == TodoFields(
             title: "Buy oat milk", tags: ["home-kitchen", "groceries", "cteni"], priority: .high,
-            due: .date(LocalDate(year: 2026, month: 11, day: 25)!), note: "2026-11-02 unsweetened"
+            due: .date(LocalDate(year: 2026, month: 11, day: 25)!), note: "2026-11-02 unsweetened",
+            wait: .date(LocalDate(year: 2026, month: 12, day: 1)!)
         ))
         #expect(milk.status == .pending && milk.createdAt == Timestamp.parse("2026-11-01T09:15:00Z"))
         #expect(milk.stream == NameUUID.make("taskwarrior:408cb5ff-d093-422f-b02a-5de2f27e32d6"))
         #expect(batch.todos[1].status == .completed && batch.todos[1].closedAt == Timestamp.parse("2026-11-03T12:00:00Z"))
-        #expect(batch.warnings == [ImportIssue(source: .task("408cb5ff"), problem: .unsupportedField("wait"))])
+        #expect(batch.warnings == [])
         #expect(batch.skipped == [
             ImportIssue(source: .task("bbbbbbbb"), problem: .recurringTemplate),
             ImportIssue(source: .task("cccccccc"), problem: .missingTitle),
@@ -57,7 +58,7 @@ struct ImportTests {
             Call Mom +Family @phone due:2026-11-25
             """
         let batch = try TodoTxtImport.parse(Array(text.utf8), zone: utc)
-        #expect(batch.todos.map(\.fields.title) == ["Call Mom", "Renew insurance", "Sort photos rec:1w", "Call Mom"])
+        #expect(batch.todos.map(\.fields.title) == ["Call Mom", "Renew insurance", "Sort photos", "Call Mom"])
         let mom = batch.todos[0]
         #expect(mom.fields.tags == ["family", "phone"] && mom.fields.priority == .high)
         #expect(mom.fields.due == .date(LocalDate(year: 2026, month: 11, day: 25)!))
@@ -67,8 +68,8 @@ struct ImportTests {
         #expect(insurance.closedAt == Timestamp.parse("2026-11-10T00:00:00Z"))
         #expect(batch.todos[2].fields.priority == nil)
         #expect(batch.warnings == [
-            ImportIssue(source: .line(3), problem: .unsupportedFieldKeptInTitle("rec")),
             ImportIssue(source: .line(3), problem: .unmappedPriority("D")),
+            ImportIssue(source: .line(3), problem: .recurrenceWithoutDue(field: "rec")),
         ])
         #expect(batch.skipped == [ImportIssue(source: .line(4), problem: .missingTitle)])
         #expect(Set(batch.todos.map(\.stream)).count == 4)

@@ -50,9 +50,20 @@ struct ReducerGoldenTests {
         }
         // The fixture predates records: their events are appended after the first 400, never mixed in.
         let events = try GoldenLog.events()
-        guard !events.contains(where: { $0.type.hasPrefix("record.") }) else { return }
-        var generator = LogGenerator(seed: 20_261_122, continuing: events)
-        let text = generator.recordEvents(80).map(GoldenLog.line).joined(separator: "\n") + "\n"
+        if !events.contains(where: { $0.type.hasPrefix("record.") }) {
+            var generator = LogGenerator(seed: 20_261_122, continuing: events)
+            try append(generator.recordEvents(80))
+        }
+        // Series, waiting and series instances came later still: appended after the records, once.
+        let withRecords = try GoldenLog.events()
+        if !withRecords.contains(where: { $0.type.hasPrefix("series.") }) {
+            var generator = LogGenerator(seed: 20_261_123, continuing: withRecords)
+            try append(generator.seriesEvents(60) + generator.events(40))
+        }
+    }
+
+    private func append(_ events: [EventEnvelope]) throws {
+        let text = events.map(GoldenLog.line).joined(separator: "\n") + "\n"
         let handle = try FileHandle(forWritingTo: GoldenLog.eventsURL)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(text.utf8))

@@ -64,6 +64,7 @@ struct SnapshotCodecTests {
         let pinned: [Int: String] = [
             1: "a07fa8ff9afe846eeb6e9719912073b6ad133e9b1dd3666ef5c24b0bb8d1cc8f",
             2: "365168260042d1f44541c4ed6f5f1d7312a9e82e0c45310455e2c6084522e258",
+            3: "337a159b3ee53e3992effbccee1c7bf43c93fb8c27565cdd216f7d51f5e791b3",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.

@@ -58,16 +58,17 @@ private func whenError(_ text: String, now: Int64 = now, zone: TimeZone = utc, a
         ("Today", .date(day(2026, 11, 21))),
         ("yesterday", .date(day(2026, 11, 20))),
         ("TOMORROW", .date(day(2026, 11, 22))),
-        ("+3d", .instant(now + 3 * dayMs)),
-        ("3d", .instant(now + 3 * dayMs)),
-        ("3D", .instant(now + 3 * dayMs)),
-        ("-2w", .instant(now - 14 * dayMs)),
-        ("+1W", .instant(now + 7 * dayMs)),
+        // Days and weeks keep a day: `--due +3d` is a date, not an instant at the current time.
+        ("+3d", .date(day(2026, 11, 24))),
+        ("3d", .date(day(2026, 11, 24))),
+        ("3D", .date(day(2026, 11, 24))),
+        ("-2w", .date(day(2026, 11, 7))),
+        ("+1W", .date(day(2026, 11, 28))),
         ("-5h", .instant(now - 5 * hour)),
         ("-30m", .instant(now - 30 * minute)),
         ("+90m", .instant(now + 90 * minute)),
         ("90M", .instant(now + 90 * minute)),
-        ("0d", .instant(now)),
+        ("0d", .date(day(2026, 11, 21))),
         ("-0m", .instant(now)),
         ("999999m", .instant(now + 999_999 * minute)),
         ("-000001h", .instant(now - hour)),
@@ -169,20 +170,20 @@ private func whenError(_ text: String, now: Int64 = now, zone: TimeZone = utc, a
 
 @Suite struct WhenDaylightSavingTests {
     @Test(arguments: [
-        // Spring forward on 2026-03-29 (02:00 CET → 03:00 CEST): the day has 23 hours.
-        ("+1d", Int64(1_774_695_600_000), Int64(1_774_778_400_000)),
-        ("-1d", 1_774_778_400_000, 1_774_695_600_000),
-        ("+24h", 1_774_695_600_000, 1_774_695_600_000 + 24 * hour),
-        ("+1w", 1_774_436_400_000, 1_775_037_600_000),
+        // Spring forward on 2026-03-29 (02:00 CET → 03:00 CEST): the day has 23 hours; days count in local dates.
+        ("+1d", Int64(1_774_695_600_000), When.date(LocalDate(year: 2026, month: 3, day: 29)!)),
+        ("-1d", 1_774_778_400_000, .date(LocalDate(year: 2026, month: 3, day: 28)!)),
+        ("+24h", 1_774_695_600_000, .instant(1_774_695_600_000 + 24 * hour)),
+        ("+1w", 1_774_436_400_000, .date(LocalDate(year: 2026, month: 4, day: 1)!)),
         // Fall back on 2026-10-25 (03:00 CEST → 02:00 CET): the day has 25 hours.
-        ("+1d", 1_792_836_000_000, 1_792_926_000_000),
-        ("-1d", 1_792_926_000_000, 1_792_836_000_000),
-        ("+1440m", 1_792_836_000_000, 1_792_836_000_000 + 24 * hour),
-        // 02:30 on 2026-03-28 plus a day lands in the gap: read with the pre-transition offset.
-        ("+1d", 1_774_661_400_000, 1_774_747_800_000),
+        ("+1d", 1_792_836_000_000, .date(LocalDate(year: 2026, month: 10, day: 25)!)),
+        ("-1d", 1_792_926_000_000, .date(LocalDate(year: 2026, month: 10, day: 24)!)),
+        ("+1440m", 1_792_836_000_000, .instant(1_792_836_000_000 + 24 * hour)),
+        // 23:30 local on 2026-03-28 is 22:30 UTC: `tomorrow` is the local next day, not the UTC one.
+        ("tomorrow", 1_774_737_000_000, .date(LocalDate(year: 2026, month: 3, day: 29)!)),
     ])
-    func relativeDaysKeepWallTime(text: String, from start: Int64, expected: Int64) throws {
-        #expect(try When.parse(text, now: start, zone: prague) == .instant(expected))
+    func relativeDaysAreLocalDates(text: String, from start: Int64, expected: When) throws {
+        #expect(try When.parse(text, now: start, zone: prague) == expected)
     }
 
     @Test(arguments: [

@@ -24,12 +24,14 @@ public struct LogGenerator {
     public static let coveredTypes: Set<String> = [
         "todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored",
         "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
+        "series.started", "series.changed", "series.ended", "series.resumed",
     ]
 
     private var random: SeededRandom
     private var factory = EventFactory()
     private var todos: [String] = []
     private var records: [String] = []
+    private var series: [String] = []
     private var streamCounter = 0
 
     public init(seed: UInt64) {
@@ -43,13 +45,29 @@ public struct LogGenerator {
         for event in events {
             if event.type == "todo.created" { todos.append(event.stream) }
             if event.type == "record.logged" { records.append(event.stream) }
+            if event.type == "series.started" { series.append(event.stream) }
         }
-        streamCounter = todos.count + records.count
+        streamCounter = todos.count + records.count + series.count
     }
 
     /// `count` record events only, continuing the log generated so far.
     public mutating func recordEvents(_ count: Int) -> [EventEnvelope] {
         (0..<count).map { _ in nextRecordEvent(roll: Int.random(in: 0..<30, using: &random)) }
+    }
+
+    /// `count` series events and todos that wait or belong to a series, continuing the log generated so far.
+    public mutating func seriesEvents(_ count: Int) -> [EventEnvelope] {
+        (0..<count).map { _ in
+            let roll = Int.random(in: 0..<25, using: &random)
+            guard roll < 15 else {
+                let stream = newStream()
+                todos.append(stream)
+                var fields = fields()
+                fields.series = series.randomElement(using: &random)
+                return factory.make(.todoCreated(fields), stream: stream)
+            }
+            return nextSeriesEvent(roll: roll)
+        }
     }
 
     /// `count` envelopes continuing the log generated so far.
@@ -64,7 +82,8 @@ public struct LogGenerator {
 
     /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
     private mutating func next() -> EventEnvelope {
-        let roll = Int.random(in: 0..<130, using: &random)
+        let roll = Int.random(in: 0..<145, using: &random)
+        if roll >= 130 { return nextSeriesEvent(roll: roll - 130) }
         if roll >= 100 { return nextRecordEvent(roll: roll - 100) }
         if todos.isEmpty || roll < 25 {
             let stream = newStream()
@@ -112,6 +131,48 @@ public struct LogGenerator {
         }
     }
 
+    /// A series event by `roll` in 0..<15: a third started, then changes, ends and resumptions.
+    private mutating func nextSeriesEvent(roll: Int) -> EventEnvelope {
+        if series.isEmpty || roll < 5 {
+            let stream = newStream()
+            series.append(stream)
+            let start = due() ?? .date(LocalDate(year: 2026, month: 1, day: 31)!)
+            let fields = SeriesFields(
+                rule: RecurrenceRule(period: period(), anchor: Bool.random(using: &random) ? .due : .completion), start: start,
+                until: Bool.random(using: &random) ? nil : LocalDate(year: 2031, month: Int.random(in: 1...12, using: &random), day: 1),
+                title: title(), tags: tags(), priority: priority(), note: Bool.random(using: &random) ? nil : "series \(hex(3))"
+            )
+            return factory.make(.seriesStarted(fields), stream: stream)
+        }
+        let stream = series.randomElement(using: &random)!
+        switch roll {
+        case 5..<10:
+            var changes = SeriesChanges()
+            while changes.isEmpty {
+                if Int.random(in: 0..<3, using: &random) == 0 { changes.period = period() }
+                if Int.random(in: 0..<4, using: &random) == 0 { changes.anchor = Bool.random(using: &random) ? .due : .completion }
+                if Int.random(in: 0..<4, using: &random) == 0 { changes.until = .some(Bool.random(using: &random) ? nil : LocalDate(year: 2032, month: 6, day: Int.random(in: 1...28, using: &random))) }
+                if Int.random(in: 0..<4, using: &random) == 0 { changes.title = title() }
+                if Int.random(in: 0..<4, using: &random) == 0 { changes.tags = tags() }
+                if Int.random(in: 0..<4, using: &random) == 0 { changes.priority = .some(priority()) }
+                if Int.random(in: 0..<4, using: &random) == 0 { changes.note = .some(Bool.random(using: &random) ? nil : "changed \(hex(3))") }
+            }
+            return factory.make(.seriesChanged(changes), stream: stream)
+        case 10..<12: return factory.make(.seriesEnded, stream: stream)
+        default: return factory.make(.seriesResumed, stream: stream)
+        }
+    }
+
+    private mutating func period() -> RecurrencePeriod {
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0: .days(Int.random(in: 1...999, using: &random))
+        case 1: .weeks(Int.random(in: 1...52, using: &random))
+        case 2: .months(Int.random(in: 1...24, using: &random))
+        case 3: .years(Int.random(in: 1...5, using: &random))
+        default: .weekdays
+        }
+    }
+
     private mutating func recordFields() -> RecordFields {
         RecordFields(
             name: title(), category: category(), durationSeconds: Int.random(in: 1...604_800, using: &random),
@@ -149,7 +210,11 @@ public struct LogGenerator {
     }
 
     private mutating func fields() -> TodoFields {
-        TodoFields(title: title(), tags: tags(), priority: priority(), due: due(), note: Bool.random(using: &random) ? nil : "note \(hex(4)) ✓")
+        TodoFields(
+            title: title(), tags: tags(), priority: priority(), due: due(), note: Bool.random(using: &random) ? nil : "note \(hex(4)) ✓",
+            wait: Int.random(in: 0..<4, using: &random) == 0 ? due() : nil,
+            series: Int.random(in: 0..<4, using: &random) == 0 ? series.randomElement(using: &random) : nil
+        )
     }
 
     private mutating func changes() -> TodoChanges {
@@ -160,6 +225,7 @@ public struct LogGenerator {
             if Int.random(in: 0..<4, using: &random) == 0 { changes.priority = .some(priority()) }
             if Int.random(in: 0..<4, using: &random) == 0 { changes.due = .some(due()) }
             if Int.random(in: 0..<4, using: &random) == 0 { changes.note = .some(Bool.random(using: &random) ? nil : "edited \(hex(3))") }
+            if Int.random(in: 0..<6, using: &random) == 0 { changes.wait = .some(due()) }
         }
         return changes
     }
