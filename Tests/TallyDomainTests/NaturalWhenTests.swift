@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+@testable import TallyDomain
+import TallyTestSupport
+
+/// Every form of the README's table of dates, in English and Czech, and the refusals.
+@Suite("Dates people type")
+struct NaturalWhenTests {
+    /// Wednesday 2026-11-18, 14:30 UTC.
+    static let now = Timestamp.parse("2026-11-18T14:30:00Z")!
+    static let utc = Fixtures.utc
+
+    static func date(_ text: String) -> When { .date(LocalDate.parse(text)!) }
+
+    static let forms: [(String, When)] = [
+        ("today", date("2026-11-18")), ("dnes", date("2026-11-18")), ("dneska", date("2026-11-18")),
+        ("tomorrow", date("2026-11-19")), ("zítra", date("2026-11-19")), ("zitra", date("2026-11-19")),
+        ("yesterday", date("2026-11-17")), ("včera", date("2026-11-17")), ("pozítří", date("2026-11-20")),
+        ("now", .instant(now)), ("teď", .instant(now)), ("nyní", .instant(now)),
+        // Weekday names: the next such day, never today (today is a Wednesday).
+        ("mon", date("2026-11-23")), ("Monday", date("2026-11-23")), ("pondělí", date("2026-11-23")), ("po", date("2026-11-23")),
+        ("tue", date("2026-11-24")), ("tues", date("2026-11-24")), ("úterý", date("2026-11-24")), ("út", date("2026-11-24")), ("ut", date("2026-11-24")),
+        ("wed", date("2026-11-25")), ("wednesday", date("2026-11-25")), ("středa", date("2026-11-25")), ("středu", date("2026-11-25")), ("st", date("2026-11-25")),
+        ("thu", date("2026-11-19")), ("thursday", date("2026-11-19")), ("čtvrtek", date("2026-11-19")), ("čt", date("2026-11-19")),
+        ("fri", date("2026-11-20")), ("FRIDAY", date("2026-11-20")), ("pátek", date("2026-11-20")), ("patek", date("2026-11-20")), ("pá", date("2026-11-20")),
+        ("sat", date("2026-11-21")), ("sobota", date("2026-11-21")), ("sobotu", date("2026-11-21")), ("so", date("2026-11-21")),
+        ("sun", date("2026-11-22")), ("neděle", date("2026-11-22")), ("neděli", date("2026-11-22")), ("ne", date("2026-11-22")),
+        ("pa\u{301}tek", date("2026-11-20")),
+        // Ends of the week (Sunday; weeks start on Monday), the month and the year.
+        ("eow", date("2026-11-22")), ("end of week", date("2026-11-22")), ("konec týdne", date("2026-11-22")), ("kt", date("2026-11-22")),
+        ("eom", date("2026-11-30")), ("end of month", date("2026-11-30")), ("konec měsíce", date("2026-11-30")), ("km", date("2026-11-30")),
+        ("eoy", date("2026-12-31")), ("end of year", date("2026-12-31")), ("konec roku", date("2026-12-31")), ("kr", date("2026-12-31")),
+        // in N UNIT / za N UNIT: days and longer are dates, hours and minutes instants.
+        ("in 3 days", date("2026-11-21")), ("in 1 day", date("2026-11-19")), ("in 3d", date("2026-11-21")),
+        ("za 3 dny", date("2026-11-21")), ("za 1 den", date("2026-11-19")), ("za 5 dní", date("2026-11-23")),
+        ("in 2 weeks", date("2026-12-02")), ("za 2 týdny", date("2026-12-02")), ("za 1 týden", date("2026-11-25")),
+        ("in 3 months", date("2027-02-18")), ("za 3 měsíce", date("2027-02-18")), ("in 1 year", date("2027-11-18")), ("za 2 roky", date("2028-11-18")),
+        ("in 2 hours", .instant(now + 7_200_000)), ("za 2 hodiny", .instant(now + 7_200_000)), ("in 90 minutes", .instant(now + 5_400_000)),
+        ("za 30 minut", .instant(now + 1_800_000)),
+        // Offsets: days and weeks keep a day; hours and minutes are instants.
+        ("+3d", date("2026-11-21")), ("-1w", date("2026-11-11")), ("+5h", .instant(now + 18_000_000)), ("-30m", .instant(now - 1_800_000)),
+    ]
+
+    @Test(arguments: forms)
+    func reads(text: String, expected: When) throws {
+        #expect(try When.parse(text, now: Self.now, zone: Self.utc) == expected)
+    }
+
+    @Test("on a Sunday eow is today, and the next Sunday is a week away")
+    func sunday() throws {
+        let sunday = Timestamp.parse("2026-11-22T10:00:00Z")!
+        #expect(try When.parse("eow", now: sunday, zone: Self.utc) == Self.date("2026-11-22"))
+        #expect(try When.parse("sun", now: sunday, zone: Self.utc) == Self.date("2026-11-29"))
+    }
+
+    @Test("a month ahead of 31 January is the last day of February")
+    func monthEnd() throws {
+        let january = Timestamp.parse("2026-01-31T10:00:00Z")!
+        #expect(try When.parse("in 1 month", now: january, zone: Self.utc) == Self.date("2026-02-28"))
+        #expect(try When.parse("eom", now: january, zone: Self.utc) == Self.date("2026-01-31"))
+    }
+
+    @Test("the day of a name is the local day: late on Saturday evening in Prague, 'tomorrow' is Sunday")
+    func localDay() throws {
+        let prague = TimeZone(identifier: "Europe/Prague")!
+        let saturdayNight = Timestamp.parse("2026-11-21T23:30:00Z")!  // 00:30 on Sunday in Prague
+        #expect(try When.parse("tomorrow", now: saturdayNight, zone: prague) == Self.date("2026-11-23"))
+        #expect(try When.parse("+1d", now: saturdayNight, zone: prague) == Self.date("2026-11-23"))
+    }
+
+    @Test("ambiguous or malformed input is refused with a suggestion", arguments: [
+        ("next fri", "is ambiguous (this week's or next week's?); write 'fri' for the next such day, or a date like 2026-11-20"),
+        ("příští pátek", "is ambiguous"),
+        ("this monday", "is ambiguous"),
+        ("t", "could mean tuesday or thursday"),
+        ("s", "could mean saturday or sunday"),
+        ("in 3 m", "'m' could mean minutes or months; write 'in 3 minutes' or 'in 3 months'"),
+        ("3/4/2026", "write 2026-04-03 or 2026-03-04"),
+        ("3.4.", "write 2026-04-03 or 2026-03-04"),
+        ("12/12/2026", "write 2026-12-12"),
+        ("in days", "expected 'in N UNIT'"),
+        ("in 3", "a unit is required"),
+        ("in 3 fortnights", "unknown unit 'fortnights'"),
+        ("za 9999999 dní", "at most 6 digits"),
+        ("in 999999 years", "outside the years 0001-9999"),
+        ("in -3 days", "expected 'in N UNIT'"),
+        ("friday 13", "expected a date"),
+        ("fri fri", "expected a date"),
+    ])
+    func refuses(text: String, reason: String) {
+        #expect {
+            try When.parse(text, now: Self.now, zone: Self.utc)
+        } throws: { error in
+            guard let error = error as? ValueError else { return false }
+            return error.kind == .when && error.input == text && error.reason.contains(reason)
+        }
+    }
+
+    @Test("periods: names, Czech names, Nd/Nw/Nm/Ny; zero, huge, negative and unknown ones are refused")
+    func periods() throws {
+        let cases: [(String, RecurrencePeriod)] = [
+            ("daily", .days(1)), ("weekdays", .weekdays), ("weekly", .weeks(1)), ("monthly", .months(1)), ("yearly", .years(1)),
+            ("denně", .days(1)), ("týdně", .weeks(1)), ("měsíčně", .months(1)), ("ročně", .years(1)), ("pracovní-dny", .weekdays),
+            ("3d", .days(3)), ("2W", .weeks(2)), ("6m", .months(6)), ("1y", .years(1)), ("999d", .days(999)),
+        ]
+        for (text, period) in cases {
+            #expect(try RecurrencePeriod.parse(text) == period, "\(text)")
+            #expect(try RecurrencePeriod.parse(period.description) == period)
+        }
+        for bad in ["", "0d", "1000d", "-1w", "+1w", "1.5m", "d", "3x", "every day", "3 d", "1\u{0}d", "٣d", "99999999999999999999d"] {
+            #expect(throws: ValueError.self, "\(bad)") { try RecurrencePeriod.parse(bad) }
+        }
+    }
+
+    @Test("the schedule: the n-th occurrence clamps to month ends and weekdays skip weekends")
+    func schedule() {
+        let start = LocalDate.parse("2026-01-31")!
+        #expect((0..<4).map { RecurrencePeriod.months(1).occurrence($0, from: start).description } == ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"])
+        #expect(RecurrencePeriod.months(13).occurrence(1, from: start).description == "2027-02-28")
+        let friday = LocalDate.parse("2026-01-02")!
+        #expect((1...6).map { RecurrencePeriod.weekdays.occurrence($0, from: friday).description }
+            == ["2026-01-05", "2026-01-06", "2026-01-07", "2026-01-08", "2026-01-09", "2026-01-12"])
+        #expect(SeriesSchedule.firstOccurrence(of: .weekdays, from: friday, onOrAfter: LocalDate.parse("2026-01-10")!).description == "2026-01-12")
+        #expect(SeriesSchedule.firstOccurrence(of: .years(4), from: LocalDate.parse("2024-02-29")!, onOrAfter: LocalDate.parse("2025-01-01")!).description == "2028-02-29")
+    }
+
+    @Test("Taskwarrior periods and todo.txt rec: values map onto rules")
+    func foreignPeriods() {
+        #expect(TaskwarriorRecurrence.period("weekly") == .weeks(1))
+        #expect(TaskwarriorRecurrence.period("quarterly") == .months(3))
+        #expect(TaskwarriorRecurrence.period("3days") == .days(3))
+        #expect(TaskwarriorRecurrence.period("2q") == .months(6))
+        #expect(TaskwarriorRecurrence.period("P1M") == .months(1))
+        #expect(TaskwarriorRecurrence.period("biweekly") == .weeks(2))
+        #expect(TaskwarriorRecurrence.period("0d") == nil && TaskwarriorRecurrence.period("often") == nil)
+        #expect(TodoTxtRecurrence.rule("1w") == RecurrenceRule(period: .weeks(1), anchor: .completion))
+        #expect(TodoTxtRecurrence.rule("+1w") == RecurrenceRule(period: .weeks(1), anchor: .due))
+        #expect(TodoTxtRecurrence.rule("+2m") == RecurrenceRule(period: .months(2), anchor: .due))
+        #expect(TodoTxtRecurrence.rule("1b") == RecurrenceRule(period: .weekdays, anchor: .completion))
+        #expect(TodoTxtRecurrence.rule("0d") == nil && TodoTxtRecurrence.rule("w") == RecurrenceRule(period: .weeks(1), anchor: .completion))
+        #expect(TodoTxtRecurrence.rule("+") == nil && TodoTxtRecurrence.rule("x") == nil)
+    }
+
+    @Test("Taskwarrior: a template becomes a series, duplicate instances of one occurrence come in once, later pending ones are left out")
+    func taskwarriorSeries() throws {
+        let parent = "8d4be1ed-41c4-426e-8a1b-71efc242d9d8"
+        let text = """
+            {"uuid":"\(parent)","status":"recurring","recur":"monthly","due":"20260131T000000Z","until":"20261231T000000Z","description":"Pay rent","mask":"+--","rtype":"periodic","entry":"20260101T000000Z"}
+            {"uuid":"11111111-0000-4000-8000-000000000001","status":"completed","parent":"\(parent)","imask":0,"due":"20260131T000000Z","description":"Pay rent","end":"20260131T100000Z"}
+            {"uuid":"11111111-0000-4000-8000-000000000002","status":"completed","parent":"\(parent)","imask":0,"due":"20260131T000000Z","description":"Pay rent","end":"20260131T110000Z"}
+            {"uuid":"11111111-0000-4000-8000-000000000003","status":"pending","parent":"\(parent)","imask":1,"due":"20260228T000000Z","description":"Pay rent"}
+            {"uuid":"11111111-0000-4000-8000-000000000004","status":"pending","parent":"\(parent)","imask":2,"due":"20260331T000000Z","description":"Pay rent","wait":"20260320T000000Z"}
+            {"uuid":"22222222-0000-4000-8000-000000000000","status":"deleted","recur":"2x","due":"20260131T000000Z","description":"Odd"}
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: Self.utc)
+        let series = TaskwarriorRecurrence.seriesStream(parent)
+        #expect(batch.series == [ImportedSeries(
+            stream: series, source: .task("8d4be1ed"),
+            fields: SeriesFields(rule: RecurrenceRule(period: .months(1)), start: .date(LocalDate.parse("2026-01-31")!), until: LocalDate.parse("2026-12-31"), title: "Pay rent"),
+            createdAt: Timestamp.parse("2026-01-01T00:00:00Z")
+        )])
+        #expect(batch.todos.map(\.stream) == [
+            SeriesInstance.id(series: series, occurrence: LocalDate.parse("2026-01-31")!),
+            SeriesInstance.id(series: series, occurrence: LocalDate.parse("2026-02-28")!),
+        ])
+        #expect(batch.todos.allSatisfy { $0.fields.series == series })
+        #expect(batch.warnings == [ImportIssue(source: .task("8d4be1ed"), problem: .laterOccurrencesSkipped(count: 1))])
+        #expect(batch.skipped == [ImportIssue(source: .task("22222222"), problem: .invalidPeriod(field: "recur", value: "2x"))])
+
+        // Decided into an empty log: the series first, then one instance per occurrence.
+        let decision = try Decider.decide(.importTodos(batch.todos, series: batch.series), state: ReadModel(), context: Fixtures.context(ids: SequentialIDs()))
+        #expect(decision.events.map(\.stream) == [series, batch.todos[0].stream, batch.todos[0].stream, batch.todos[1].stream])
+        var model = ReadModel()
+        for (index, pending) in decision.events.enumerated() {
+            Reducer.evolve(&model, pending.event, stream: pending.stream, version: pending.version, seq: Int64(index + 1), at: pending.recordedAt ?? Fixtures.epoch)
+        }
+        #expect(model.series[series]?.fields.title == "Pay rent" && model.todos.count == 2)
+        // Imported again: nothing new.
+        let again = try Decider.decide(.importTodos(batch.todos, series: batch.series), state: model, context: Fixtures.context(ids: SequentialIDs()))
+        #expect(again.events.isEmpty)
+    }
+}
