@@ -222,7 +222,38 @@ struct HostileInputTests {
         HostileCase("an event of an unknown type in the log", ["list"], setup: .sql("DROP TRIGGER events_reject_update; UPDATE events SET type = 'todo.teleported' WHERE seq = 3"), exit: 74, "cannot be read"),
     ]
 
-    static let all = usage + invalidData + references + imports + databases
+    static let recurrence: [HostileCase] = [
+        HostileCase("period zero", ["add", "x", "--due", "tomorrow", "--recur", "0d"], exit: 65, "Invalid period '0d': the number must be from 1 to 999"),
+        HostileCase("period of 1000 weeks", ["add", "x", "--due", "tomorrow", "--recur", "1000w"], exit: 65, "the number must be from 1 to 999"),
+        HostileCase("period past 64 bits", ["add", "x", "--due", "tomorrow", "--recur", "99999999999999999999d"], exit: 65, "Invalid period '99999999999999999999d'"),
+        HostileCase("negative period", ["add", "x", "--due", "tomorrow", "--recur", "-1w"], exit: 65, "Invalid period '-1w'"),
+        HostileCase("fractional period", ["add", "x", "--due", "tomorrow", "--recur", "1.5m"], exit: 65, "Invalid period '1.5m'"),
+        HostileCase("period in words", ["add", "x", "--due", "tomorrow", "--recur", "fortnightly"], exit: 65, "Invalid period 'fortnightly'"),
+        HostileCase("empty period", ["add", "x", "--due", "tomorrow", "--recur", ""], exit: 65, "Invalid period '': is empty"),
+        HostileCase("recurrence without a due date", ["add", "x", "--recur", "weekly"], exit: 65, "needs a due date"),
+        HostileCase("until without a recurrence", ["add", "x", "--due", "tomorrow", "--until", "eoy"], exit: 65, "--until needs --recur PERIOD"),
+        HostileCase("until before the first due date", ["add", "x", "--due", "2026-12-01", "--recur", "weekly", "--until", "2026-11-30"], exit: 65, "--until 2026-11-30 is before the first due date 2026-12-01"),
+        HostileCase("recur-from that does not exist", ["add", "x", "--due", "tomorrow", "--recur", "weekly", "--recur-from", "later"], exit: 64, "expected one of due, completion"),
+        HostileCase("edit --series of a one-off todo", ["edit", "1", "--series", "--title", "y"], exit: 65, "Todo 1 does not recur"),
+        HostileCase("delete --series of a one-off todo", ["delete", "--series", "1"], exit: 65, "Todo 1 does not recur"),
+        HostileCase("next friday is ambiguous", ["add", "x", "--due", "next fri"], exit: 65, "write 'fri' for the next such day"),
+        HostileCase("day and month order is ambiguous", ["add", "x", "--due", "3/4/2026"], exit: 65, "write 2026-04-03 or 2026-03-04"),
+        HostileCase("a letter that fits two weekdays", ["add", "x", "--due", "t"], exit: 65, "could mean tuesday or thursday"),
+        HostileCase("m for minutes or months", ["add", "x", "--due", "in 3 m"], exit: 65, "write 'in 3 minutes' or 'in 3 months'"),
+        HostileCase("in without a unit", ["list", "--due-before", "in 3"], exit: 65, "a unit is required"),
+        HostileCase("za with seven digits", ["add", "x", "--due", "za 9999999 dní"], exit: 65, "at most 6 digits"),
+        HostileCase("a million years ahead", ["add", "x", "--due", "in 999999 years"], exit: 65, "outside the years 0001-9999"),
+        HostileCase("impossible --wait", ["add", "x", "--wait", "2026-02-30"], exit: 65, "February 2026 has 28 days"),
+        HostileCase("import: a series with a bad period", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created {
+            $0.replacingOccurrences(of: #""type":"todo.created","schema":2"#, with: #""type":"series.started","schema":1"#)
+              .replacingOccurrences(of: #""due":null,"#, with: #""every":"0d","from":"due","start":"2026-11-21","until":null,"#)
+        }), exit: 65, "field 'every' is not a period"),
+        HostileCase("import: an instance whose series is not a UUID", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created {
+            $0.replacingOccurrences(of: #""schema":2"#, with: #""schema":3"#).replacingOccurrences(of: #""note":null"#, with: #""note":null,"wait":null,"series":"rent""#)
+        }), exit: 65, "field 'series' is not a lowercase UUID"),
+    ]
+
+    static let all = usage + invalidData + references + imports + databases + recurrence
 
     @Test("the catalog is large enough and its names are unique")
     func catalogSize() {
