@@ -32,6 +32,23 @@ struct FuzzCorpusTests {
         }
     }
 
+    @Test("dates people type and periods: parse or refuse, and what parses survives its stored form")
+    func dates() throws {
+        let inputs = Self.corpus("dates")
+        #expect(inputs.count >= 10)
+        for (name, bytes) in inputs {
+            let text = String(decoding: bytes, as: UTF8.self)
+            for zone in [TimeZone(identifier: "Europe/Prague")!, Fixtures.utc] {
+                if let when = try? When.parse(text, now: Fixtures.epoch, zone: zone) {
+                    #expect(When.fromStorage(when.storageText) == when, "\(name)")
+                }
+            }
+            if let period = try? RecurrencePeriod.parse(text) {
+                #expect(try RecurrencePeriod.parse(period.description) == period, "\(name)")
+            }
+        }
+    }
+
     @Test("JSON: parse or refuse, and every serializer round-trips")
     func json() throws {
         for (name, bytes) in Self.corpus("json") {

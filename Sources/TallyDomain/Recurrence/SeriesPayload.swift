@@ -35,8 +35,8 @@ extension EventCatalog {
     /// Upcaster 2 → 3 of `todo.created`: schema 3 adds `wait` and `series`, null for every older todo.
     @Sendable static func addingWaitAndSeries(_ payload: JSONObject) throws(EventDecodingError) -> JSONObject {
         var upcast = payload
-        upcast["wait"] = .null
-        upcast["series"] = .null
+        if upcast["wait"] == nil { upcast["wait"] = .null }
+        if upcast["series"] == nil { upcast["series"] = .null }
         return upcast
     }
 }
