@@ -25,6 +25,8 @@ struct MutationPrinter {
             return
         }
         let describer = EventDescriber(catalog: context.catalog, zone: context.zone)
+        // Events of streams that are not items (a series' rule) follow the items they belong to.
+        var following: [String] = []
         for event in outcome.appended {
             let label: String
             if let todo = outcome.state.todo(id: event.stream) {
@@ -32,7 +34,7 @@ struct MutationPrinter {
             } else if let record = outcome.state.record(id: event.stream) {
                 label = RecordRenderer(context: context).label(record)
             } else {
-                context.console.line(describer.summary(event))
+                following.append("  " + describer.summary(event))
                 continue
             }
             let startsSeries = outcome.appended.contains { $0.type == "series.started" }
@@ -48,6 +50,7 @@ struct MutationPrinter {
             }
             context.console.line(context.catalog.text(id, ["label": label, "changes": describer.summary(event)]))
         }
+        for line in following { context.console.line(line) }
         for notice in outcome.decision.notices {
             context.console.line(NoticeText.text(notice, context.catalog))
         }
