@@ -61,7 +61,7 @@ struct RecurrenceCommandTests {
         let tally = TallyRunner(now: "2026-01-10T09:00:00Z")
         tally.run("add", "Pay rent", "--due", "2026-01-31", "--recur", "monthly")
         let done = tally.run("done", "1")
-        #expect(done.stdout == "Completed 1: Pay rent\nNext 2: Pay rent\n")
+        #expect(done.stdout == "Completed 1: Pay rent\nNext 2: Pay rent, due 2026-02-28\n")
         let show = tally.run("show", "2")
         #expect(show.stdout.contains("Repeats    every 1m from the due date\n"))
         #expect(show.stdout.contains("Next       2026-03-31, 2026-04-30, 2026-05-31\n"))

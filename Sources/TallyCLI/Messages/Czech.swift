@@ -316,7 +316,7 @@ extension Language {
             .errorUntilBeforeDue: .text("--until {until} je před prvním termínem {due}."),
             .errorInvalidRecurFrom: .text("Neplatné --recur-from '{value}': použijte due nebo completion."),
             .errorNotRecurring: .text("Úkol {number} se neopakuje; --series platí jen pro opakované úkoly."),
-            .confirmNextInstance: .text("Další {label}"),
+            .confirmNextInstance: .text("Další {label}, termín {due}"),
             .footerWaiting: .plural([.one: "{count} čekající", .few: "{count} čekající", .other: "{count} čekajících"]),
             .historySeriesStarted: .text("opakuje se každých {period} od {from}, poprvé {start}{until}"),
             .historySeriesUntil: .text(", do {until}"),

@@ -266,7 +266,7 @@ extension Language {
             .errorUntilBeforeDue: .text("--until {until} is before the first due date {due}."),
             .errorInvalidRecurFrom: .text("Invalid --recur-from '{value}': use due or completion."),
             .errorNotRecurring: .text("Todo {number} does not recur; --series applies only to recurring todos."),
-            .confirmNextInstance: .text("Next {label}"),
+            .confirmNextInstance: .text("Next {label}, due {due}"),
             .footerWaiting: .plural([.one: "{count} waiting", .other: "{count} waiting"]),
             .historySeriesStarted: .text("repeats every {period} from the {from}, first due {start}{until}"),
             .historySeriesUntil: .text(", until {until}"),

@@ -48,7 +48,8 @@ struct MutationPrinter {
             case "todo.restored", "record.restored": .confirmRestored
             default: .confirmEdited
             }
-            context.console.line(context.catalog.text(id, ["label": label, "changes": describer.summary(event)]))
+            let due = outcome.state.todo(id: event.stream)?.due.map { TodoRenderer(context: context).due($0) } ?? ""
+            context.console.line(context.catalog.text(id, ["label": label, "changes": describer.summary(event), "due": due]))
         }
         for line in following { context.console.line(line) }
         for notice in outcome.decision.notices {
