@@ -4,6 +4,18 @@ import Foundation
 extension Decider {
     /// `add --recur`: a `series.started` on a new series stream, then its first instance.
     static func decideRecurringAdd(_ fields: TodoFields, _ input: RecurrenceInput, context: DecisionContext, into builder: inout DecisionBuilder) throws(DomainError) {
+        let (seriesID, start) = try startSeries(fields, input, context: context, into: &builder)
+        var instance = fields
+        instance.series = seriesID
+        let id = SeriesInstance.id(series: seriesID, occurrence: start)
+        builder.append(.todoCreated(instance), to: id)
+        builder.affected.append(id)
+    }
+
+    /// Appends the `series.started` of a new series whose first instance has `fields`; its id and first day.
+    private static func startSeries(
+        _ fields: TodoFields, _ input: RecurrenceInput, context: DecisionContext, into builder: inout DecisionBuilder
+    ) throws(DomainError) -> (id: String, start: LocalDate) {
         guard let rawPeriod = input.period else {
             throw .invalid(.recurrenceOptionWithoutRecur(input.from != nil ? "--recur-from" : "--until"))
         }
@@ -16,11 +28,7 @@ extension Decider {
         )
         let seriesID = context.makeID()
         builder.append(.seriesStarted(series), to: seriesID)
-        var instance = fields
-        instance.series = seriesID
-        let id = SeriesInstance.id(series: seriesID, occurrence: start)
-        builder.append(.todoCreated(instance), to: id)
-        builder.affected.append(id)
+        return (seriesID, start)
     }
 
     /// After an instance was completed or deleted: its series' next instance, in the same command.
@@ -56,19 +64,9 @@ extension Decider {
         guard let seriesID = todo.series, let series = builder.state.series[seriesID] else {
             if input.series { throw .invalid(.notRecurring(number: todo.number)) }
             guard !input.recurrence.isEmpty else { return }
-            guard let due = todo.due else { throw .invalid(.recurrenceWithoutDue) }
             // A one-off todo becomes the first instance of a new series.
-            let fields = TodoFields(title: todo.title, tags: todo.tags, priority: todo.priority, due: due, note: todo.note)
-            let start = SeriesSchedule.day(of: due, zone: context.zone)
-            guard let rawPeriod = input.recurrence.period else {
-                throw .invalid(.recurrenceOptionWithoutRecur(input.recurrence.from != nil ? "--recur-from" : "--until"))
-            }
-            let until = try input.recurrence.until.map { raw throws(DomainError) in try untilDate(raw, start: start, context: context) }
-            let seriesID = context.makeID()
-            builder.append(.seriesStarted(SeriesFields(
-                rule: RecurrenceRule(period: try period(rawPeriod), anchor: try anchor(input.recurrence.from)), start: due, until: until,
-                title: fields.title, tags: fields.tags, priority: fields.priority, note: fields.note
-            )), to: seriesID)
+            let fields = TodoFields(title: todo.title, tags: todo.tags, priority: todo.priority, due: todo.due, note: todo.note)
+            let (seriesID, _) = try startSeries(fields, input.recurrence, context: context, into: &builder)
             builder.append(.todoEdited(TodoChanges(series: .some(seriesID))), to: todo.id)
             return
         }
