@@ -12,8 +12,9 @@ public enum ImportSource: Sendable, Hashable {
 
 /// A todo brought in from another tool, ready for the decider.
 ///
-/// `stream` is derived from the source item (see `NameUUID`), so importing the
-/// same file twice finds the todo already present instead of duplicating it.
+/// `stream` is derived from the source item (see `NameUUID`), so importing the same file twice
+/// finds the todo already present instead of duplicating it. When it was created there travels in
+/// `fields.origin`.
 public struct ImportedTodo: Sendable, Equatable {
     /// The lifecycle state the item had in the other tool.
     public enum Status: String, Sendable, Equatable {
@@ -25,44 +26,70 @@ public struct ImportedTodo: Sendable, Equatable {
     public var source: ImportSource
     public var fields: TodoFields
     public var status: Status
-    /// When the item was created there (ms since the epoch); nil means now.
-    public var createdAt: Int64?
-    /// When it was completed or deleted there; nil means now.
+    /// When it was completed or deleted there (ms since the epoch); nil means now.
     public var closedAt: Int64?
 
-    public init(
-        stream: String, source: ImportSource, fields: TodoFields, status: Status = .pending,
-        createdAt: Int64? = nil, closedAt: Int64? = nil
-    ) {
+    public init(stream: String, source: ImportSource, fields: TodoFields, status: Status = .pending, closedAt: Int64? = nil) {
         self.stream = stream
         self.source = source
         self.fields = fields
         self.status = status
-        self.createdAt = createdAt
         self.closedAt = closedAt
     }
 }
 
-/// Why an item of a foreign file was left out, or what was lost on the way in.
+/// What the importer had to do to an item, or why it left one out.
 public enum ImportProblem: Sendable, Equatable {
-    /// The item has no text to use as the title.
+    /// A todo.txt line with nothing after its markers; the whole line became the title.
     case missingTitle
-    /// A Taskwarrior recurring template; its instances are imported on their own.
+    /// A Taskwarrior recurring template whose instances are in the file; they are imported instead.
     case recurringTemplate
-    /// A Taskwarrior status other than pending, waiting, completed or deleted.
+    /// A recurring template without any of its instances in the file: imported as one todo.
+    case recurringTemplateImported
+    /// A Taskwarrior status other than pending, waiting, recurring, completed or deleted.
     case unknownStatus(String)
-    /// A field tally has no place for; its value is dropped.
+    /// A Taskwarrior field tally has no place for; kept in the note as `field: value`.
     case unsupportedField(String)
     /// A todo.txt `key:value` tally has no field for; it stays in the title.
     case unsupportedFieldKeptInTitle(String)
-    /// A priority tally cannot map; the todo gets none.
-    case unmappedPriority(String)
-    /// A date that cannot be read; the field is dropped.
-    case invalidDate(field: String, value: String)
+    /// A Taskwarrior priority other than H, M or L; kept in the note.
+    case unmappedTaskwarriorPriority(String)
+    /// A todo.txt priority other than (A), (B) or (C); kept in the note.
+    case unmappedTodoTxtPriority(String)
+    /// A date field that cannot be read; what was used instead.
+    case invalidDate(field: String, value: String, fallback: DateFallback)
     /// A todo.txt `due:` that is not a date; it stays in the title.
     case invalidDateKeptInTitle(field: String, value: String)
-    /// The converted fields break a rule of tally (too long, control characters, ...).
+    /// Completed or deleted before it was created: created at the closing time, the source's creation time kept in the note.
+    case closedBeforeCreated(created: Int64, closed: Int64)
+    /// Tabs or other control characters in the title became spaces.
+    case controlCharactersReplaced
+    /// The text has line breaks: the title has spaces there, the whole text is in the note.
+    case titleLinesJoined
+    /// The text is longer than a title may be: the title is its start, the whole text is in the note.
+    case titleShortened(max: Int)
+    /// Tags that do not fit tally's rules (too long, past the count limit, no letter or digit).
+    case tagsKeptInNote([String])
+    /// todo.txt `+project`/`@context` words that cannot be tags; they stay in the title.
+    case tagsKeptInTitle([String])
+    /// The note would be longer than a note may be; its end was cut.
+    case noteShortened(max: Int, cut: Int)
+    /// A Taskwarrior uuid seen again: the later task replaces the earlier one, as `task import` does.
+    case duplicateTask(earlier: ImportSource)
+    /// Taskwarrior `tags` given as one string: split at commas, as `task import` does.
+    case tagsFromString
+    /// A Taskwarrior annotation without a description (`task import` refuses it); left out.
+    case annotationWithoutDescription
+    /// The converted fields break a rule of tally (should not happen: the importers make every item fit).
     case invalid(InvalidInput)
+}
+
+/// What a date that cannot be read was replaced with.
+public enum DateFallback: String, Sendable, Equatable {
+    /// Nothing: the field is left out, its text kept in the note.
+    case keptInNote
+    /// The time of the import.
+    case importTime
 }
 
 /// One problem, and the item it belongs to.
@@ -96,11 +123,14 @@ public struct ImportFormatError: Error, Sendable, Equatable {
     public var reason: String
     /// The file, once the caller knows it.
     public var path: String?
+    /// The file is of another format than the one asked for: which one.
+    public var otherFormat: FormatSniffer.Format?
 
-    public init(location: ImportSource, reason: String, path: String? = nil) {
+    public init(location: ImportSource, reason: String, path: String? = nil, otherFormat: FormatSniffer.Format? = nil) {
         self.location = location
         self.reason = reason
         self.path = path
+        self.otherFormat = otherFormat
     }
 }
 
@@ -121,36 +151,56 @@ public enum NameUUID {
     }
 }
 
-/// Helpers the importers share: tags from foreign names, strict UTF-8 lines, validation.
+/// Helpers the importers share: tags from foreign names, strict UTF-8 lines, making items fit.
 enum ImportSupport {
-    /// A foreign project or tag as a tally tag: accents dropped, lowercased, other characters become `-`, at most 32.
+    /// A foreign project or tag as a tally tag: NFC, lowercased, characters other than letters, digits,
+    /// `_` and `-` become `-`. Nil when nothing but `-` is left or it is longer than a tag may be.
     static func tag(_ raw: String) -> String? {
-        let folded = raw.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
-        let mapped = folded.unicodeScalars.map { scalar -> Character in
-            let value = scalar.value
-            let allowed = (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) || value == 0x5F || value == 0x2D
-            return allowed ? Character(scalar) : "-"
+        let folded = TextForm.normalized(raw.lowercased())
+        var tag = ""
+        for scalar in folded.unicodeScalars {
+            tag.unicodeScalars.append(Validation.isTagScalar(scalar) ? scalar : "-")
         }
-        let tag = String(String(mapped).prefix(Validation.maxTagLength))
-        return tag.allSatisfy({ $0 == "-" }) ? nil : tag
+        guard !tag.allSatisfy({ $0 == "-" }), tag.count <= Validation.maxTagLength else { return nil }
+        return tag
     }
 
-    /// The lines of `bytes` (LF or CRLF), each checked to be UTF-8.
-    static func lines(_ bytes: [UInt8]) throws(ImportFormatError) -> [String] {
-        var lines: [String] = []
-        var number = 0
-        for slice in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            number += 1
-            var line = Array(slice)
-            if line.last == 0x0D { line.removeLast() }
-            // Decoding replaces invalid sequences with U+FFFD, so only valid UTF-8 survives the round trip.
-            // (String(validating:as:) would say it directly but needs macOS 15.)
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.utf8.elementsEqual(line) else {
-                throw ImportFormatError(location: .line(number), reason: "not valid UTF-8 text")
-            }
-            lines.append(text)
+    /// The text of `bytes` as UTF-8, without a byte-order mark; throws naming the first bad line.
+    static func text(_ bytes: [UInt8]) throws(ImportFormatError) -> String {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        // Decoding replaces invalid sequences with U+FFFD, so only valid UTF-8 survives the round trip.
+        // (String(validating:as:) would say it directly but needs macOS 15.)
+        let text = String(decoding: body, as: UTF8.self)
+        guard !text.utf8.elementsEqual(body) else { return text }
+        var number = 1
+        for (decoded, original) in zip(text.utf8, body) {
+            if decoded != original { break }
+            if original == 0x0A || original == 0x0D { number += 1 }
         }
+        throw ImportFormatError(location: .line(number), reason: "not valid UTF-8 text")
+    }
+
+    /// The lines of `bytes` (LF, CRLF or CR alone), after a byte-order mark, checked to be UTF-8.
+    static func lines(_ bytes: [UInt8]) throws(ImportFormatError) -> [String] {
+        let text = try text(bytes)
+        var lines: [String] = []
+        var current = ""
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n", afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = scalar == "\r"
+            if scalar == "\n" || scalar == "\r" {
+                lines.append(current)
+                current = ""
+            } else {
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        lines.append(current)
         if lines.last == "" { lines.removeLast() }
         return lines
     }
@@ -168,6 +218,97 @@ enum ImportSupport {
     static func due(instant: Int64, zone: TimeZone) -> Due {
         let date = LocalDate.containing(instant, in: zone)
         return date.startInstant(in: zone) == instant ? .date(date) : .instant(instant)
+    }
+}
+
+/// An item's text before it is made to fit tally's limits: nothing in it may be lost.
+struct ImportDraft {
+    var text: String
+    var tags: [String] = []
+    /// Tags that could not be used; they go into the note unless the title already holds them.
+    var unusableTags: [String] = []
+    var tagsStayInTitle = false
+    var priority: Priority?
+    var due: Due?
+    /// Note paragraphs in order: annotations, kept fields.
+    var noteLines: [String] = []
+    var origin: TodoOrigin?
+
+    /// The fields and what had to change to make them fit: long or multi-line text, control characters, tags.
+    func fitted() -> (TodoFields, [ImportProblem]) {
+        var problems: [ImportProblem] = []
+        var leading: [String] = []
+        let original = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var title = ""
+        var sawBreak = false
+        var sawControl = false
+        for scalar in original.unicodeScalars {
+            if scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                sawBreak = true
+                if title.unicodeScalars.last != " " { title.unicodeScalars.append(" ") }
+            } else if Validation.isControl(scalar) {
+                sawControl = true
+                title.unicodeScalars.append(" ")
+            } else {
+                title.unicodeScalars.append(scalar)
+            }
+        }
+        title = TextForm.normalized(title.trimmingCharacters(in: .whitespaces))
+        if sawControl { problems.append(.controlCharactersReplaced) }
+        if sawBreak {
+            problems.append(.titleLinesJoined)
+            leading.append(original)
+        }
+        if title.count > Validation.maxTitleLength {
+            problems.append(.titleShortened(max: Validation.maxTitleLength))
+            if !sawBreak { leading.append(original) }
+            title = Self.shortened(title, to: Validation.maxTitleLength)
+        }
+
+        var tags: [String] = []
+        var extra = unusableTags
+        for tag in Self.unique(self.tags) {
+            if tags.count < Validation.maxTags { tags.append(tag) } else { extra.append(tag) }
+        }
+        if !extra.isEmpty {
+            if tagsStayInTitle {
+                problems.append(.tagsKeptInTitle(extra))
+            } else {
+                problems.append(.tagsKeptInNote(extra))
+            }
+        }
+        var lines = leading + noteLines
+        if !extra.isEmpty, !tagsStayInTitle { lines.append("tags: " + extra.joined(separator: " ")) }
+        var note = TextForm.normalized(lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines))
+        if note.count > Validation.maxNoteLength {
+            problems.append(.noteShortened(max: Validation.maxNoteLength, cut: note.count - Validation.maxNoteLength))
+            note = String(note.prefix(Validation.maxNoteLength))
+        }
+        // Other control characters in the note (tabs and line breaks are allowed) become spaces.
+        if note.unicodeScalars.contains(where: { Validation.isControl($0) && $0 != "\n" && $0 != "\t" }) {
+            note = String(String.UnicodeScalarView(note.unicodeScalars.map { Validation.isControl($0) && $0 != "\n" && $0 != "\t" ? " " : $0 }))
+            if !problems.contains(.controlCharactersReplaced) { problems.append(.controlCharactersReplaced) }
+        }
+        let fields = TodoFields(
+            title: title, tags: tags, priority: priority, due: due, note: note.isEmpty ? nil : note, origin: origin
+        )
+        return (fields, problems)
+    }
+
+    /// Tags without repeats, in first-seen order.
+    private static func unique(_ raw: [String]) -> [String] {
+        var result: [String] = []
+        for tag in raw where !result.contains(tag) { result.append(tag) }
+        return result
+    }
+
+    /// The start of `text` in at most `max` characters, cut after a word when one ends late enough, then `…`.
+    static func shortened(_ text: String, to max: Int) -> String {
+        let head = text.prefix(max - 1)
+        if let space = head.lastIndex(of: " "), head.distance(from: head.startIndex, to: space) > max / 2 {
+            return head[..<space].trimmingCharacters(in: .whitespaces) + "…"
+        }
+        return head + "…"
     }
 }
 
