@@ -288,4 +288,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case fieldOrigin = "field.origin"
     case originTaskwarrior = "origin.taskwarrior"
     case originTodoTxt = "origin.todotxt"
+    case importMalformedField = "import.malformed-field"
 }

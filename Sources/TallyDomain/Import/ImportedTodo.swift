@@ -78,6 +78,8 @@ public enum ImportProblem: Sendable, Equatable {
     case duplicateTask(earlier: ImportSource)
     /// Taskwarrior `tags` given as one string: split at commas, as `task import` does.
     case tagsFromString
+    /// A Taskwarrior field not in the shape `task` writes (`"annotations": "text"`); its text is kept in the note.
+    case malformedField(String)
     /// A Taskwarrior annotation without a description (`task import` refuses it); left out.
     case annotationWithoutDescription
     /// The converted fields break a rule of tally (should not happen: the importers make every item fit).

@@ -100,6 +100,7 @@ public enum TaskwarriorImport {
         var order: [String] = []
         var latest: [String: (source: ImportSource, object: JSONObject, earlier: ImportSource?)] = [:]
         var anonymous = 0
+        var lastLocation: [String: ImportSource] = [:]
         for (location, object) in tasks {
             let uuid = object["uuid"]?.stringValue?.lowercased()
             let key: String
@@ -110,12 +111,13 @@ public enum TaskwarriorImport {
                 key = "\(location.ordinal):\(anonymous)"
             }
             let source = uuid.map { ImportSource.task(String($0.prefix(8))) } ?? location
-            if let earlier = latest[key] {
-                latest[key] = (source, object, earlier.source)
+            if latest[key] != nil {
+                latest[key] = (source, object, lastLocation[key])
             } else {
                 order.append(key)
                 latest[key] = (source, object, nil)
             }
+            lastLocation[key] = location
         }
         let parents = Set(tasks.compactMap { $0.object["parent"]?.stringValue?.lowercased() })
         var batch = ImportBatch()
@@ -194,6 +196,10 @@ public enum TaskwarriorImport {
             }
         }
 
+        if let annotations = task["annotations"], annotations.arrayValue == nil {
+            warnings.append(.malformedField("annotations"))
+            draft.noteLines.append(keptField("annotations", annotations, zone: zone))
+        }
         for annotation in task["annotations"]?.arrayValue ?? [] {
             guard let object = annotation.objectValue, let text = object["description"]?.stringValue else {
                 warnings.append(.annotationWithoutDescription)

@@ -98,10 +98,10 @@ public enum TodoTxtImport {
         var kept: [Substring] = []
         var priorityLetter = header.priority
         for word in header.description.split(separator: " ", omittingEmptySubsequences: false) {
-            if word.count > 1, word.hasPrefix("+") || word.hasPrefix("@") {
+            if isProjectOrContext(word) {
                 if let tag = ImportSupport.tag(String(word.dropFirst())) {
                     draft.tags.append(tag)
-                } else if word.dropFirst().contains(where: { $0.isLetter || $0.isNumber }) {
+                } else {
                     draft.unusableTags.append(String(word))
                 }
             } else if let (key, value) = keyValue(word) {
@@ -169,6 +169,12 @@ public enum TodoTxtImport {
         .unsupportedFieldKeptInTitle(key)
     }
 
+    /// `+project` or `@context`: the sign, then a letter, digit or `_` (as todo.sh highlights them: not `@*` or `+(bar)`).
+    static func isProjectOrContext(_ word: Substring) -> Bool {
+        guard word.hasPrefix("+") || word.hasPrefix("@"), let first = word.dropFirst().unicodeScalars.first else { return false }
+        return first == "_" || (Validation.isTagScalar(first) && first != "-" && !first.properties.isDiacritic)
+    }
+
     /// `(A)` through `(Z)`.
     static func isPriority(_ word: Substring) -> Bool {
         let scalars = Array(word.unicodeScalars)
@@ -181,13 +187,13 @@ public enum TodoTxtImport {
         return scalars.count == 1 && scalars[0].value >= 0x41 && scalars[0].value <= 0x5A
     }
 
-    /// `key:value`: a key that starts with a letter (so `10:30` is not one), a value that is not a URL's `//...`.
+    /// `key:value`: a key that starts with a letter (so `10:30` is not one), a value that is not a URL's `//...` or a path's `\\...`.
     static func keyValue(_ word: Substring) -> (String, String)? {
         guard let colon = word.firstIndex(of: ":") else { return nil }
         let key = String(word[..<colon])
         let value = String(word[word.index(after: colon)...])
         guard let first = key.unicodeScalars.first, CharacterSet.letters.contains(first),
-              !value.isEmpty, !value.hasPrefix("/"),
+              !value.isEmpty, !value.hasPrefix("/"), !value.hasPrefix("\\"),
               key.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" })
         else { return nil }
         return (key, value)

@@ -123,6 +123,7 @@ enum ForeignImport {
         case .noteShortened(let max, let cut): catalog.text(.importNoteShortened, ["max": String(max), "cut": String(cut)])
         case .duplicateTask(let earlier): catalog.text(.importDuplicateTask, ["earlier": label(earlier, catalog)])
         case .tagsFromString: catalog.text(.importTagsFromString)
+        case .malformedField(let field): catalog.text(.importMalformedField, ["field": field])
         case .annotationWithoutDescription: catalog.text(.importAnnotationNoDescription)
         case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
         }
