@@ -15,7 +15,15 @@ public enum FormatSniffer {
     /// The format of a file whose first non-blank line is `line` (a byte-order mark already removed).
     public static func format(ofFirstLine line: String) -> Format {
         let text = line.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("[") { return .taskwarrior }
+        if text.hasPrefix("[") {
+            // `[` alone or `[{...` (an array spread over lines), or a whole array of task objects.
+            guard let array = (try? JSON.parse(text))?.arrayValue else {
+                let rest = text.dropFirst().trimmingCharacters(in: .whitespaces)
+                return rest.isEmpty || rest.hasPrefix("{") ? .taskwarrior : .otherJSON
+            }
+            let tasks = array.allSatisfy { $0.objectValue.map { $0["description"] != nil || $0["uuid"] != nil } ?? false }
+            return tasks ? .taskwarrior : .otherJSON
+        }
         guard text.hasPrefix("{") else { return .todoTxt }
         guard let object = (try? JSON.parse(text))?.objectValue else {
             // An object spread over several lines: look for Taskwarrior's keys on this first line.

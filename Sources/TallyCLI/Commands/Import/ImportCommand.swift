@@ -66,6 +66,7 @@ enum ImportCommand: CommandHandler {
                 } catch ImportError.malformed(let line, let reason) where !sawEvent {
                     // The first line is not an event: perhaps a file for --from taskwarrior or todotxt.
                     var text = String(decoding: bytes, as: UTF8.self)
+                    guard text.utf8.elementsEqual(bytes) else { throw ImportError.malformed(line: line, reason: reason) }
                     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
                     switch FormatSniffer.format(ofFirstLine: text) {
                     case .taskwarrior: throw WrongImportFormat(path: path, suggested: "taskwarrior")
