@@ -155,7 +155,7 @@ struct ImportTests {
             ImportIssue(source: .line(11), problem: .closedBeforeCreated(
                 created: Timestamp.parse("2026-11-10T00:00:00Z")!, closed: Timestamp.parse("2026-11-01T00:00:00Z")!
             )),
-            ImportIssue(source: .line(12), problem: .unsupportedFieldKeptInTitle("pri")),
+            ImportIssue(source: .line(12), problem: .invalidPriorityKeptInTitle("b")),
         ])
         #expect(batch.skipped.isEmpty)
         #expect(Set(batch.todos.map(\.stream)).count == batch.todos.count)

@@ -330,6 +330,7 @@ extension Language {
             .fieldOrigin: .text("Importováno z"),
             .originTaskwarrior: .text("úkolu Taskwarrioru {id}"),
             .originTodoTxt: .text("řádku {id} souboru todo.txt"),
+            .importPriorityKeptInTitle: .text("pri:{value} není priorita (jedno velké písmeno A až Z); ponecháno v názvu"),
             .importMalformedField: .text("pole '{field}' nemá tvar, jaký Taskwarrior zapisuje; ponecháno v poznámce jako text"),
         ]
     )

@@ -280,6 +280,7 @@ extension Language {
             .fieldOrigin: .text("Imported from"),
             .originTaskwarrior: .text("Taskwarrior task {id}"),
             .originTodoTxt: .text("todo.txt line {id}"),
+            .importPriorityKeptInTitle: .text("pri:{value} is not a priority (one capital letter, A to Z); kept in the title"),
             .importMalformedField: .text("field '{field}' is not in the form Taskwarrior writes; kept in the note as text"),
         ]
     )

@@ -289,4 +289,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case originTaskwarrior = "origin.taskwarrior"
     case originTodoTxt = "origin.todotxt"
     case importMalformedField = "import.malformed-field"
+    case importPriorityKeptInTitle = "import.priority-kept-in-title"
 }

@@ -54,6 +54,8 @@ public enum ImportProblem: Sendable, Equatable {
     case unsupportedFieldKeptInTitle(String)
     /// A Taskwarrior priority other than H, M or L; kept in the note.
     case unmappedTaskwarriorPriority(String)
+    /// A todo.txt `pri:` whose value is not one capital letter; it stays in the title.
+    case invalidPriorityKeptInTitle(String)
     /// A todo.txt priority other than (A), (B) or (C); kept in the note.
     case unmappedTodoTxtPriority(String)
     /// A date field that cannot be read; what was used instead.

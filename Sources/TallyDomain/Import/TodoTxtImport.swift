@@ -115,6 +115,8 @@ public enum TodoTxtImport {
                 case "pri" where priorityLetter == nil && isPriorityLetter(value):
                     priorityLetter = value
                     continue
+                case "pri" where !isPriorityLetter(value):
+                    warnings.append(.invalidPriorityKeptInTitle(value))
                 default:
                     warnings.append(unknownField(key))
                 }

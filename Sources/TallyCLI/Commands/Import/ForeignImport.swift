@@ -107,6 +107,7 @@ enum ForeignImport {
         case .unsupportedField(let field): catalog.text(.importFieldKeptInNote, ["field": field])
         case .unsupportedFieldKeptInTitle(let field): catalog.text(.importUnsupportedFieldKept, ["field": field])
         case .unmappedTaskwarriorPriority(let value): catalog.text(.importTaskwarriorPriority, ["value": value])
+        case .invalidPriorityKeptInTitle(let value): catalog.text(.importPriorityKeptInTitle, ["value": value])
         case .unmappedTodoTxtPriority(let value): catalog.text(.importTodoTxtPriority, ["value": value])
         case .invalidDate(let field, let value, let fallback):
             catalog.text(fallback == .keptInNote ? .importDateKeptInNote : .importDateImportTime, ["field": field, "value": value])
