@@ -300,7 +300,7 @@ extension Language {
             .importSourceLine: .text("řádek {number}"),
             .importSourceItem: .text("položka {number}"),
             .importSourceTask: .text("úkol {id}"),
-            .importMissingTitle: .text("chybí text pro název"),
+            .importMissingTitle: .text("chybí popis, není jak úkol nazvat"),
             .importRecurringTemplate: .text("šablona opakování (její výskyty se importují samostatně)"),
             .importUnknownStatus: .text("neznámý stav '{status}'"),
             .importUnsupportedFieldKept: .text("pole '{field}' není podporováno; ponecháno v názvu"),

@@ -250,7 +250,7 @@ extension Language {
             .importSourceLine: .text("line {number}"),
             .importSourceItem: .text("item {number}"),
             .importSourceTask: .text("task {id}"),
-            .importMissingTitle: .text("no text for the title"),
+            .importMissingTitle: .text("no description, so nothing to call it"),
             .importRecurringTemplate: .text("a recurring template (its instances are imported on their own)"),
             .importUnknownStatus: .text("unknown status '{status}'"),
             .importUnsupportedFieldKept: .text("field '{field}' is not supported; kept in the title"),

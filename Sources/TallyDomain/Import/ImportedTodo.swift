@@ -40,8 +40,10 @@ public struct ImportedTodo: Sendable, Equatable {
 
 /// What the importer had to do to an item, or why it left one out.
 public enum ImportProblem: Sendable, Equatable {
-    /// A todo.txt line with nothing after its markers; the whole line became the title.
+    /// A Taskwarrior task without a description (or a blank one): skipped, as there is nothing to call it.
     case missingTitle
+    /// A todo.txt line with nothing after its markers; the whole line became the title.
+    case markersOnly
     /// A Taskwarrior recurring template whose instances are in the file; they are imported instead.
     case recurringTemplate
     /// A recurring template without any of its instances in the file: imported as one todo.

@@ -89,7 +89,7 @@ public enum TodoTxtImport {
         var header = header(line)
         if header.description.trimmingCharacters(in: .whitespaces).isEmpty {
             // Markers and nothing else: the whole line is the text, so nothing is lost.
-            warnings.append(.missingTitle)
+            warnings.append(.markersOnly)
             header = Header(description: line[...])
         }
 

@@ -100,7 +100,8 @@ enum ForeignImport {
     /// Words for one import problem.
     static func text(_ problem: ImportProblem, _ catalog: Catalog, zone: TimeZone) -> String {
         switch problem {
-        case .missingTitle: catalog.text(.importMarkersOnly)
+        case .missingTitle: catalog.text(.importMissingTitle)
+        case .markersOnly: catalog.text(.importMarkersOnly)
         case .recurringTemplate: catalog.text(.importRecurringTemplate)
         case .recurringTemplateImported: catalog.text(.importTemplateImported)
         case .unknownStatus(let status): catalog.text(.importUnknownStatus, ["status": status])
