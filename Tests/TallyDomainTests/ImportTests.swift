@@ -183,6 +183,9 @@ struct ImportTests {
         #expect(throws: ImportFormatError(location: .line(2), reason: "not valid UTF-8 text")) {
             try TodoTxtImport.parse([0x61, 0x0A, 0xFF, 0x0A], zone: utc)
         }
+        #expect(throws: ImportFormatError(location: .line(3), reason: "not valid UTF-8 text")) {
+            try TodoTxtImport.parse([0x61, 0x0D, 0x0A, 0x62, 0x0D, 0x63, 0xFF], zone: utc)
+        }
     }
 
     @Test("which tool wrote a file, from its first line")

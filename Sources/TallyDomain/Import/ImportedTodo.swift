@@ -180,9 +180,11 @@ enum ImportSupport {
         let text = String(decoding: body, as: UTF8.self)
         guard !text.utf8.elementsEqual(body) else { return text }
         var number = 1
+        var previous: UInt8 = 0
         for (decoded, original) in zip(text.utf8, body) {
             if decoded != original { break }
-            if original == 0x0A || original == 0x0D { number += 1 }
+            if original == 0x0D || (original == 0x0A && previous != 0x0D) { number += 1 }
+            previous = original
         }
         throw ImportFormatError(location: .line(number), reason: "not valid UTF-8 text")
     }
