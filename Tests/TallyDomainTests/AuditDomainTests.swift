@@ -232,7 +232,7 @@ struct EventLinesTests {
         #expect(Array(fields.note!.unicodeScalars) == Array("Caf\u{E9}".unicodeScalars))
         let edited = try EventCatalog.decode(type: "todo.edited", schema: 1, data: ["title": .string(decomposed)])
         #expect(edited == .todoEdited(TodoChanges(title: "Caf\u{E9}")))
-        #expect(EventCatalog.currentSchemas["todo.created"] == 3 && EventCatalog.currentSchemas["todo.edited"] == 3)
+        #expect(EventCatalog.currentSchemas["todo.created"] == 4 && EventCatalog.currentSchemas["todo.edited"] == 3)
         let payload = EventCatalog.payload(of: .todoCreated(TodoFields(title: decomposed)))
         #expect(payload["title"] == .string("Caf\u{E9}"))
         #expect(Array(try Validation.title(decomposed).unicodeScalars) == Array("Caf\u{E9}".unicodeScalars))

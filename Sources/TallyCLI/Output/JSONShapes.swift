@@ -18,6 +18,16 @@ enum JSONShapes {
             "deleted": .bool(todo.deleted),
             "wait": todo.wait.map { .string($0.storageText) } ?? .null,
             "series": todo.series.map { .string($0) } ?? .null,
+            "origin": todo.origin.map(origin) ?? .null,
+        ])
+    }
+
+    /// Where an imported todo came from: `{"tool", "id", "createdAt"}`.
+    static func origin(_ origin: TodoOrigin) -> JSON {
+        .object([
+            "tool": .string(origin.tool.rawValue),
+            "id": .string(origin.id),
+            "createdAt": origin.createdAt.map { .string(Timestamp.format($0)) } ?? .null,
         ])
     }
 

@@ -9,8 +9,13 @@ public struct TodoFields: Sendable, Equatable {
     public var wait: Due?
     /// The series this todo is an instance of.
     public var series: String?
+    /// Set only by imports: where the todo came from.
+    public var origin: TodoOrigin?
 
-    public init(title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil, wait: Due? = nil, series: String? = nil) {
+    public init(
+        title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil,
+        wait: Due? = nil, series: String? = nil, origin: TodoOrigin? = nil
+    ) {
         self.title = title
         self.tags = tags
         self.priority = priority
@@ -18,6 +23,7 @@ public struct TodoFields: Sendable, Equatable {
         self.note = note
         self.wait = wait
         self.series = series
+        self.origin = origin
     }
 }
 

@@ -14,7 +14,7 @@ public struct EventDecodingError: Error, Sendable, Equatable {
 public enum EventCatalog {
     /// Every event type with the payload schema written today.
     public static let currentSchemas: [String: Int] = [
-        "todo.created": 3, "todo.edited": 3, "todo.completed": 1, "todo.reopened": 1,
+        "todo.created": 4, "todo.edited": 3, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
         "record.logged": 1, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
@@ -41,8 +41,11 @@ public enum EventCatalog {
     /// Registered upcasters; a payload is upcast step by step until it reaches the current schema.
     public static let upcasters: [Upcaster] = [
         Upcaster(type: "todo.created", from: 1, transform: normalizingText),
+        // Schema 3 only adds the optional `origin` key of imported todos; older payloads have none.
+        Upcaster(type: "todo.created", from: 2, transform: { $0 }),
         Upcaster(type: "todo.edited", from: 1, transform: normalizingText),
-        Upcaster(type: "todo.created", from: 2, transform: addingWaitAndSeries),
+        Upcaster(type: "todo.created", from: 3, transform: addingWaitAndSeries),
+        // Schema 3 of `todo.edited` only allows the new keys `wait` and `series`; older payloads have neither.
         Upcaster(type: "todo.edited", from: 2, transform: { payload throws(EventDecodingError) in payload }),
     ]
 
@@ -74,7 +77,7 @@ public enum EventCatalog {
     public static func payload(of event: DomainEvent) -> JSONObject {
         switch event {
         case .todoCreated(let fields):
-            return [
+            var object: JSONObject = [
                 "title": .string(TextForm.normalized(fields.title)),
                 "tags": .array(fields.tags.map { .string($0) }),
                 "priority": fields.priority.map { .string($0.rawValue) } ?? .null,
@@ -83,6 +86,8 @@ public enum EventCatalog {
                 "wait": fields.wait.map { .string($0.storageText) } ?? .null,
                 "series": fields.series.map { .string($0) } ?? .null,
             ]
+            if let origin = fields.origin { object["origin"] = .object(origin.payload) }
+            return object
         case .todoEdited(let changes):
             var object = JSONObject()
             if let title = changes.title { object["title"] = .string(TextForm.normalized(title)) }
@@ -188,7 +193,8 @@ public enum EventCatalog {
                 due: try reader.optional("due", reader.due),
                 note: try reader.optional("note", reader.string),
                 wait: try reader.optional("wait", reader.due),
-                series: try reader.optional("series", reader.identifier)
+                series: try reader.optional("series", reader.identifier),
+                origin: reader.has("origin") ? try reader.origin("origin") : nil
             ))
         case "todo.edited":
             var changes = TodoChanges()
@@ -350,6 +356,13 @@ private struct PayloadReader {
     func anchor(_ key: String) throws(EventDecodingError) -> RecurrenceAnchor {
         guard let raw = data[key]?.stringValue, let value = RecurrenceAnchor(rawValue: raw) else { throw fail(key, "due or completion") }
         return value
+    }
+
+    func origin(_ key: String) throws(EventDecodingError) -> TodoOrigin {
+        guard let object = data[key]?.objectValue, let origin = TodoOrigin(payload: object) else {
+            throw fail(key, "an object with tool, id and createdAt")
+        }
+        return origin
     }
 
     func scope(_ key: String) throws(EventDecodingError) -> FilterScope {

@@ -7,15 +7,12 @@ public struct ImportedSeries: Sendable, Equatable {
     public var fields: SeriesFields
     /// The rule was ended there (a deleted Taskwarrior template).
     public var ended: Bool
-    /// When it was created there; nil means now.
-    public var createdAt: Int64?
 
-    public init(stream: String, source: ImportSource, fields: SeriesFields, ended: Bool = false, createdAt: Int64? = nil) {
+    public init(stream: String, source: ImportSource, fields: SeriesFields, ended: Bool = false) {
         self.stream = stream
         self.source = source
         self.fields = fields
         self.ended = ended
-        self.createdAt = createdAt
     }
 }
 
@@ -24,10 +21,8 @@ extension Decider {
     static func decideImportedSeries(_ series: [ImportedSeries], state: ReadModel, into builder: inout DecisionBuilder) {
         var seen: Set<String> = []
         for item in series where state.version(of: item.stream) == 0 && seen.insert(item.stream).inserted {
-            builder.append(.seriesStarted(item.fields), to: item.stream, id: NameUUID.make(item.stream + "#1"), recordedAt: item.createdAt)
-            if item.ended {
-                builder.append(.seriesEnded, to: item.stream, id: NameUUID.make(item.stream + "#2"), recordedAt: item.createdAt)
-            }
+            builder.append(.seriesStarted(item.fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
+            if item.ended { builder.append(.seriesEnded, to: item.stream, id: NameUUID.make(item.stream + "#2")) }
         }
     }
 }

@@ -3,19 +3,20 @@ import Foundation
 /// Taskwarrior's recurrence and waiting, mapped onto series and wait dates.
 ///
 /// A template (a task with `recur` and no `parent`; status `recurring`, or `deleted` when it was
-/// stopped) becomes a series: `recur` the period, `due` the start, `until` the end, `rtype`
+/// stopped) becomes a series (with its first instance when the file holds none of its instances): `recur` the period, `due` the start, `until` the end, `rtype`
 /// `chained` a schedule counted from the completion. An instance (a task with `parent`) becomes a
 /// todo of that series whose id is derived from the series and its occurrence (its `due`, else
-/// the template's due moved by `imask` periods), so duplicate instances of one occurrence, which
+/// an instance without one is imported like any task), so duplicate instances of one occurrence, which
 /// Taskwarrior can create when two replicas sync, come in as one todo. The template's `mask`
 /// only mirrors the instances' states, which come in with the instances themselves. `wait`
 /// becomes the todo's wait date.
 enum TaskwarriorRecurrence {
-    /// Fields mapped here.
-    static let fields: Set<String> = ["wait", "recur", "until", "rtype"]
-
-    static func isTemplate(_ task: JSONObject) -> Bool {
-        task["recur"] != nil && task["parent"] == nil
+    /// The fields mapped here, left out of the note: an instance's copies of its template's recurrence
+    /// fields, and `wait` when it is a date. (A template that became a series never reaches the note.)
+    static func mappedFields(_ task: JSONObject, zone: TimeZone) -> Set<String> {
+        var fields: Set<String> = task["parent"] != nil ? ["recur", "until", "rtype", "mask"] : []
+        if wait(task, zone: zone) != nil { fields.insert("wait") }
+        return fields
     }
 
     /// The series stream of a template with this uuid.
@@ -23,24 +24,21 @@ enum TaskwarriorRecurrence {
         NameUUID.make("taskwarrior-series:" + uuid.lowercased())
     }
 
-    /// A template: a series in the batch, or a warning when its rule cannot be read.
-    static func template(_ task: JSONObject, source: ImportSource, zone: TimeZone, into batch: inout ImportBatch) {
-        guard let uuid = task["uuid"]?.stringValue else {
-            batch.skipped.append(ImportIssue(source: source, problem: .recurringTemplate))
-            return
-        }
-        let raw = task["recur"]?.stringValue ?? ""
-        guard let period = period(raw) else {
-            batch.skipped.append(ImportIssue(source: source, problem: .invalidPeriod(field: "recur", value: raw)))
-            return
-        }
-        guard let start = task["due"]?.stringValue.flatMap(TaskwarriorImport.timestamp).map({ ImportSupport.due(instant: $0, zone: zone) }),
+    /// A template (`recur` without `parent`) as a series in the batch, with its first instance when the
+    /// file has none of its instances; false when it is not a template or its rule cannot be read
+    /// (then it is imported like any task, its fields kept in the note).
+    static func template(_ task: JSONObject, source: ImportSource, parents: Set<String>, zone: TimeZone, into batch: inout ImportBatch) -> Bool {
+        guard task["recur"] != nil, task["parent"] == nil, let uuid = task["uuid"]?.stringValue?.lowercased(), !uuid.isEmpty else { return false }
+        let raw = task["recur"].map(TaskwarriorImport.text) ?? ""
+        guard let period = period(raw),
+              let start = task["due"].flatMap({ TaskwarriorImport.date($0, zone: zone) }).map({ ImportSupport.due(instant: $0, zone: zone) }),
               let title = task["description"]?.stringValue.flatMap({ try? Validation.title($0) })
         else {
-            batch.skipped.append(ImportIssue(source: source, problem: .recurringTemplate))
-            return
+            batch.warnings.append(ImportIssue(source: source, problem: .invalidPeriod(field: "recur", value: raw)))
+            return false
         }
-        let until = task["until"]?.stringValue.flatMap(TaskwarriorImport.timestamp).map { LocalDate.containing($0, in: zone) }
+        let startDay = SeriesSchedule.day(of: start, zone: zone)
+        let until = task["until"].flatMap { TaskwarriorImport.date($0, zone: zone) }.map { LocalDate.containing($0, in: zone) }
         var tags: [String] = []
         if let project = task["project"]?.stringValue, let tag = ImportSupport.tag(project) { tags.append(tag) }
         for raw in task["tags"]?.arrayValue ?? [] {
@@ -53,24 +51,37 @@ enum TaskwarriorRecurrence {
         default: nil
         }
         let anchor: RecurrenceAnchor = task["rtype"]?.stringValue == "chained" ? .completion : .due
-        batch.series.append(ImportedSeries(
-            stream: seriesStream(uuid), source: source,
-            fields: SeriesFields(
-                rule: RecurrenceRule(period: period, anchor: anchor), start: start,
-                until: until.flatMap { $0 >= SeriesSchedule.day(of: start, zone: zone) ? $0 : nil },
-                title: title, tags: Array(tags.prefix(Validation.maxTags)), priority: priority
-            ),
-            ended: task["status"]?.stringValue == "deleted",
-            createdAt: task["entry"]?.stringValue.flatMap(TaskwarriorImport.timestamp)
-        ))
+        let series = SeriesFields(
+            rule: RecurrenceRule(period: period, anchor: anchor), start: start,
+            until: until.flatMap { $0 >= startDay ? $0 : nil },
+            title: title, tags: Array(tags.prefix(Validation.maxTags)), priority: priority
+        )
+        let stream = seriesStream(uuid)
+        let ended = task["status"]?.stringValue == "deleted"
+        batch.series.append(ImportedSeries(stream: stream, source: source, fields: series, ended: ended))
+        if !parents.contains(uuid), !ended {
+            let created = task["entry"].flatMap { TaskwarriorImport.date($0, zone: zone) }
+            batch.todos.append(ImportedTodo(
+                stream: SeriesInstance.id(series: stream, occurrence: startDay), source: source,
+                fields: TodoFields(
+                    title: title, tags: series.tags, priority: priority, due: start, series: stream,
+                    origin: TodoOrigin(tool: .taskwarrior, id: uuid, createdAt: created)
+                )
+            ))
+        }
+        return true
     }
 
     /// An instance's series and its derived id; nil for a task that is not an instance.
     static func instance(_ task: JSONObject, due: Due?, zone: TimeZone) -> (series: String, stream: String)? {
-        guard let parent = task["parent"]?.stringValue, UUIDBytes.pack(parent.lowercased()) != nil else { return nil }
+        guard let parent = task["parent"]?.stringValue?.lowercased(), UUIDBytes.pack(parent) != nil, let due else { return nil }
         let series = seriesStream(parent)
-        guard let due else { return (series, NameUUID.make("taskwarrior:" + (task["uuid"]?.stringValue?.lowercased() ?? parent))) }
         return (series, SeriesInstance.id(series: series, occurrence: SeriesSchedule.day(of: due, zone: zone)))
+    }
+
+    /// `wait` as a wait date (a local midnight becomes a whole day); nil when absent or not a date.
+    static func wait(_ task: JSONObject, zone: TimeZone) -> Due? {
+        task["wait"].flatMap { TaskwarriorImport.date($0, zone: zone) }.map { ImportSupport.due(instant: $0, zone: zone) }
     }
 
     /// Keeps the earliest pending instance of each series and drops the later ones Taskwarrior
@@ -85,7 +96,8 @@ enum TaskwarriorRecurrence {
         }
         var dropped: [String: Int] = [:]
         var kept: [ImportedTodo] = []
-        for (index, todo) in batch.todos.enumerated() {
+        var streams: Set<String> = []
+        for (index, todo) in batch.todos.enumerated() where streams.insert(todo.stream).inserted || todo.fields.series == nil {
             if todo.status == .pending, let series = todo.fields.series, earliest[series]?.index != index {
                 dropped[series, default: 0] += 1
             } else {
@@ -98,16 +110,6 @@ enum TaskwarriorRecurrence {
                 batch.warnings.append(ImportIssue(source: series.source, problem: .laterOccurrencesSkipped(count: count)))
             }
         }
-    }
-
-    /// `wait` as a wait date (a local midnight becomes a whole day).
-    static func wait(_ task: JSONObject, zone: TimeZone, warnings: inout [ImportProblem]) -> Due? {
-        guard let raw = task["wait"]?.stringValue else { return nil }
-        guard let instant = TaskwarriorImport.timestamp(raw) else {
-            warnings.append(.invalidDate(field: "wait", value: raw))
-            return nil
-        }
-        return ImportSupport.due(instant: instant, zone: zone)
     }
 
     /// Taskwarrior's recurrence periods: names, `Nd`/`Nw`/`Nm`/`Nq`/`Ny` with unit words, ISO `P1M`.

@@ -26,15 +26,42 @@ enum TodoTxtRecurrence {
         return RecurrenceRule(period: period, anchor: fixed ? .due : .completion)
     }
 
-    /// The series of a pending line with `rec:`, and the todo's fields linked to it.
-    static func series(_ rule: RecurrenceRule, fields: inout TodoFields, todoStream: String, source: ImportSource, createdAt: Int64?) -> ImportedSeries? {
-        guard let due = fields.due else { return nil }
-        let stream = NameUUID.make("todotxt-series:" + todoStream)
-        fields.series = stream
-        return ImportedSeries(
-            stream: stream, source: source,
-            fields: SeriesFields(rule: rule, start: due, title: fields.title, tags: fields.tags, priority: fields.priority, note: fields.note),
-            createdAt: createdAt
-        )
+    /// The `rec:` and `t:` of one line, as the line is read.
+    struct Keys {
+        var rule: RecurrenceRule?
+        var wait: Due?
+
+        /// Takes a `rec:` or `t:` it can read (true: it leaves the title); a completed line's `rec:` too,
+        /// since its next occurrence is a line of its own.
+        mutating func read(_ key: String, _ value: String, completed: Bool) -> Bool {
+            switch key {
+            case "rec":
+                guard let rule = TodoTxtRecurrence.rule(value) else { return false }
+                if !completed { self.rule = rule }
+                return true
+            case "t":
+                guard let day = LocalDate.parse(value) else { return false }
+                wait = .date(day)
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// Sets the wait date and, for `rec:` on a line with a due date, starts its series with this todo as the first instance.
+        func apply(to fields: inout TodoFields, todoStream: String, source: ImportSource, into batch: inout ImportBatch) {
+            fields.wait = wait
+            guard let rule else { return }
+            guard let due = fields.due else {
+                batch.warnings.append(ImportIssue(source: source, problem: .recurrenceWithoutDue(field: "rec")))
+                return
+            }
+            let stream = NameUUID.make("todotxt-series:" + todoStream)
+            fields.series = stream
+            batch.series.append(ImportedSeries(
+                stream: stream, source: source,
+                fields: SeriesFields(rule: rule, start: due, title: fields.title, tags: fields.tags, priority: fields.priority, note: fields.note)
+            ))
+        }
     }
 }

@@ -32,7 +32,7 @@ enum SeriesPayload {
 }
 
 extension EventCatalog {
-    /// Upcaster 2 → 3 of `todo.created`: schema 3 adds `wait` and `series`, null for every older todo.
+    /// Upcaster 3 → 4 of `todo.created`: schema 4 adds `wait` and `series`, null for every older todo.
     @Sendable static func addingWaitAndSeries(_ payload: JSONObject) throws(EventDecodingError) -> JSONObject {
         var upcast = payload
         if upcast["wait"] == nil { upcast["wait"] = .null }
