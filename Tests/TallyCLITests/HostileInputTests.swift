@@ -254,7 +254,7 @@ struct HostileInputTests {
               .replacingOccurrences(of: #""due":null,"#, with: #""every":"0d","from":"due","start":"2026-11-21","until":null,"#)
         }), exit: 65, "field 'every' is not a period"),
         HostileCase("import: an instance whose series is not a UUID", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created {
-            $0.replacingOccurrences(of: #""schema":2"#, with: #""schema":3"#).replacingOccurrences(of: #""note":null"#, with: #""note":null,"wait":null,"series":"rent""#)
+            $0.replacingOccurrences(of: #""schema":2"#, with: #""schema":4"#).replacingOccurrences(of: #""note":null"#, with: #""note":null,"wait":null,"series":"rent""#)
         }), exit: 65, "field 'series' is not a lowercase UUID"),
     ]
 
