@@ -171,7 +171,7 @@ public enum TodoTxtImport {
         batch.warnings += (warnings + changes).map { ImportIssue(source: source, problem: $0) }
     }
 
-    /// The warning for a `key:value` tally has no field for; `rec:` and `t:` (recurrence, threshold) included.
+    /// The warning for a `key:value` tally has no field for (a `rec:` or `t:` it cannot read included).
     static func unknownField(_ key: String) -> ImportProblem {
         .unsupportedFieldKeptInTitle(key)
     }
