@@ -36,11 +36,11 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: every test: unit, storage, end-to-end (runs the built binary), then a seconds-long smoke run of the benchmark harness.
+## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage, end-to-end (runs the built binary); ends with the test summary.
 test: deps
 	$(SWIFT) build
+	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null 2>&1 || .build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke
 	$(SWIFT) test
-	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null
 
 ## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
 bench: deps
