@@ -41,6 +41,9 @@ public enum TallyCLI {
                 let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root
                 console.out(HelpRenderer.render(spec, path: path, globalOptions: CommandTree.globalOptions))
             case .run(let command, let globals):
+                if globals.value("db") == "" {
+                    throw UsageError(kind: .missingValue(option: "--db"), commandPath: command.path)
+                }
                 let settings = try makeSettings(globals, console: console, environment: environment)
                 let context = CLIContext(settings: settings, catalog: catalog, console: console)
                 opened = context
@@ -53,6 +56,8 @@ public enum TallyCLI {
             }
             return ExitCode.success.rawValue
         } catch {
+            // Only a command that succeeds in writing leaves a new database file behind.
+            opened?.removeDatabaseCreatedByFailedCommand()
             let failure = FailureMapper.failure(for: error, catalog: catalog)
             report(failure, json: wantsJSON, console: console, catalog: catalog)
             return failure.exit.rawValue
@@ -65,13 +70,12 @@ public enum TallyCLI {
             guard let ms = Timestamp.parse(raw) else { throw CLIError.invalidNow(raw) }
             fixedNow = ms
         }
-        let width = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 20 ? $0 : nil }
         return Settings(
             databasePath: Settings.databasePath(option: globals.values["db"], environment: environment),
             json: globals.flags.contains("json"),
             color: Settings.useColor(noColorFlag: globals.flags.contains("no-color"), stdoutIsTerminal: console.stdoutIsTerminal, environment: environment),
             unicode: Settings.useUnicode(environment: environment),
-            width: width ?? (console.stdoutIsTerminal ? 100 : nil),
+            width: TerminalWidth.forOutput(1, isTerminal: console.stdoutIsTerminal, environment: environment),
             actor: Settings.actor(environment: environment),
             fixedNow: fixedNow,
             zone: Settings.zone(environment: environment),

@@ -31,9 +31,25 @@ final class CLIContext {
 
     /// The database for writing, created and migrated when needed.
     func openForWriting() throws -> SQLiteEventLog {
+        let existed = FileManager.default.fileExists(atPath: settings.databasePath)
         let log = try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
         openedLogs.append(log)
+        if !existed { createdLog = log }
         return log
+    }
+
+    /// The database this command created, if it did.
+    private var createdLog: SQLiteEventLog?
+
+    /// After a failed command: removes the database file it created, as long as it holds no event
+    /// (a failed write rolled back), so a typo in `--db` or a refused first command leaves nothing.
+    func removeDatabaseCreatedByFailedCommand() {
+        guard let log = createdLog, (try? log.eventCount()) == 0 else { return }
+        createdLog = nil
+        closeDatabases()
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: log.path + suffix)
+        }
     }
 
     /// Closes every database the command opened. Read models stay alive (see `keptUntilExit`), but

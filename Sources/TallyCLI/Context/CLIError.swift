@@ -10,6 +10,8 @@ enum ExitCode: Int32 {
     case noInput = 66
     case ioError = 74
     case busy = 75
+    /// Ended by Ctrl-C (128 + SIGINT, as a shell reports it).
+    case interrupted = 130
 }
 
 /// Failures that belong to the command line itself.
@@ -53,6 +55,8 @@ enum FailureMapper {
             return cli(error, catalog: catalog)
         case let error as AuditFailure:
             return error.failure(catalog: catalog)
+        case is Interruption.Interrupted:
+            return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(.errorInterruptedImport))
         case let error as ImportFormatError:
             return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorMalformedImport, [
                 "location": (error.path.map { $0 + ", " } ?? "") + ForeignImport.label(error.location, catalog), "reason": error.reason,

@@ -308,6 +308,10 @@ extension Language {
             .importUnmappedPriority: .text("priorita '{value}' není A, B ani C (ani H, M, L); importováno bez priority"),
             .importInvalidDate: .text("{field} '{value}' není datum; vynecháno"),
             .importInvalidDateKept: .text("{field} '{value}' není datum; ponecháno v názvu"),
+
+            // MARK: First hour (terminal, restore, messages)
+            .footerDeleted: .plural([.one: "{count} smazaný", .few: "{count} smazané", .other: "{count} smazaných"]),
+            .errorInterruptedImport: .text("Přerušeno; nic nebylo importováno."),
         ]
     )
 }

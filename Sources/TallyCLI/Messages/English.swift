@@ -258,6 +258,10 @@ extension Language {
             .importUnmappedPriority: .text("priority '{value}' is not A, B or C (or H, M, L); imported without a priority"),
             .importInvalidDate: .text("{field} '{value}' is not a date; left out"),
             .importInvalidDateKept: .text("{field} '{value}' is not a date; kept in the title"),
+
+            // MARK: First hour (terminal, restore, messages)
+            .footerDeleted: .plural([.one: "{count} deleted", .other: "{count} deleted"]),
+            .errorInterruptedImport: .text("Interrupted; nothing was imported."),
         ]
     )
 }

@@ -266,4 +266,8 @@ enum MessageID: String, CaseIterable, Sendable {
     case importUnmappedPriority = "import.unmapped-priority"
     case importInvalidDate = "import.invalid-date"
     case importInvalidDateKept = "import.invalid-date-kept"
+
+    // MARK: First hour (terminal, restore, messages)
+    case footerDeleted = "footer.deleted"
+    case errorInterruptedImport = "error.interrupted-import"
 }

@@ -37,9 +37,9 @@ struct TodoRenderer {
             Table.Column(title: catalog.text(.columnNumber), alignRight: true),
             Table.Column(title: catalog.text(.columnDone)),
             Table.Column(title: catalog.text(.columnTitle), truncatable: true, minWidth: 10),
-            Table.Column(title: catalog.text(.columnTags), truncatable: true, minWidth: 4),
-            Table.Column(title: catalog.text(.columnPriority)),
-            Table.Column(title: catalog.text(.columnDue)),
+            Table.Column(title: catalog.text(.columnTags), truncatable: true, minWidth: 4, dropOrder: 1),
+            Table.Column(title: catalog.text(.columnPriority), dropOrder: 2),
+            Table.Column(title: catalog.text(.columnDue), dropOrder: 3),
         ]
         let rows = view.todos.map { todo -> [String] in
             let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
@@ -55,6 +55,9 @@ struct TodoRenderer {
 
     func footer(_ view: TodoView) -> String {
         var text = catalog.plural(.footerActive, count: view.active) + ", " + catalog.plural(.footerCompleted, count: view.completed)
+        if view.deleted > 0 {
+            text += ", " + catalog.plural(.footerDeleted, count: view.deleted)
+        }
         if view.todos.count < view.matched {
             text += " " + catalog.text(.footerShowing, ["shown": String(view.todos.count), "matched": String(view.matched)])
         }

@@ -13,6 +13,12 @@ public enum Distance: Sendable {
         }
     }
 
+    /// `meters` rounded to the millimetre, so sums and miles print short (`4988.966`, not `4988.9664000000005`).
+    public static func toMillimetre(_ meters: Double) -> Double {
+        guard meters.isFinite, meters.magnitude < 1e12 else { return meters }
+        return (meters * 1000).rounded() / 1000
+    }
+
     /// `5.00 km` from 1000 m on, `800 m` below; metres are rounded first, so 999.6 m shows as `1.00 km`.
     public static func format(_ meters: Double) -> String {
         guard meters.isFinite, meters.magnitude < 1e15 else { return "- m" }
@@ -60,6 +66,6 @@ public enum Distance: Sendable {
         guard let value = Double(number.text), value.isFinite else { throw ParseReason("must be at most 1000000 km") }
         let meters = value * factor
         guard meters.isFinite, meters <= maxMeters else { throw ParseReason("must be at most 1000000 km") }
-        return meters
+        return toMillimetre(meters)
     }
 }

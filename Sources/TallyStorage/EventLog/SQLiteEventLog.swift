@@ -63,7 +63,7 @@ public final class SQLiteEventLog: EventLog {
         if isDirectory.boolValue { throw .io("\(path) is a directory, not a database file") }
         let log: SQLiteEventLog
         do {
-            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: .readOnly), busyTimeout: busyTimeout)
+            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: readAccess(path)), busyTimeout: busyTimeout)
             try log.configure(writable: false)
         } catch {
             throw StorageErrors.map(error)
@@ -73,6 +73,17 @@ public final class SQLiteEventLog: EventLog {
             throw .newerSchema(found: applied, known: log.migrator.latestVersion)
         }
         return log
+    }
+
+    /// How a reader opens `path`. A file this process may not write is opened immutable when its
+    /// write-ahead log is absent or empty (everything is in the file, and without write permission
+    /// nobody changes it meanwhile): an ordinary read would create a `-shm` with the file's read-only
+    /// mode, which stops every later writer once the file is writable again.
+    static func readAccess(_ path: String) -> Connection.Access {
+        guard access(path, W_OK) != 0 else { return .readOnly }
+        var status = stat()
+        let walIsEmpty = stat(path + "-wal", &status) != 0 || status.st_size == 0
+        return walIsEmpty ? .immutable : .readOnly
     }
 
     private func configure(writable: Bool) throws(SQLiteError) {

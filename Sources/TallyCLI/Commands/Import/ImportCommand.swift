@@ -38,10 +38,13 @@ enum ImportCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let format = command.value("from") ?? "tally"
-        if format == "tally" {
-            try importEvents(path: command.arguments[0], context)
-        } else {
-            try ForeignImport.run(format: format, path: command.arguments[0], context)
+        // Ctrl-C rolls the import back and says so (exit 130), instead of leaving a bar and a large write-ahead log.
+        try Interruption.watch {
+            if format == "tally" {
+                try importEvents(path: command.arguments[0], context)
+            } else {
+                try ForeignImport.run(format: format, path: command.arguments[0], context)
+            }
         }
     }
 
@@ -62,7 +65,10 @@ enum ImportCommand: CommandHandler {
             try reader.forEachLine { bytes, number in
                 try add(bytes, number)
                 consumed += bytes.count + 1
-                if number % progressInterval == 0 { bar.update(consumed) }
+                if number % progressInterval == 0 {
+                    try Interruption.check()
+                    bar.update(consumed)
+                }
             }
         }
         bar.finish()
