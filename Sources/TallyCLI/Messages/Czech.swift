@@ -30,8 +30,8 @@ extension Language {
                 .other: "'{ref}' odpovídá {count} záznamům; zadejte více číslic id nebo číslo:",
             ]),
             .errorAmbiguousCandidate: .text("  {number}  {id}  {label}"),
-            .errorTodoDeleted: .text("Úkol {number} je smazaný; 'tally undo' ho může vrátit."),
-            .errorRecordDeleted: .text("Záznam {number} je smazaný; 'tally undo' ho může vrátit."),
+            .errorTodoDeleted: .text("Úkol {number} je smazaný; 'tally restore {number}' ho vrátí."),
+            .errorRecordDeleted: .text("Záznam {number} je smazaný; 'tally record restore {number}' ho vrátí."),
             .errorConflict: .text("Jiná změna {stream} (verze {version}) byla zapsána současně; nic se nezměnilo. Zkuste to znovu."),
             .errorDuplicateEvent: .text("Událost s id {id} už v logu je."),
             .errorBusy: .text("Databáze zůstala zaneprázdněná (zamčená jiným procesem tally) déle, než dovoluje limit; nic se nezměnilo. Zkuste to znovu."),
@@ -312,6 +312,9 @@ extension Language {
             // MARK: First hour (terminal, restore, messages)
             .footerDeleted: .plural([.one: "{count} smazaný", .few: "{count} smazané", .other: "{count} smazaných"]),
             .errorInterruptedImport: .text("Přerušeno; nic nebylo importováno."),
+            .noticeNotDeleted: .text("Úkol {number} není smazaný; nic se nezměnilo."),
+            .noticeRecordNotDeleted: .text("Záznam {number} není smazaný; nic se nezměnilo."),
+            .recordDeletedName: .text("{name} (smazaný)"),
         ]
     )
 }

@@ -12,8 +12,8 @@ extension Language {
             .errorAmbiguousTodo: .text("'{ref}' matches {count} todos; use more digits of the id or the number:"),
             .errorAmbiguousRecord: .text("'{ref}' matches {count} records; use more digits of the id or the number:"),
             .errorAmbiguousCandidate: .text("  {number}  {id}  {label}"),
-            .errorTodoDeleted: .text("Todo {number} is deleted; 'tally undo' can bring it back."),
-            .errorRecordDeleted: .text("Record {number} is deleted; 'tally undo' can bring it back."),
+            .errorTodoDeleted: .text("Todo {number} is deleted; 'tally restore {number}' brings it back."),
+            .errorRecordDeleted: .text("Record {number} is deleted; 'tally record restore {number}' brings it back."),
             .errorConflict: .text("Another change to {stream} (version {version}) was written at the same time; nothing was changed. Try again."),
             .errorDuplicateEvent: .text("An event with id {id} is already in the log."),
             .errorBusy: .text("The database stayed busy (locked by another tally process) past the retry budget; nothing was changed. Try again."),
@@ -262,6 +262,9 @@ extension Language {
             // MARK: First hour (terminal, restore, messages)
             .footerDeleted: .plural([.one: "{count} deleted", .other: "{count} deleted"]),
             .errorInterruptedImport: .text("Interrupted; nothing was imported."),
+            .noticeNotDeleted: .text("Todo {number} is not deleted; nothing changed."),
+            .noticeRecordNotDeleted: .text("Record {number} is not deleted; nothing changed."),
+            .recordDeletedName: .text("{name} (deleted)"),
         ]
     )
 }

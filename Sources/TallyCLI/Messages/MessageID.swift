@@ -270,4 +270,7 @@ enum MessageID: String, CaseIterable, Sendable {
     // MARK: First hour (terminal, restore, messages)
     case footerDeleted = "footer.deleted"
     case errorInterruptedImport = "error.interrupted-import"
+    case noticeNotDeleted = "notice.not-deleted"
+    case noticeRecordNotDeleted = "notice.record-not-deleted"
+    case recordDeletedName = "record.deleted-name"
 }

@@ -25,6 +25,12 @@ struct RecordRenderer {
         record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? ""
     }
 
+    /// The name cell: deleted records say so in words, dimmed on a terminal.
+    func name(_ record: Record) -> String {
+        guard record.deleted else { return record.name }
+        return Style(color: context.settings.color).dim(catalog.text(.recordDeletedName, ["name": record.name]))
+    }
+
     /// The list table and its footer.
     func table(_ view: RecordView) -> String {
         guard !view.records.isEmpty else { return catalog.text(.recordListEmpty) }
@@ -41,7 +47,7 @@ struct RecordRenderer {
         func table(withTime: Bool) -> Table {
             let rows = view.records.map { record in
                 [
-                    String(record.number), Timestamp.formatLocal(record.date, in: context.zone, withTime: withTime), record.name, record.category,
+                    String(record.number), Timestamp.formatLocal(record.date, in: context.zone, withTime: withTime), name(record), record.category,
                     ActivityDuration.format(record.durationSeconds), distance(record.distanceMeters), pace(record), record.place ?? "",
                 ]
             }

@@ -12,7 +12,7 @@ enum RecordGroup {
             CommandExample("tally record list --category cycling --since -30d", "Rides of the last thirty days, with totals."),
         ],
         subcommands: [
-            RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordShowCommand.spec,
+            RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordRestoreCommand.spec, RecordShowCommand.spec,
             RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec,
         ]
     )
@@ -78,7 +78,7 @@ enum RecordDeleteCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "delete",
         aliases: ["rm"],
-        abstract: "Delete records (undo brings them back).",
+        abstract: "Delete records ('tally record restore' brings them back).",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.", repeating: true)],
         examples: [
             CommandExample(command: "tally record delete 4", explanation: "Delete record 4."),

@@ -19,6 +19,7 @@ enum RecordOptions {
         OptionSpec(name: "sort", valueName: "KEY", help: "Sort order.", defaultValue: "date", allowedValues: RecordSortKey.allCases.map(\.rawValue)),
         OptionSpec(name: "reverse", help: "Reverse the sort order."),
         OptionSpec(name: "limit", valueName: "N", help: "Show at most N records."),
+        OptionSpec(name: "deleted", help: "Include deleted records."),
     ]
 
     static func hasViewOptions(_ command: ParsedCommand) -> Bool {
@@ -38,6 +39,7 @@ enum RecordOptions {
         if let raw = command.value("sort"), let sort = RecordSortKey(rawValue: raw) { query.sort = sort }
         query.reverse = command.has("reverse")
         query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
+        query.includeDeleted = command.has("deleted")
         return try Decider.validated(query, context: context.environment.decisionContext)
     }
 
@@ -58,6 +60,7 @@ enum RecordOptions {
         if query.sort != .date { parts.append("--sort \(query.sort.rawValue)") }
         if query.reverse { parts.append("--reverse") }
         if let limit = query.limit { parts.append("--limit \(limit)") }
+        if query.includeDeleted { parts.append("--deleted") }
         return parts.joined(separator: " ")
     }
 }
