@@ -23,6 +23,13 @@ enum Interruption {
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, &previous)
         defer { sigaction(SIGINT, &previous, nil) }
+        // A SIGINT blocked by whoever started tally would never arrive.
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        var blocked = sigset_t()
+        sigprocmask(SIG_UNBLOCK, &interrupt, &blocked)
+        defer { sigprocmask(SIG_SETMASK, &blocked, nil) }
         let result = try body()
         try check()
         return result
