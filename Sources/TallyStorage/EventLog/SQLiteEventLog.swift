@@ -40,8 +40,12 @@ public final class SQLiteEventLog: EventLog {
             }
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw .io("\(path) is a directory, not a database file")
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw .io("\(path) is a directory, not a database file") }
+            // Refused before SQLite opens it: a read-write open of a file it cannot write falls back
+            // to read-only and creates a `-shm` with the file's read-only mode, which would stop
+            // every later writer once the file is writable again.
+            if access(path, W_OK) != 0 { throw .io("the database is read-only (\(path))") }
         }
         let log: SQLiteEventLog
         do {

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+@testable import TallyCLI
+
+/// What a new user meets in the first hour: failed commands leave no file, read-only files stay
+/// usable, deleted things come back, and the numbers read well.
+@Suite("The first hour, end to end")
+struct FirstHourTests {
+    @Test("a failed command creates no database file; --db \"\" is a usage error", arguments: [
+        ["done", "1"], ["add", ""], ["undo"], ["record", "add", "Run", "--category", "run", "--duration", "-5m"], ["restore", "1"],
+    ])
+    func failedCommandsCreateNothing(arguments: [String]) {
+        let tally = TallyRunner()
+        let typo = tally.directory.path("typo.db")
+        let result = tally.run(["--db", typo] + arguments)
+        #expect(result.status != 0)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: tally.directory.url.path)) ?? []
+        #expect(left.isEmpty, "\(arguments) left \(left)")
+    }
+
+    @Test("--db with an empty path is a usage error that names the option")
+    func emptyDatabaseOption() {
+        let tally = TallyRunner()
+        let result = tally.run("--db", "", "add", "milk")
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: Missing value for option '--db'.\nUsage: tally add"))
+        #expect(!FileManager.default.fileExists(atPath: tally.databasePath))
+        #expect(tally.run("--db", "x.db", "add", "milk").status == 0, "a successful write still creates its file")
+    }
+
+    @Test("reading a read-only database leaves nothing that stops a later writer")
+    func readOnlyLeavesNothingBehind() throws {
+        let tally = TallyRunner()
+        let manager = FileManager.default
+        // As root, permissions do not apply: run every command as nobody, in a directory nobody may write.
+        var launcher: [String] = []
+        if getuid() == 0 {
+            guard manager.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+            launcher = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+            try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: tally.directory.url.path)
+        }
+        #expect(tally.run(["add", "first"], launcher: launcher).status == 0)
+        try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: tally.databasePath)
+        let list = tally.run(["list"], launcher: launcher)
+        #expect(list.status == 0 && list.stdout.contains("first"), "\(list.stderr)")
+        #expect(tally.run(["info"], launcher: launcher).status == 0)
+        let refused = tally.run(["add", "refused"], launcher: launcher)
+        #expect(refused.status != 0, "a read-only file refuses a write")
+        try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: tally.databasePath)
+        let later = tally.run(["add", "second"], launcher: launcher)
+        #expect(later.status == 0, "a writer after chmod 644: \(later.stderr)")
+        #expect(tally.run(["list", "--json"], launcher: launcher).json?.arrayValue?.count == 2)
+    }
+
+    @Test("restore and record restore bring deleted items back as one command, with notices for live ones")
+    func restore() {
+        let tally = TallyRunner()
+        for title in ["a", "b", "c"] { tally.run("add", title) }
+        tally.run("delete", "1", "2")
+        let refused = tally.run("done", "1")
+        #expect(refused.status == 1 && refused.stderr == "Error: Todo 1 is deleted; 'tally restore 1' brings it back.\n")
+        let restored = tally.run("restore", "1", "2", "3")
+        #expect(restored.status == 0)
+        #expect(restored.stdout == "Restored 1: a\nRestored 2: b\nTodo 3 is not deleted; nothing changed.\n")
+        #expect(tally.run("list", "--json").json?.arrayValue?.count == 3)
+        #expect(tally.run("restore", "9").status == 1)
+        #expect(tally.run("undo").status == 0)
+        #expect(tally.run("list", "--json").json?.arrayValue?.count == 1, "one undo takes the whole restore back")
+
+        tally.run("record", "add", "Run", "--category", "running", "--duration", "30m", "--distance", "5km")
+        tally.run("record", "add", "Swim", "--category", "swimming", "--duration", "40m")
+        tally.run("record", "delete", "1")
+        #expect(tally.run("record", "edit", "1", "--name", "x").stderr == "Error: Record 1 is deleted; 'tally record restore 1' brings it back.\n")
+        let listed = tally.run("record", "list", "--deleted")
+        #expect(listed.stdout.contains("Run (deleted)") && listed.stdout.contains("2 records, 40:00"), "\(listed.stdout)")
+        #expect(!tally.run("record", "list").stdout.contains("Run"))
+        #expect(tally.run("record", "list", "--deleted", "--json").json?.arrayValue?.count == 2)
+        let back = tally.run("--json", "record", "restore", "1")
+        #expect(back.json?.arrayValue?.first?.objectValue?["deleted"] == false)
+        #expect(tally.run("record", "restore", "2").stdout == "Record 2 is not deleted; nothing changed.\n")
+        #expect(tally.run("record", "list").stdout.contains("2 records, 1:10:00, 5.00 km"))
+    }
+
+    @Test("list --deleted counts deleted todos as deleted, in English and Czech")
+    func deletedFooter() {
+        let tally = TallyRunner()
+        for title in ["a", "b", "c", "d", "e", "f", "g"] { tally.run("add", title) }
+        tally.run("done", "3", "4")
+        tally.run("delete", "4", "5", "6", "7")
+        #expect(tally.run("list", "--deleted").stdout.hasSuffix("\n\n2 active, 1 completed, 4 deleted\n"))
+        #expect(tally.run("list").stdout.hasSuffix("\n\n2 active, 1 completed\n"))
+        let czech = tally.run(["list", "--deleted"], environment: ["LANG": "cs_CZ.UTF-8"])
+        #expect(czech.stdout.hasSuffix("\n\n2 aktivní, 1 hotový, 4 smazané\n"), "\(czech.stdout)")
+    }
+
+    @Test("distances are stored to the millimetre and printed in their shortest form")
+    func distances() {
+        let tally = TallyRunner()
+        for distance in ["3.1mi", "3.1mi", "10.1km", "0.3333333km"] {
+            tally.run("record", "add", "Run", "--category", "running", "--duration", "30m", "--distance", distance)
+        }
+        let list = tally.run("record", "list", "--json").stdout
+        for stored in ["\"distanceMeters\": 333.333,", "\"distanceMeters\": 10100,", "\"distanceMeters\": 4988.966,"] {
+            #expect(list.contains(stored), "\(stored) in \(list)")
+        }
+        let stats = tally.run("stats", "--json")
+        #expect(stats.stdout.contains("\"distanceMeters\": 20411.265"), "\(stats.stdout)")
+    }
+}
+
+@Suite("Layout at narrow widths")
+struct NarrowLayoutTests {
+    @Test func dropsColumnsInTheirOrderBeforeOverflowing() {
+        let table = Table(
+            columns: [
+                Table.Column(title: "#", alignRight: true),
+                Table.Column(title: "Title", truncatable: true, minWidth: 5),
+                Table.Column(title: "Tags", dropOrder: 1),
+                Table.Column(title: "Due", dropOrder: 2),
+            ],
+            rows: [["1", "A long title indeed", "work home", "2026-11-21"]]
+        )
+        #expect(table.render(maxWidth: nil) == "#  Title                Tags       Due\n1  A long title indeed  work home  2026-11-21")
+        func header(_ width: Int) -> String { String(table.render(maxWidth: width).split(separator: "\n")[0]) }
+        #expect(header(34) == "#  Title     Tags       Due", "every column fits once the title is cut")
+        #expect(header(24) == "#  Title      Due", "tags go first")
+        #expect(header(12) == "#  Title", "then the due date")
+        for width in [12, 16, 20, 24, 30, 34, 40] {
+            #expect(table.renderedWidth(maxWidth: width) <= width)
+            for line in table.render(maxWidth: width).split(separator: "\n") {
+                #expect(TextWidth.of(String(line)) <= width, "\(width): \(line)")
+            }
+        }
+    }
+
+    @Test func progressBarGivesUpSuffixCountsAndLabelInThatOrder() {
+        let wide = ProgressBar.line(done: 5, total: 10, label: "Replaying", width: 80, unicode: false, suffix: "1200 events/s  ETA 3 s")
+        #expect(wide.hasSuffix("]  50%  5/10  1200 events/s  ETA 3 s") && wide.count < 80)
+        let forty = ProgressBar.line(done: 5, total: 10, label: "Replaying", width: 40, unicode: false, suffix: "1200 events/s  ETA 3 s")
+        #expect(forty == "Replaying [#############-------------]  50%  5/10".prefix(39) || forty.hasSuffix("50%  5/10"), "\(forty)")
+        #expect(!forty.contains("events/s") && forty.count <= 39)
+        let tiny = ProgressBar.line(done: 5, total: 10, label: "Replaying", width: 14, unicode: false, suffix: "x")
+        #expect(tiny == "[###---]  50%", "\(tiny)")
+        for width in 1...120 {
+            let line = ProgressBar.line(done: 3, total: 7, label: "Importing", width: width, unicode: true, suffix: "12 events/s  ETA 1 s") { ByteSize.format(Int64($0)) }
+            #expect(TextWidth.of(line) < max(width, 2), "\(width): \(line)")
+        }
+    }
+}
