@@ -79,7 +79,7 @@ enum QueryBounds {
             throw .invalid(.value(error))
         }
         if case .logPosition = when {
-            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
+            throw .invalid(.value(ValueError(kind: .when, input: raw, key: .logPositionNotAllowed)))
         }
         return when
     }

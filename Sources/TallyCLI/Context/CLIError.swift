@@ -123,13 +123,7 @@ enum InvalidInputMessages {
     static func text(_ input: InvalidInput, catalog: Catalog) -> String {
         switch input {
         case .value(let error):
-            let id: MessageID = switch error.kind {
-            case .when: .errorInvalidWhen
-            case .duration: .errorInvalidDuration
-            case .distance: .errorInvalidDistance
-            case .date: .errorInvalidDate
-            }
-            return catalog.text(id, ["input": error.input, "reason": error.reason])
+            return ValueReasonMessages.message(error, catalog: catalog)
         case .emptyTitle: return catalog.text(.errorEmptyTitle)
         case .titleTooLong(let max): return catalog.text(.errorTitleTooLong, ["max": String(max)])
         case .controlCharacters(let field): return catalog.text(.errorControlCharacters, ["field": field])
