@@ -87,6 +87,7 @@ final class CLIContext {
 
     /// The read models from the newest valid snapshot plus its tail; skipped snapshots get one warning line.
     func loadState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> LoadedState {
+        try TimeTravel.check(bound, against: log)
         let loaded = try StateLoader.load(log: log, snapshots: log as? SnapshotStore, bound: bound)
         warnAboutSnapshots(loaded.problems, replayedFrom: loaded.base)
         return loaded

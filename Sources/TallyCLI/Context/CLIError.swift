@@ -55,6 +55,8 @@ enum FailureMapper {
             return cli(error, catalog: catalog)
         case let error as AuditFailure:
             return error.failure(catalog: catalog)
+        case let error as TimeTravel.NotYet:
+            return TimeTravel.failure(error, catalog: catalog)
         case is Interruption.Interrupted:
             return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(.errorInterruptedImport))
         case let error as ImportFormatError:

@@ -359,6 +359,10 @@ extension Language {
             .errorInvalidWhenBare: .text("Neplatné datum nebo čas '{input}': {reason}."),
             .errorInvalidDurationBare: .text("Neplatná doba '{input}': {reason}."),
             .errorInvalidDistanceBare: .text("Neplatná vzdálenost '{input}': {reason}."),
+            .valueReasonLogPositionPastEnd: .text("log končí na {last}"),
+            .errorTodoNotYet: .text("Úkol {ref} v čase {asOf} ještě neexistoval."),
+            .errorRecordNotYet: .text("Záznam {ref} v čase {asOf} ještě neexistoval."),
+            .filterDefaultOptions: .text("(výchozí pohled)"),
         ]
     )
 }

@@ -309,6 +309,10 @@ extension Language {
             .errorInvalidWhenBare: .text("Invalid date or time '{input}': {reason}."),
             .errorInvalidDurationBare: .text("Invalid duration '{input}': {reason}."),
             .errorInvalidDistanceBare: .text("Invalid distance '{input}': {reason}."),
+            .valueReasonLogPositionPastEnd: .text("the log ends at {last}"),
+            .errorTodoNotYet: .text("Todo {ref} did not exist yet at {asOf}."),
+            .errorRecordNotYet: .text("Record {ref} did not exist yet at {asOf}."),
+            .filterDefaultOptions: .text("(the default view)"),
         ]
     )
 }

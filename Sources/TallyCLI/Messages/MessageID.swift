@@ -317,4 +317,8 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorInvalidWhenBare = "error.invalid-when-bare"
     case errorInvalidDurationBare = "error.invalid-duration-bare"
     case errorInvalidDistanceBare = "error.invalid-distance-bare"
+    case valueReasonLogPositionPastEnd = "value-reason.log-position-past-end"
+    case errorTodoNotYet = "error.todo-not-yet"
+    case errorRecordNotYet = "error.record-not-yet"
+    case filterDefaultOptions = "filter.default-options"
 }

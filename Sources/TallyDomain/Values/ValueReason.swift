@@ -9,6 +9,7 @@ public enum ValueReasonKey: String, CaseIterable, Sendable {
     case exponents, distanceShape, distanceUnitRequired, distanceUnknownUnit, distanceTooLong
     case trailing, dateShape, timeShape, zoneShape, year, month, day, monthLength
     case hour, minute, second, zoneHour, zoneMinute
+    case logPositionPastEnd
 
     /// The English template; `{name}` placeholders are filled from the reason's arguments.
     public var english: String {
@@ -52,12 +53,14 @@ public enum ValueReasonKey: String, CaseIterable, Sendable {
         case .second: "second must be 00-59"
         case .zoneHour: "zone offset hour must be 00-23"
         case .zoneMinute: "zone offset minute must be 00-59"
+        case .logPositionPastEnd: "the log ends at {last}"
         }
     }
 
-    /// Reasons that already show what a valid value looks like, so a message adds no examples of its own.
+    /// Reasons after which a message adds no examples of its own: they already show what a valid
+    /// value looks like, or the value is well formed and only points past the end of the log.
     public var showsExamples: Bool {
-        self == .durationShape || self == .whenShape || self == .distanceShape
+        self == .durationShape || self == .whenShape || self == .distanceShape || self == .logPositionPastEnd
     }
 }
 

@@ -114,7 +114,7 @@ enum RecordShowCommand: CommandHandler {
         let bound = try context.asOfBound(command.value("as-of"))
         let log = try context.readLog()
         let state = try context.readState(log, bound: bound)
-        let record = try ReferenceResolver.record(command.arguments[0], in: state)
+        let record = try TimeTravel.resolve(command.arguments[0], kind: .record, asOf: command.value("as-of"), in: state, log: log, context: context, ReferenceResolver.record)
         let history = try log.events(inStream: record.id).filter { Replayer.includes($0, bound: bound) }
         if context.json {
             context.printJSON(.object(["record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event))]))
