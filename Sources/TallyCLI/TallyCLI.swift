@@ -28,6 +28,9 @@ public enum TallyCLI {
         defer { console.flush() }
         let catalog = Catalog.forEnvironment(environment)
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        let errorColor = Settings.useColor(
+            noColorFlag: arguments.prefix { $0 != "--" }.contains("--no-color"), stdoutIsTerminal: console.stderrIsTerminal, environment: environment
+        )
         var opened: CLIContext?
         defer { opened?.closeDatabases() }
         do {
@@ -59,7 +62,7 @@ public enum TallyCLI {
             // Only a command that succeeds in writing leaves a new database file behind.
             opened?.removeDatabaseCreatedByFailedCommand()
             let failure = FailureMapper.failure(for: error, catalog: catalog)
-            report(failure, json: wantsJSON, console: console, catalog: catalog)
+            report(failure, json: wantsJSON, console: console, catalog: catalog, color: errorColor)
             return failure.exit.rawValue
         }
     }
@@ -83,13 +86,19 @@ public enum TallyCLI {
         )
     }
 
-    static func report(_ failure: Failure, json: Bool, console: Console, catalog: Catalog) {
+    /// Prints a failure on stderr; with `color`, the `Error:` prefix is red.
+    static func report(_ failure: Failure, json: Bool, console: Console, catalog: Catalog, color: Bool = false) {
         if json {
             let error: JSON = .object(["error": .object(["code": .string(failure.code), "message": .string(failure.message)])])
             console.errorLine(error.serialized(.compact))
             return
         }
-        console.errorLine(catalog.text(.errorPrefix, ["message": failure.message]))
+        if color {
+            let prefix = catalog.text(.errorPrefix, ["message": ""]).trimmingCharacters(in: .whitespaces)
+            console.errorLine(Style(color: true).red(prefix) + " " + failure.message)
+        } else {
+            console.errorLine(catalog.text(.errorPrefix, ["message": failure.message]))
+        }
         for detail in failure.details { console.errorLine(detail) }
         if let path = failure.usagePath {
             let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root

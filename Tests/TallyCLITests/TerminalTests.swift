@@ -52,6 +52,29 @@ struct TerminalTests {
         }
     }
 
+    @Test("on a terminal, overdue dates, high priority and Error: are colored; NO_COLOR and --no-color turn it all off")
+    func color() throws {
+        let tally = Self.seeded()
+        let environment = Self.terminalEnvironment(tally)
+        let red = "\u{1B}[31m"
+        func run(_ arguments: [String], _ extra: [String: String] = [:]) throws -> String {
+            let terminal = try PseudoTerminal(columns: 200, arguments, environment: environment.merging(extra) { $1 })
+            _ = terminal.finish()
+            return String(decoding: terminal.output, as: UTF8.self)
+        }
+        let list = try run(["list"])
+        #expect(list.contains(red + "2026-11-20"), "the overdue date is red")
+        #expect(list.contains("\u{1B}[1m\u{1B}[33mhigh"), "high priority is bold yellow")
+        #expect(!list.contains(red + "2026-11-22 18:00"), "a date still to come is not red")
+        let error = try run(["show", "99"])
+        #expect(error.hasPrefix(red + "Error:\u{1B}[0m No todo matches '99'."), "\(error)")
+        for (arguments, extra) in [(["list"], ["NO_COLOR": "1"]), (["--no-color", "list"], [:]), (["show", "99"], ["NO_COLOR": "1"]), (["list"], ["TERM": "dumb"])] {
+            #expect(!(try run(arguments, extra)).contains("\u{1B}["), "\(arguments) \(extra)")
+        }
+        let piped = tally.run("list")
+        #expect(!piped.stdout.contains("\u{1B}") && piped.stdout.contains("2026-11-20"), "no color when not a terminal")
+    }
+
     @Test("the progress bar redraws in place and leaves nothing behind, at 40 and 200 columns", arguments: [40, 200])
     func progressBar(columns: Int) throws {
         let tally = TallyRunner()

@@ -45,7 +45,7 @@ struct TodoRenderer {
             let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
             return [
                 String(todo.number), marker(todo), title, todo.tags.joined(separator: " "),
-                todo.priority.map { catalog.text(priorityID($0)) } ?? "", due(todo.due),
+                priorityCell(todo), dueCell(todo),
             ]
         }
         var text = Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
@@ -64,6 +64,28 @@ struct TodoRenderer {
         return text
     }
 
+    /// Whether a live todo's due date or time has passed.
+    func isOverdue(_ todo: Todo) -> Bool {
+        guard !todo.completed, !todo.deleted, let due = todo.due else { return false }
+        let end = switch due {
+        case .date(let date): When.date(date).endInstant(in: context.zone)
+        case .instant(let ms): ms
+        }
+        return end <= context.now
+    }
+
+    /// The due date, in red on a terminal when it has passed (the date itself says so too).
+    func dueCell(_ todo: Todo) -> String {
+        isOverdue(todo) ? style.red(due(todo.due)) : due(todo.due)
+    }
+
+    /// The priority word, in bold yellow on a terminal when it is high (the word says so too).
+    func priorityCell(_ todo: Todo) -> String {
+        guard let priority = todo.priority else { return "" }
+        let text = catalog.text(priorityID(priority))
+        return priority == .high && !todo.completed && !todo.deleted ? style.bold(style.yellow(text)) : text
+    }
+
     func priorityID(_ priority: Priority) -> MessageID {
         switch priority {
         case .low: .priorityLow
@@ -80,8 +102,8 @@ struct TodoRenderer {
             (catalog.text(.fieldTitle), todo.title),
             (catalog.text(.fieldStatus), status(todo)),
             (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : todo.tags.joined(separator: " ")),
-            (catalog.text(.fieldPriority), todo.priority.map { catalog.text(priorityID($0)) } ?? "-"),
-            (catalog.text(.fieldDue), todo.due.map { due($0) } ?? "-"),
+            (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo)),
+            (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo)),
             (catalog.text(.fieldNote), todo.note ?? "-"),
             (catalog.text(.fieldCreated), time(todo.createdAt)),
             (catalog.text(.fieldUpdated), time(todo.updatedAt)),
