@@ -13,7 +13,7 @@ CRASH_KILLS ?= 200
 
 all: build
 
-## deps: make sure the system SQLite headers are present (installs libsqlite3-dev with apt when root).
+## deps: make sure the system SQLite headers are present (installs libsqlite3-dev with apt when root), and fish for the completion tests when it can.
 deps:
 	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -27,6 +27,15 @@ deps:
 		exit 1; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "tally needs a Swift 6 toolchain: https://swift.org/install"; exit 1; }
+	@if command -v fish >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing fish (its completion script is tested)..."; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1 \
+			|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1; } \
+			|| echo "fish could not be installed; the fish completion tests are skipped."; \
+	else \
+		echo "fish is not installed; the fish completion tests are skipped."; \
+	fi
 
 ## build: debug build of tally (.build/debug/tally).
 build: deps

@@ -274,3 +274,43 @@ struct ManPageTests {
         #expect(plain.contains("~/.local/share/tally/tally.db"))
     }
 }
+
+@Suite("fish completion")
+struct FishCompletionTests {
+    /// `complete -C` for each line, through fish with the generated script; nil when fish is not installed.
+    static func complete(_ lines: [String], tally: TallyRunner) throws -> [String]? {
+        guard let fish = TerminalEcosystemTests.tool("fish") else { return nil }
+        let script = tally.directory.path("tally.fish")
+        try Data(tally.run("completions", "fish").stdout.utf8).write(to: URL(fileURLWithPath: script))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: fish)
+        process.arguments = ["--no-config", "-c", "source \(script); " + lines.map { "complete -C'\($0)'; echo ---" }.joined(separator: "; ")]
+        var environment = tally.environment
+        environment["PATH"] = TallyRunner.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.components(separatedBy: "---\n").dropLast()
+    }
+
+    @Test("tags and categories complete from the database named by --db, and values carry no repeated description")
+    func withDatabaseOption() throws {
+        let tally = TallyRunner()
+        tally.run("add", "Milk", "--tag", "shop")
+        let other = tally.directory.path("other.db")
+        tally.run("--db", other, "add", "Elsewhere", "--tag", "garden")
+        tally.run("--db", other, "record", "add", "Ride", "--category", "cycling", "--duration", "1h")
+        guard let results = try Self.complete([
+            "tally add x --tag ", "tally --db \(other) add x --tag ", "tally --db \(other) record add R --category ",
+            "tally list --sort ", "tally list --so",
+        ], tally: tally) else { return }
+        #expect(results[0] == "shop\n")
+        #expect(results[1] == "garden\n", "--db on the line picks the database: \(results[1])")
+        #expect(results[2] == "cycling\n")
+        #expect(results[3] == "created\ndue\npriority\ntitle\nupdated\n", "values without the option's description: \(results[3])")
+        #expect(results[4] == "--sort\tSort order.\n")
+    }
+}
