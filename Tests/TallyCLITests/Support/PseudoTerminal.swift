@@ -10,8 +10,16 @@ import Darwin
 /// terminal and Ctrl-C typed on it interrupts the command. Linux only (util-linux `setsid`).
 final class PseudoTerminal: @unchecked Sendable {
     static let setsid = "/usr/bin/setsid"
+    /// Whether this machine can give a test a pseudo-terminal (a container may lack `/dev/pts`).
     static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: setsid) && FileManager.default.fileExists(atPath: "/dev/ptmx")
+        guard FileManager.default.isExecutableFile(atPath: setsid) else { return false }
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { return false }
+        defer { close(master) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        return ioctl(master, unlockRequest, &unlock) == 0 && ioctl(master, numberRequest, &number) == 0
+            && FileManager.default.fileExists(atPath: "/dev/pts/\(number)")
     }
     /// `TIOCSPTLCK` and `TIOCGPTN` (Linux).
     static let unlockRequest: UInt = 0x4004_5431
