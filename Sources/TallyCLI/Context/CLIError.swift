@@ -59,6 +59,8 @@ enum FailureMapper {
             return TimeTravel.failure(error, catalog: catalog)
         case is Interruption.Interrupted:
             return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(.errorInterruptedImport))
+        case let error as ImportFormatError where error.otherFormat != nil:
+            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorJSONNotTodoTxt, ["path": error.path ?? "-"]))
         case let error as ImportFormatError:
             return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorMalformedImport, [
                 "location": (error.path.map { $0 + ", " } ?? "") + ForeignImport.label(error.location, catalog), "reason": error.reason,
