@@ -35,11 +35,14 @@ struct TerminalTests {
     func tablesFit(columns: Int) throws {
         let tally = Self.seeded()
         let environment = Self.terminalEnvironment(tally)
-        for arguments in [["list", "--deleted"], ["record", "list"], ["stats"], ["stats", "--by", "category"], ["log"]] {
-            let (screen, status) = try PseudoTerminal.run(columns: columns, arguments, environment: environment)
-            #expect(status == 0, "\(arguments)")
-            #expect(screen.wraps == 0, "a line of \(arguments) is wider than \(columns) columns:\n\(screen.lines.joined(separator: "\n"))")
-            #expect(screen.lines.count > 2, "\(arguments)")
+        let czech = environment.merging(["LANG": "cs_CZ.UTF-8"]) { $1 }
+        for language in [environment, czech] {
+            for arguments in [["list", "--deleted"], ["record", "list"], ["stats"], ["stats", "--by", "category"], ["log"]] {
+                let (screen, status) = try PseudoTerminal.run(columns: columns, arguments, environment: language)
+                #expect(status == 0, "\(arguments)")
+                #expect(screen.wraps == 0, "a line of \(arguments) is wider than \(columns) columns:\n\(screen.lines.joined(separator: "\n"))")
+                #expect(screen.lines.count > 2, "\(arguments)")
+            }
         }
         let list = try PseudoTerminal.run(columns: columns, ["list"], environment: environment).screen.lines.joined(separator: "\n")
         #expect(list.contains("Buy oat milk") && list.contains("#  Done  Title"))
