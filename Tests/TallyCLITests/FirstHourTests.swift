@@ -46,6 +46,10 @@ struct FirstHourTests {
         let list = tally.run(["list"], launcher: launcher)
         #expect(list.status == 0 && list.stdout.contains("first"), "\(list.stderr)")
         #expect(tally.run(["info"], launcher: launcher).status == 0)
+        #expect(tally.run(["list"]).status == 0, "and as whoever runs the tests, root included")
+        for suffix in ["-shm", "-wal"] {
+            #expect(!manager.fileExists(atPath: tally.databasePath + suffix), "reading left \(suffix) behind")
+        }
         let refused = tally.run(["add", "refused"], launcher: launcher)
         #expect(refused.status != 0, "a read-only file refuses a write")
         try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: tally.databasePath)

@@ -79,13 +79,13 @@ public final class SQLiteEventLog: EventLog {
         return log
     }
 
-    /// How a reader opens `path`. A file this process may not write is opened immutable when its
-    /// write-ahead log is absent or empty (everything is in the file, and without write permission
-    /// nobody changes it meanwhile): an ordinary read would create a `-shm` with the file's read-only
-    /// mode, which stops every later writer once the file is writable again.
+    /// How a reader opens `path`. A file nobody may write (no write bit at all, as after
+    /// `chmod 444`) is opened immutable when its write-ahead log is absent or empty: everything is in
+    /// the file and nothing changes it meanwhile. An ordinary read would create a `-shm` with the
+    /// file's read-only mode, which stops every later writer once the file is writable again.
     static func readAccess(_ path: String) -> Connection.Access {
-        guard access(path, W_OK) != 0 else { return .readOnly }
         var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & 0o222 == 0 else { return .readOnly }
         let walIsEmpty = stat(path + "-wal", &status) != 0 || status.st_size == 0
         return walIsEmpty ? .immutable : .readOnly
     }
