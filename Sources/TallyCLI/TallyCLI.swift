@@ -56,11 +56,13 @@ public enum TallyCLI {
                     throw UsageError(kind: .unknownCommand(command.path.joined(separator: " "), suggestion: nil), commandPath: [])
                 }
                 try handler.run(command, context)
+                // Only a command that writes leaves a new database file behind.
+                context.removeDatabaseLeftEmpty()
             }
             return ExitCode.success.rawValue
         } catch {
-            // Only a command that succeeds in writing leaves a new database file behind.
-            opened?.removeDatabaseCreatedByFailedCommand()
+            // A failed command leaves no new database file behind either.
+            opened?.removeDatabaseLeftEmpty()
             let failure = FailureMapper.failure(for: error, catalog: catalog)
             report(failure, json: wantsJSON, console: console, catalog: catalog, color: errorColor)
             return failure.exit.rawValue

@@ -20,6 +20,16 @@ struct FirstHourTests {
         #expect(left.isEmpty, "\(arguments) left \(left)")
     }
 
+    @Test("a command that succeeds without writing creates no database file either", arguments: [
+        ["toggle", "--all"], ["delete", "--completed"], ["filter", "reset"], ["record", "filter", "reset"], ["list"], ["stats"],
+    ])
+    func noOpCommandsCreateNothing(arguments: [String]) {
+        let tally = TallyRunner()
+        let result = tally.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tally.databasePath), "\(arguments) created the database")
+    }
+
     @Test("--db with an empty path is a usage error that names the option")
     func emptyDatabaseOption() {
         let tally = TallyRunner()

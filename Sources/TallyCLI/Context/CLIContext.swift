@@ -41,9 +41,10 @@ final class CLIContext {
     /// The database this command created, if it did.
     private var createdLog: SQLiteEventLog?
 
-    /// After a failed command: removes the database file it created, as long as it holds no event
-    /// (a failed write rolled back), so a typo in `--db` or a refused first command leaves nothing.
-    func removeDatabaseCreatedByFailedCommand() {
+    /// Removes the database file this command created when it holds no event after all (a failed
+    /// write rolled back, or the command changed nothing), so a typo in `--db`, a refused first
+    /// command or a first `toggle --all` on nothing leaves no file behind.
+    func removeDatabaseLeftEmpty() {
         guard let log = createdLog, (try? log.eventCount()) == 0 else { return }
         createdLog = nil
         closeDatabases()
