@@ -314,7 +314,7 @@ struct SeriesFoldTests {
         (RecurrenceInput(from: "completion"), "2026-01-05", .invalid(.recurrenceOptionWithoutRecur("--recur-from"))),
         (RecurrenceInput(period: "weekly", until: "2026-01-01"), "2026-01-05", .invalid(.untilBeforeDue(until: "2026-01-01", due: "2026-01-05"))),
         (RecurrenceInput(period: "weekly", from: "done"), "2026-01-05", .invalid(.invalidRecurFrom("done"))),
-        (RecurrenceInput(period: "0d"), "2026-01-05", .invalid(.value(ValueError(kind: .period, input: "0d", reason: "the number must be from 1 to 999")))),
+        (RecurrenceInput(period: "0d"), "2026-01-05", .invalid(.value(ValueError(kind: .period, input: "0d", key: .periodRange, arguments: ["max": "999"])))),
     ])
     func rejects(recurrence: RecurrenceInput, due: String?, expected: DomainError) {
         var world = SeriesWorld()

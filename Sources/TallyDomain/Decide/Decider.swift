@@ -113,6 +113,9 @@ public enum Decider {
             decideImportedSeries(series, state: state, into: &builder)
             try decideImport(items, state: state, into: &builder)
 
+        case .restoreTodos, .restoreRecords:
+            try decideRestore(command, state: state, into: &builder)
+
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
                 builder.notices.append(.noSavedFilter(scope))

@@ -25,22 +25,22 @@ public enum RecurrencePeriod: Sendable, Hashable, CustomStringConvertible {
     /// `ročně`, `pracovní-dny`) or `Nd`, `Nw`, `Nm`, `Ny` with N from 1 to 999.
     public static func parse(_ text: String) throws(ValueError) -> RecurrencePeriod {
         let folded = NaturalWhen.fold(text)
-        let shape = "expected daily, weekdays, weekly, monthly, yearly or N followed by d, w, m or y (like 2w)"
+        let shape = ValueError(kind: .period, input: text, key: .periodShape)
         if let named = names[folded] { return named }
         guard let unit = folded.last, let count = Int(folded.dropLast()),
               folded.dropLast().allSatisfy({ $0.isASCII && $0.isNumber })
         else {
-            throw ValueError(kind: .period, input: text, reason: folded.isEmpty ? "is empty" : shape)
+            throw folded.isEmpty ? ValueError(kind: .period, input: text, key: .empty) : shape
         }
         guard (1...maxCount).contains(count) else {
-            throw ValueError(kind: .period, input: text, reason: "the number must be from 1 to \(maxCount)")
+            throw ValueError(kind: .period, input: text, key: .periodRange, arguments: ["max": String(maxCount)])
         }
         switch unit {
         case "d": return .days(count)
         case "w": return .weeks(count)
         case "m": return .months(count)
         case "y": return .years(count)
-        default: throw ValueError(kind: .period, input: text, reason: shape)
+        default: throw shape
         }
     }
 

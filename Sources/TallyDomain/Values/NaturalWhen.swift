@@ -20,16 +20,14 @@ enum NaturalWhen {
         if let end = ends[phrase] { return .date(end.date(from: today)) }
         if words.count == 1, let weekday = weekdays[first] { return .date(next(weekday, after: today)) }
         if words.count == 1, let readings = ambiguousWeekdays[first] {
-            throw ParseReason("'\(text)' could mean \(readings.joined(separator: " or ")); write the day in full")
+            throw ParseReason(.ambiguousWeekday, ["input": text, "first": readings[0], "second": readings[1]])
         }
         if ["next", "this", "pristi", "tento", "tuto", "tenhle"].contains(first), words.count == 2,
            weekdays[words[1]] != nil || ends[words[1]] != nil {
-            throw ParseReason(
-                "'\(text)' is ambiguous (this week's or next week's?); write '\(words[1])' for the next such day, or a date like \(next(weekdays[words[1]] ?? 1, after: today))"
-            )
+            throw ParseReason(.ambiguousNext, ["input": text, "day": words[1], "date": next(weekdays[words[1]] ?? 7, after: today).description])
         }
         if first == "in" || first == "za" { return try within(words, text: text, now: now, today: today) }
-        if let reason = numericDateHint(text, today: today) { throw ParseReason(reason) }
+        if let reason = numericDateHint(text, today: today) { throw reason }
         return nil
     }
 
@@ -102,8 +100,8 @@ enum NaturalWhen {
 
     /// `in N UNIT` or `za N UNIT`: days and longer give a date, hours and minutes an instant.
     private static func within(_ words: [String], text: String, now: Int64, today: LocalDate) throws(ParseReason) -> When {
-        let shape = "expected '\(words[0]) N UNIT', like 'in 3 days' or 'za 3 dny'"
-        guard words.count == 3 || words.count == 2 else { throw ParseReason(shape) }
+        let shape = ParseReason(.withinShape, ["word": words[0]])
+        guard words.count == 3 || words.count == 2 else { throw shape }
         var numberText = words[1]
         var unitText = words.count == 3 ? words[2] : ""
         if words.count == 2 {
@@ -111,15 +109,13 @@ enum NaturalWhen {
             numberText = String(words[1].prefix(while: \.isNumber))
             unitText = String(words[1].dropFirst(numberText.count))
         }
-        guard !numberText.isEmpty, numberText.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw ParseReason(shape) }
+        guard !numberText.isEmpty, numberText.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw shape }
         guard numberText.count <= When.maxRelativeDigits, let amount = Int64(numberText) else {
-            throw ParseReason("the number must have at most \(When.maxRelativeDigits) digits")
+            throw ParseReason(.relativeTooManyDigits, ["max": String(When.maxRelativeDigits)])
         }
-        if unitText == "m" {
-            throw ParseReason("'m' could mean minutes or months; write '\(words[0]) \(amount) minutes' or '\(words[0]) \(amount) months'")
-        }
+        if unitText == "m" { throw ParseReason(.minutesOrMonths, ["word": words[0], "amount": String(amount)]) }
         guard let unit = units[unitText] else {
-            throw ParseReason(unitText.isEmpty ? "a unit is required (minutes, hours, days, weeks, months or years)" : "unknown unit '\(unitText)' (use minutes, hours, days, weeks, months or years)")
+            throw unitText.isEmpty ? ParseReason(.withinUnitRequired) : ParseReason(.withinUnknownUnit, ["unit": unitText])
         }
         switch unit {
         case .minute: return .instant(now + amount * 60_000)
@@ -135,7 +131,7 @@ enum NaturalWhen {
     static func months(_ date: LocalDate, _ count: Int64) throws(ParseReason) -> LocalDate {
         let index = Int64(date.year) * 12 + Int64(date.month - 1) + count
         let year = ValueMath.floorDiv(index, 12)
-        guard LocalDate.supportedYears.contains(Int(clamping: year)) else { throw ParseReason("the result is outside the years 0001-9999") }
+        guard LocalDate.supportedYears.contains(Int(clamping: year)) else { throw ParseReason(.outsideYears) }
         let month = Int(ValueMath.floorMod(index, 12)) + 1
         let day = min(date.day, LocalDate.daysInMonth(year: Int(year), month: month))
         return LocalDate(uncheckedYear: Int(year), month: month, day: day)
@@ -148,7 +144,7 @@ enum NaturalWhen {
     }
 
     /// For `3/4/2026`, `3.4.` and the like: the readings to choose from, since day and month order differ by country.
-    private static func numericDateHint(_ text: String, today: LocalDate) -> String? {
+    private static func numericDateHint(_ text: String, today: LocalDate) -> ParseReason? {
         let separators: Set<Character> = ["/", "."]
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.contains(where: { separators.contains($0) }),
@@ -160,13 +156,15 @@ enum NaturalWhen {
         let readings = [(parts[0], parts[1]), (parts[1], parts[0])].compactMap { LocalDate(year: year, month: $0.1, day: $0.0) }
         let unique = readings.reduce(into: [LocalDate]()) { if !$0.contains($1) { $0.append($1) } }
         guard !unique.isEmpty else { return nil }
-        return "the order of day and month differs between countries; write \(unique.map(\.description).joined(separator: " or "))"
+        return unique.count == 1
+            ? ParseReason(.dayMonthOrderSingle, ["first": unique[0].description])
+            : ParseReason(.dayMonthOrder, ["first": unique[0].description, "second": unique[1].description])
     }
 
     private static func shift(_ date: LocalDate, by days: Int64) throws(ParseReason) -> LocalDate {
-        guard abs(days) <= 3_700_000 else { throw ParseReason("the result is outside the years 0001-9999") }
+        guard abs(days) <= 3_700_000 else { throw ParseReason(.outsideYears) }
         let result = date.adding(days: Int(days))
-        guard result.isInSupportedYears else { throw ParseReason("the result is outside the years 0001-9999") }
+        guard result.isInSupportedYears else { throw ParseReason(.outsideYears) }
         return result
     }
 
