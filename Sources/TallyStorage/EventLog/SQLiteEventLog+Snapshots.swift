@@ -90,7 +90,7 @@ extension SQLiteEventLog: SnapshotStore {
         }
     }
 
-    private func hasTable(_ name: String) throws(EventLogError) -> Bool {
+    func hasTable(_ name: String) throws(EventLogError) -> Bool {
         do {
             let statement = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
             defer { statement.reset() }

@@ -1,0 +1,194 @@
+import TallyDomain
+
+/// Why a sync stopped. Nothing is changed on either side when one is thrown before a commit.
+public enum SyncError: Error, Sendable, Equatable {
+    /// The shared log does not extend this replica's synced prefix: it was rewritten, restored from
+    /// an old backup, or is another log. `found` is the shared log's event at the prefix's end, if any.
+    case diverged(synced: LogHead, remoteHead: LogHead, found: String?)
+    /// An event of the shared log does not continue its hash chain.
+    case brokenRemote(seq: Int64)
+    /// The shared head moved under every attempt to push (very busy teammates): try again.
+    case kept(moving: Int)
+}
+
+/// What a sync did.
+public struct SyncReport: Sendable {
+    /// Local events that are now in the shared log (including those an interrupted run had pushed).
+    public var pushed = 0
+    /// Shared events this replica did not have.
+    public var pulled = 0
+    public var conflicts: [SyncConflict] = []
+    public var renumbered: [Renumbering] = []
+    /// The shared head this replica now matches.
+    public var head = LogHead.empty
+    /// The local read models before the sync (for naming items as the user knew them).
+    public var before = ReadModel()
+}
+
+/// Pushes a replica's unpushed events to the shared log and pulls what it lacks, in one run.
+///
+/// The remote is any `EventLog` (PostgreSQL, or a SQLite file). Steps, each safe to kill:
+/// 1. in one local transaction: check that the shared log extends the synced prefix, append the
+///    shared events after it, rebase the unpushed events on top (`Rebase`), store the conflicts,
+///    and record the shared head as synced;
+/// 2. in one remote transaction: append the rebased events, only if the shared head is still the
+///    one rebased on (otherwise go back to 1);
+/// 3. in one local transaction: record the new shared head as synced.
+/// A kill between 2 and 3 leaves the pushed events looking unpushed; the next run finds their
+/// ids in the shared log and counts them as pushed, so nothing is stored twice.
+public final class SyncEngine {
+    public typealias LocalLog = EventLog & ReplicaStore & SnapshotStore
+
+    private let local: LocalLog
+    private let remote: EventLog
+    private let now: () -> Int64
+    /// How many times the push is retried when the shared head moved meanwhile.
+    public var attempts = 5
+    /// Called after each step commits (`"local"`, `"push"`, `"marked"`): a test hook for fault injection.
+    public var afterStep: ((String) throws -> Void)?
+
+    public init(local: LocalLog, remote: EventLog, now: @escaping () -> Int64) {
+        self.local = local
+        self.remote = remote
+        self.now = now
+    }
+
+    public func run() throws -> SyncReport {
+        var report = SyncReport()
+        report.before = try StateLoader.load(log: local, snapshots: local).model
+        for attempt in 1...attempts {
+            let step = try pullAndRebase(&report)
+            try afterStep?("local")
+            guard !step.toPush.isEmpty else {
+                report.head = step.head
+                return merged(report)
+            }
+            let expected = step.head
+            let pushed: Bool
+            do {
+                pushed = try remote.write { () throws -> Bool in
+                    guard try remote.head() == expected else { return false }
+                    try remote.append(step.toPush)
+                    return true
+                }
+            } catch EventLogError.duplicateEventID, EventLogError.conflict {
+                pushed = false
+            }
+            guard pushed else {
+                if attempt == attempts { throw SyncError.kept(moving: attempts) }
+                continue
+            }
+            try afterStep?("push")
+            let last = step.toPush[step.toPush.count - 1]
+            let head = LogHead(seq: last.seq, hash: last.hash)
+            try local.write {
+                guard try local.replicaState().synced == expected else { return }
+                try local.markSynced(head, at: now())
+            }
+            try afterStep?("marked")
+            report.pushed += step.toPush.count
+            report.head = head
+            return merged(report)
+        }
+        throw SyncError.kept(moving: attempts)
+    }
+
+    /// Folds renumberings of several attempts into one from → to per item.
+    private func merged(_ report: SyncReport) -> SyncReport {
+        var result = report
+        var seen: [String: Renumbering] = [:]
+        var order: [String] = []
+        for item in report.renumbered {
+            if var known = seen[item.stream] {
+                known.to = item.to
+                seen[item.stream] = known
+            } else {
+                seen[item.stream] = item
+                order.append(item.stream)
+            }
+        }
+        result.renumbered = order.compactMap { seen[$0] }.filter { $0.from != $0.to }
+        return result
+    }
+
+    private struct Step {
+        /// The shared head the local log now matches.
+        var head: LogHead
+        /// Local events to append at that head.
+        var toPush: [EventEnvelope]
+    }
+
+    /// Step 1, in one local transaction.
+    private func pullAndRebase(_ report: inout SyncReport) throws -> Step {
+        try local.write {
+            let synced = try local.replicaState().synced
+            let remoteHead = try remote.head()
+            try checkPrefix(synced, remoteHead: remoteHead)
+            var unpushed: [EventEnvelope] = []
+            try local.scan(after: synced.seq, through: nil) { unpushed.append($0) }
+            guard remoteHead.seq > synced.seq else {
+                try local.markSynced(synced, at: now())
+                return Step(head: synced, toPush: unpushed)
+            }
+            var rebase: Rebase? = nil
+            if !unpushed.isEmpty {
+                let base = try StateLoader.load(log: local, snapshots: local, bound: .position(synced.seq)).model
+                rebase = Rebase(base: base, synced: synced, local: unpushed)
+                try local.discardEvents(after: synced.seq)
+            }
+            var previous = synced
+            var batch: [EventEnvelope] = []
+            batch.reserveCapacity(1024)
+            try remote.scan(after: synced.seq, through: remoteHead.seq) { event in
+                guard event.seq == previous.seq + 1, EventHash.link(previous: previous.hash, event) == event.hash else {
+                    throw SyncError.brokenRemote(seq: event.seq)
+                }
+                previous = LogHead(seq: event.seq, hash: event.hash)
+                do throws(EventDecodingError) {
+                    try rebase?.absorb(event)
+                } catch {
+                    throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
+                }
+                batch.append(event)
+                if batch.count == 1024 {
+                    try local.append(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try local.append(batch)
+            guard previous == remoteHead else { throw SyncError.brokenRemote(seq: previous.seq + 1) }
+            var toPush: [EventEnvelope] = []
+            if let rebase {
+                let outcome: RebaseOutcome
+                do throws(EventDecodingError) {
+                    outcome = try rebase.finish()
+                } catch {
+                    throw ReplayError(seq: synced.seq, type: error.type, reason: error.reason)
+                }
+                try local.append(outcome.events)
+                try local.storeConflicts(outcome.conflicts, at: now())
+                report.pulled += rebase.pulled
+                report.pushed += outcome.alreadyShared
+                report.conflicts += outcome.conflicts
+                report.renumbered += outcome.renumbered
+                toPush = outcome.events
+            } else {
+                report.pulled += Int(remoteHead.seq - synced.seq)
+            }
+            try local.markSynced(remoteHead, at: now())
+            return Step(head: remoteHead, toPush: toPush)
+        }
+    }
+
+    /// Refuses a shared log that does not hold this replica's synced prefix unchanged.
+    private func checkPrefix(_ synced: LogHead, remoteHead: LogHead) throws {
+        guard synced.seq > 0 else { return }
+        var found: String?
+        if remoteHead.seq >= synced.seq {
+            try remote.scan(after: synced.seq - 1, through: synced.seq) { found = $0.hash }
+        }
+        guard found == synced.hash else {
+            throw SyncError.diverged(synced: synced, remoteHead: remoteHead, found: found)
+        }
+    }
+}
