@@ -29,9 +29,9 @@ final class CLIContext {
         return log
     }
 
-    /// The database for writing, created and migrated when needed.
-    func openForWriting() throws -> SQLiteEventLog {
-        let log = try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+    /// The database for writing (another file when `path` is given), created and migrated when needed.
+    func openForWriting(path: String? = nil) throws -> SQLiteEventLog {
+        let log = try SQLiteEventLog.openForWriting(path: path ?? settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
         openedLogs.append(log)
         return log
     }

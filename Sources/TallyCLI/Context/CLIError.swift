@@ -51,6 +51,8 @@ enum FailureMapper {
             ]))
         case let error as CLIError:
             return cli(error, catalog: catalog)
+        case let error as RemoteError:
+            return SyncMessages.failure(error, catalog: catalog)
         case let error as AuditFailure:
             return error.failure(catalog: catalog)
         case let error as ImportFormatError:
