@@ -30,6 +30,8 @@ enum InfoCommand: CommandHandler {
         let size = try sqlite?.fileSize() ?? 0
         let schema = try sqlite?.schemaVersion() ?? 0
         let known = sqlite?.latestSchemaVersion ?? 0
+        let replica = try sqlite?.replicaState() ?? ReplicaState()
+        let syncs = replica.remote != nil || replica.synced.seq > 0
         if context.json {
             context.printJSON(.object([
                 "path": .string(path),
@@ -40,6 +42,7 @@ enum InfoCommand: CommandHandler {
                 "records": .object(["total": .int(Int64(state.records.count)), "deleted": .int(Int64(state.records.filter(\.deleted).count))]),
                 "fileSizeBytes": .int(size),
                 "snapshot": loaded.snapshot.map { SnapshotShapes.snapshot($0, head: head.seq, now: context.now) } ?? .null,
+                "remote": syncs ? RemoteStatus.json(replica, unpushed: head.seq - replica.synced.seq) : .null,
             ]))
             return
         }
@@ -58,6 +61,7 @@ enum InfoCommand: CommandHandler {
             ])))
             rows.append((catalog.text(.infoSize), ByteSize.format(size)))
             rows.append((catalog.text(.infoSnapshot), snapshotStatus(loaded, head: head.seq, context)))
+            if syncs { rows += RemoteStatus.rows(replica, unpushed: head.seq - replica.synced.seq, context: context).prefix(3) }
         }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         for (label, value) in rows {
