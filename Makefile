@@ -91,6 +91,13 @@ crash-test: deps
 	$(SWIFT) build --build-tests
 	CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
+## sync-crash-test: three replicas, SYNC_STEPS (default 1000) random offline commands, syncs and syncs killed with SIGKILL (swift test runs 40 steps; SYNC_SEED repeats a run's choices).
+.PHONY: sync-crash-test
+SYNC_STEPS ?= 1000
+sync-crash-test: deps
+	$(SWIFT) build --build-tests
+	SYNC_STEPS=$(SYNC_STEPS) $(SWIFT) test --skip-build --filter SyncPropertyTests
+
 ## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
 fuzz: deps
 	./scripts/fuzz
