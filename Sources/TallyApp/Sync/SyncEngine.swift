@@ -21,8 +21,11 @@ public struct SyncReport: Sendable {
     public var renumbered: [Renumbering] = []
     /// The shared head this replica now matches.
     public var head = LogHead.empty
-    /// The local read models before the sync (for naming items as the user knew them).
+    /// The local read models before the sync (for naming items as the user knew them); set when
+    /// unpushed events were rebased, else empty.
     public var before = ReadModel()
+    /// True when the sync moved no event and changed nothing but the time of the last sync.
+    public var isNoOp: Bool { pushed == 0 && pulled == 0 && conflicts.isEmpty }
 }
 
 /// Pushes a replica's unpushed events to the shared log and pulls what it lacks, in one run.
@@ -55,7 +58,6 @@ public final class SyncEngine {
 
     public func run() throws -> SyncReport {
         var report = SyncReport()
-        report.before = try StateLoader.load(log: local, snapshots: local).model
         for attempt in 1...attempts {
             let step = try pullAndRebase(&report)
             try afterStep?("local")
@@ -171,6 +173,7 @@ public final class SyncEngine {
                 report.pushed += outcome.alreadyShared
                 report.conflicts += outcome.conflicts
                 report.renumbered += outcome.renumbered
+                if report.before.position == 0 { report.before = outcome.localState }
                 toPush = outcome.events
             } else {
                 report.pulled += Int(remoteHead.seq - synced.seq)

@@ -11,6 +11,8 @@ public struct RebaseOutcome: Sendable {
     public var alreadyShared: Int
     /// The read models after the shared events and the kept local events.
     public var state: ReadModel
+    /// The read models the replica had before: the synced prefix plus every unpushed event as stored.
+    public var localState: ReadModel
 }
 
 /// Puts a replica's unpushed events on top of the events the shared log gained meanwhile, like
@@ -112,7 +114,9 @@ public struct Rebase: Sendable {
                 renumbered.append(Renumbering(kind: .record, stream: stream, from: before.number, to: after.number))
             }
         }
-        return RebaseOutcome(events: events, conflicts: conflicts, renumbered: renumbered, alreadyShared: sharedCount, state: state)
+        return RebaseOutcome(
+            events: events, conflicts: conflicts, renumbered: renumbered, alreadyShared: sharedCount, state: state, localState: seen
+        )
     }
 
     // MARK: Deciding one event

@@ -35,6 +35,7 @@ enum SyncCommand: CommandHandler {
         } catch let error as SyncError {
             throw RemoteError.sync(address: RemoteAddress.masked(address), error)
         }
+        guard !report.isNoOp else { return print(report, state: ReadModel(), context) }
         // Like any write: store a snapshot when the tail has grown long enough.
         let dispatcher = try context.dispatcher()
         try dispatcher.settle()
