@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import TallyDomain
 
 /// Why a sync stopped. Nothing is changed on either side when one is thrown before a commit.
@@ -140,11 +142,16 @@ public final class SyncEngine {
             }
             var previous = synced
             var batch: [EventEnvelope] = []
-            batch.reserveCapacity(1024)
+            batch.reserveCapacity(Self.batchSize)
+            var flushed = synced
+            let flush = { () throws in
+                try Self.checkLinks(batch, after: flushed)
+                try self.local.append(batch)
+                flushed = previous
+                batch.removeAll(keepingCapacity: true)
+            }
             try remote.scan(after: synced.seq, through: remoteHead.seq) { event in
-                guard event.seq == previous.seq + 1, EventHash.link(previous: previous.hash, event) == event.hash else {
-                    throw SyncError.brokenRemote(seq: event.seq)
-                }
+                guard event.seq == previous.seq + 1 else { throw SyncError.brokenRemote(seq: event.seq) }
                 previous = LogHead(seq: event.seq, hash: event.hash)
                 do throws(EventDecodingError) {
                     try rebase?.absorb(event)
@@ -152,12 +159,9 @@ public final class SyncEngine {
                     throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
                 }
                 batch.append(event)
-                if batch.count == 1024 {
-                    try local.append(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+                if batch.count == Self.batchSize { try flush() }
             }
-            try local.append(batch)
+            try flush()
             guard previous == remoteHead else { throw SyncError.brokenRemote(seq: previous.seq + 1) }
             var toPush: [EventEnvelope] = []
             if let rebase {
@@ -181,6 +185,34 @@ public final class SyncEngine {
             try local.markSynced(remoteHead, at: now())
             return Step(head: remoteHead, toPush: toPush)
         }
+    }
+
+    /// Pulled events are checked and stored this many at a time.
+    static let batchSize = 4096
+
+    /// Checks that each event of `batch` continues the hash chain from `head` (the links are
+    /// independent given the stored hashes, so they are recomputed on every core).
+    static func checkLinks(_ batch: [EventEnvelope], after head: LogHead) throws {
+        guard !batch.isEmpty else { return }
+        let chunks = min(ProcessInfo.processInfo.activeProcessorCount, max(1, batch.count / 256))
+        nonisolated(unsafe) let bad = UnsafeMutableBufferPointer<Int64>.allocate(capacity: chunks)
+        defer { bad.deallocate() }
+        bad.initialize(repeating: 0)
+        batch.withUnsafeBufferPointer { buffer in
+            // Each chunk reads the shared batch and writes only its own slot of `bad`.
+            nonisolated(unsafe) let events = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let range = (events.count * chunk / chunks)..<(events.count * (chunk + 1) / chunks)
+                for index in range {
+                    let previous = index == 0 ? head.hash : events[index - 1].hash
+                    if EventHash.link(previous: previous, events[index]) != events[index].hash {
+                        bad[chunk] = events[index].seq
+                        return
+                    }
+                }
+            }
+        }
+        if let seq = bad.first(where: { $0 != 0 }) { throw SyncError.brokenRemote(seq: seq) }
     }
 
     /// Refuses a shared log that does not hold this replica's synced prefix unchanged.

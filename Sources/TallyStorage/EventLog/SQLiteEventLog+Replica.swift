@@ -132,3 +132,15 @@ extension SQLiteEventLog: ReplicaStore {
         return Stamp(recordedAt: time, event: event, actor: actor, value: object["value"] ?? .null)
     }
 }
+
+extension SQLiteEventLog {
+    /// Lets this connection cache up to `megabytes` of pages (SQLite's default is 2 MB), for bulk
+    /// work such as a clone: the index of random event ids then stays in memory while it grows.
+    public func allowCache(megabytes: Int) throws(EventLogError) {
+        do {
+            try connection.execute("PRAGMA cache_size = -\(megabytes * 1024)")
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+}

@@ -28,6 +28,8 @@ enum SyncCommand: CommandHandler {
         guard let address = given ?? stored else { throw RemoteError.noRemote }
         let remote = try RemoteAddress.open(address, localPath: context.settings.databasePath, context: context)
         if stored == nil { try local.setRemote(address) }
+        // A clone or a long pull inserts many rows into the index of random event ids.
+        try local.allowCache(megabytes: 128)
         let engine = SyncEngine(local: local, remote: remote, now: { context.now })
         let report: SyncReport
         do {
