@@ -175,6 +175,22 @@ struct SyncEngineTests {
         #expect(try allEvents(empty).isEmpty)
     }
 
+    @Test("a shared log whose chain is broken is refused before anything is stored")
+    func brokenRemote() throws {
+        let shared = try sharedLog()
+        let laptop = try Replica(directory, "laptop", clock: clock)
+        for title in ["a", "b", "c"] { try laptop.run(.addTodo(TodoInput(title: title))) }
+        try laptop.sync(shared)
+        try shared.connection.execute("DROP TRIGGER events_reject_update")
+        try shared.connection.execute(#"UPDATE events SET data = '{"due":null,"note":null,"priority":null,"tags":[],"title":"forged"}' WHERE seq = 2"#)
+        let desktop = try Replica(directory, "desktop", clock: clock)
+        try desktop.run(.addTodo(TodoInput(title: "mine")))
+        let before = try allEvents(desktop.log)
+        #expect(throws: SyncError.brokenRemote(seq: 2)) { try desktop.sync(shared) }
+        #expect(try allEvents(desktop.log) == before)
+        #expect(try desktop.log.replicaState().synced == .empty)
+    }
+
     @Test("synced events can never be deleted; only a sync may replace unpushed ones")
     func appendOnly() throws {
         let shared = try sharedLog()
