@@ -138,6 +138,8 @@ struct SyncCommandTests {
         #expect(result.stderr.hasPrefix("Error: Cannot reach the shared log at /nonexistent/dir/shared.db: "), "\(result.stderr)")
         #expect(tally.run("export").stdout == before)
         #expect(tally.run("add", "b").status == 0 && tally.run("undo").status == 0)
+        let itself = tally.run("sync", "--remote", tally.databasePath)
+        #expect(itself.status == 1 && itself.stderr.contains("is this database itself"), "\(itself.stderr)")
         let none = TallyRunner()
         #expect(none.run("sync").status == 1 && none.run("sync").stderr.contains("No remote is set"))
     }

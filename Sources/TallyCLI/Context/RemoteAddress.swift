@@ -56,8 +56,7 @@ enum RemoteAddress {
     static func open(_ address: String, localPath: String, context: CLIContext) throws -> EventLog {
         let shown = masked(address)
         if isPostgres(address) { throw RemoteError.noPostgres(address: shown) }
-        let local = (localPath as NSString).standardizingPath
-        if address == local || (address.hasPrefix("/") == false && normalized(address) == local) {
+        if normalized(address) == normalized(localPath) {
             throw RemoteError.sameFile(address: shown)
         }
         let directory = (address as NSString).deletingLastPathComponent

@@ -25,7 +25,10 @@ enum RemoteSetCommand: CommandHandler {
         abstract: "Set the shared log to sync with.",
         discussion: "Nothing is contacted: the next 'tally sync' uses it. The synced history stays with the database, so a new address must hold the same log.",
         arguments: [ArgumentSpec(name: "URL", help: "postgresql://user@host:5432/dbname (also postgres://), or a file path.")],
-        examples: [CommandExample("tally remote set postgresql://ada@db.example.com/tally?sslmode=require", "Use a PostgreSQL server.")]
+        examples: [
+            CommandExample("tally remote set postgresql://ada@db.example.com/tally?sslmode=require", "Use a PostgreSQL server."),
+            CommandExample("tally remote set /mnt/team/tally-shared.db", "Use a tally file on a disk every device reaches."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -34,7 +37,7 @@ enum RemoteSetCommand: CommandHandler {
         }
         let address = RemoteAddress.normalized(raw)
         let log = try context.openForWriting()
-        if !RemoteAddress.isPostgres(address), address == (context.settings.databasePath as NSString).standardizingPath {
+        if !RemoteAddress.isPostgres(address), address == RemoteAddress.normalized(context.settings.databasePath) {
             throw RemoteError.sameFile(address: address)
         }
         try log.setRemote(address)
@@ -53,7 +56,10 @@ enum RemoteShowCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show the remote (password masked), the last sync and how many local events are not pushed.",
-        examples: [CommandExample("tally --json remote show", "The same as one JSON object.")]
+        examples: [
+            CommandExample("tally remote show", "Where this database syncs to, and what is not pushed yet."),
+            CommandExample("tally --json remote show", "The same as one JSON object."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -79,7 +85,10 @@ enum RemoteRemoveCommand: CommandHandler {
         name: "remove",
         aliases: ["rm"],
         abstract: "Forget the remote; the synced history and unpushed events stay.",
-        examples: [CommandExample("tally remote remove", "Stop syncing this database.")]
+        examples: [
+            CommandExample("tally remote remove", "Stop syncing this database."),
+            CommandExample("tally remote rm && tally remote set postgresql://ada@new.example.com/tally", "Move to a server that holds the same log."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
