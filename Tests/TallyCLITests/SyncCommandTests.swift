@@ -104,6 +104,23 @@ struct SyncCommandTests {
         #expect(czech.stdout == "Odesláno: 0 událostí, staženo: 1.\n", "\(czech.stdout)")
     }
 
+    @Test("on a database that syncs, undo reverts your own latest command, not a teammate's")
+    func undoByActor() throws {
+        let fleet = Fleet(["laptop", "desktop"])
+        fleet.run(0, at: "2026-11-21T09:00:00Z", "add", "Mine")
+        fleet.sync(0, at: "2026-11-21T09:01:00Z")
+        fleet.sync(1, at: "2026-11-21T09:02:00Z")
+        fleet.run(1, at: "2026-11-21T09:03:00Z", "add", "Theirs")
+        fleet.sync(1, at: "2026-11-21T09:04:00Z")
+        fleet.sync(0, at: "2026-11-21T09:05:00Z")
+        let undo = fleet.run(0, at: "2026-11-21T09:06:00Z", "undo")
+        #expect(undo.status == 0 && undo.stdout.contains("by laptop@device") && undo.stdout.contains("1: Mine"), "\(undo.stdout)")
+        let again = fleet.run(0, at: "2026-11-21T09:07:00Z", "undo")
+        #expect(again.status == 1, "only the teammate's command is left: \(again.stdout)")
+        let redo = fleet.run(0, at: "2026-11-21T09:08:00Z", "redo")
+        #expect(redo.status == 0 && redo.stdout.contains("1: Mine"), "\(redo.stdout)")
+    }
+
     @Test("remote set, show and remove; show and info mask the password and count unpushed events")
     func remoteCommands() throws {
         let tally = TallyRunner()
