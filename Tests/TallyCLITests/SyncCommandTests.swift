@@ -121,6 +121,19 @@ struct SyncCommandTests {
         #expect(redo.status == 0 && redo.stdout.contains("1: Mine"), "\(redo.stdout)")
     }
 
+    @Test("a clone shows a progress bar on a terminal (a real pseudo-terminal via script(1)) and erases it",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressOnTerminal() throws {
+        let fleet = Fleet(["laptop", "desktop"])
+        let lines = (1...3).map { "{\"id\":\"00000000-0000-4000-8000-00000000000\($0)\",\"stream\":\"10000000-0000-4000-8000-00000000000\($0)\",\"version\":1,\"type\":\"todo.created\",\"schema\":2,\"recordedAt\":\"2026-11-21T09:00:00Z\",\"actor\":\"a@b\",\"command\":\"20000000-0000-4000-8000-000000000001\",\"data\":{\"due\":null,\"note\":null,\"priority\":null,\"tags\":[],\"title\":\"t\($0)\"}}" }
+        #expect(fleet[0].run(["import", "-"], input: lines.joined(separator: "\n") + "\n").status == 0)
+        fleet.sync(0, at: "2026-11-21T10:00:00Z")
+        let result = fleet[1].run(["sync", "--remote", fleet.shared], launcher: ["/bin/sh", "-c", #"exec /usr/bin/script -qec "$0 $*" /dev/null"#])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Pulling") && result.stdout.contains("\r\u{1B}[K"), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.hasSuffix("Pushed 0 events, pulled 3.\r\n"), "\(result.stdout.debugDescription)")
+    }
+
     @Test("remote set, show and remove; show and info mask the password and count unpushed events")
     func remoteCommands() throws {
         let tally = TallyRunner()

@@ -51,6 +51,8 @@ public final class SyncEngine {
     public var attempts = 5
     /// Called after each step commits (`"local"`, `"push"`, `"marked"`): a test hook for fault injection.
     public var afterStep: ((String) throws -> Void)?
+    /// Told how many of the shared events to pull are stored, after each batch: (done, total).
+    public var onPull: ((Int64, Int64) -> Void)?
 
     public init(local: LocalLog, remote: EventLog, now: @escaping () -> Int64) {
         self.local = local
@@ -148,6 +150,7 @@ public final class SyncEngine {
                 try Self.checkLinks(batch, after: flushed)
                 try self.local.append(batch)
                 flushed = previous
+                self.onPull?(flushed.seq - synced.seq, remoteHead.seq - synced.seq)
                 batch.removeAll(keepingCapacity: true)
             }
             try remote.scan(after: synced.seq, through: remoteHead.seq) { event in

@@ -344,6 +344,7 @@ extension Language {
             .remoteSyncedAt: .text("@{seq} ({hash})"),
             .conflictsNone: .text("Žádná synchronizace nezahodila ani nepřepsala změnu."),
             .conflictsHeader: .text("Synchronizace {time}:"),
+            .syncPullLabel: .text("Stahování"),
         ]
     )
 }

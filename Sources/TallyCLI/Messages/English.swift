@@ -294,6 +294,7 @@ extension Language {
             .remoteSyncedAt: .text("@{seq} ({hash})"),
             .conflictsNone: .text("No sync has dropped or overridden a change."),
             .conflictsHeader: .text("Sync at {time}:"),
+            .syncPullLabel: .text("Pulling"),
         ]
     )
 }

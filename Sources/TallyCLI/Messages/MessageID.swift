@@ -302,4 +302,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case remoteSyncedAt = "remote.synced-at"
     case conflictsNone = "conflicts.none"
     case conflictsHeader = "conflicts.header"
+    case syncPullLabel = "sync.pull-label"
 }

@@ -31,8 +31,14 @@ enum SyncCommand: CommandHandler {
         // A clone or a long pull inserts many rows into the index of random event ids.
         try local.allowCache(megabytes: 128)
         let engine = SyncEngine(local: local, remote: remote, now: { context.now })
+        var bar: ProgressBar?
+        engine.onPull = { done, total in
+            if bar == nil { bar = ProgressBar(total: Int(total), label: context.catalog.text(.syncPullLabel), context: context, showsRate: true) }
+            bar?.update(Int(done))
+        }
         let report: SyncReport
         do {
+            defer { bar?.finish() }
             report = try engine.run()
         } catch let error as SyncError {
             throw RemoteError.sync(address: RemoteAddress.masked(address), error)
