@@ -187,6 +187,11 @@ struct SyncCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("does not extend this database's synced history"), "\(result.stderr)")
         #expect(fleet.export(fleet[0]) == before.0 && fleet[1].run(["export"], environment: ["TALLY_DB": other]).stdout == before.1)
+        // A shared file that is not there cannot hold the synced history either, and is not created.
+        let missing = fleet[1].directory.path("missing.db")
+        #expect(fleet[0].run("sync", "--remote", missing).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        #expect(fleet[0].run("remote", "show").stdout.contains(fleet.shared))
     }
 
     @Test("three devices: creations, edits, deletes, undo and records everywhere; all converge", arguments: SharedLogKind.available)

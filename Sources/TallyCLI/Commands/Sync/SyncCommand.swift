@@ -1,3 +1,4 @@
+import Foundation
 import TallyApp
 import TallyDomain
 import TallyStorage
@@ -24,10 +25,14 @@ enum SyncCommand: CommandHandler {
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let local = try context.openForWriting()
         let given = command.value("remote").map(RemoteAddress.normalized)
-        let stored = try local.replicaState().remote
-        guard let address = given ?? stored else { throw RemoteError.noRemote }
+        let replica = try local.replicaState()
+        guard let address = given ?? replica.remote else { throw RemoteError.noRemote }
+        let shown = RemoteAddress.masked(address)
+        if replica.synced.seq > 0, !RemoteAddress.isPostgres(address), !FileManager.default.fileExists(atPath: address) {
+            // A missing file cannot hold the synced history: refuse before creating one.
+            throw RemoteError.sync(address: shown, .diverged(synced: replica.synced, remoteHead: .empty, found: nil))
+        }
         let remote = try RemoteAddress.open(address, localPath: context.settings.databasePath, context: context)
-        if stored == nil { try local.setRemote(address) }
         // A clone or a long pull inserts many rows into the index of random event ids.
         try local.allowCache(megabytes: 128)
         let engine = SyncEngine(local: local, remote: remote, now: { context.now })
@@ -41,8 +46,9 @@ enum SyncCommand: CommandHandler {
             defer { bar?.finish() }
             report = try engine.run()
         } catch let error as SyncError {
-            throw RemoteError.sync(address: RemoteAddress.masked(address), error)
+            throw RemoteError.sync(address: shown, error)
         }
+        if replica.remote == nil { try local.setRemote(address) }
         guard !report.isNoOp else { return print(report, state: ReadModel(), context) }
         // Like any write: store a snapshot when the tail has grown long enough.
         let dispatcher = try context.dispatcher()
