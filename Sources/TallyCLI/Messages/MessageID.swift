@@ -266,4 +266,16 @@ enum MessageID: String, CaseIterable, Sendable {
     case importUnmappedPriority = "import.unmapped-priority"
     case importInvalidDate = "import.invalid-date"
     case importInvalidDateKept = "import.invalid-date-kept"
+
+    // MARK: shared log on PostgreSQL
+    case errorServerRefused = "error.server-refused"
+    case errorServerAuthentication = "error.server-authentication"
+    case errorServerUnknownDatabase = "error.server-unknown-database"
+    case errorServerLost = "error.server-lost"
+    case errorPermissionDenied = "error.permission-denied"
+    case errorForeignSchema = "error.foreign-schema"
+    case infoServer = "info.server"
+    case infoServerValue = "info.server-value"
+    case infoServerMissing = "info.server-missing"
+    case infoServerSize = "info.server-size"
 }
