@@ -32,9 +32,9 @@ struct StorageTests {
         #expect(tables.contains("events") && tables.contains("snapshots") && tables.contains("events_reject_update") && tables.contains("events_reject_delete"))
     }
 
-    @Test("the SQL compiled into the binary matches migrations/*.sql exactly")
+    @Test("the SQL compiled into the binary matches migrations/sqlite/*.sql exactly")
     func migrationsDoNotDrift() throws {
-        let folder = PackageFiles.url("migrations")
+        let folder = PackageFiles.url("migrations/sqlite")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
         #expect(files.count == Migration.embedded.count, "run 'make migrations' after adding a migration")
         for (file, migration) in zip(files, Migration.embedded) {

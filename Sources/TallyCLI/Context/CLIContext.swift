@@ -1,7 +1,7 @@
 import Foundation
 import TallyApp
+import TallyBackends
 import TallyDomain
-import TallyStorage
 
 /// What every command handler gets: settings, the catalog, the console and access to the store.
 final class CLIContext {
@@ -18,20 +18,21 @@ final class CLIContext {
     }
 
     /// Every database this command opened, closed by `closeDatabases()` before the process exits.
-    private var openedLogs: [SQLiteEventLog] = []
+    private var openedLogs: [any EventStore] = []
 
     var json: Bool { settings.json }
 
-    /// The database for reading, without creating it; nil when the file does not exist.
-    func openForReading() throws -> SQLiteEventLog? {
-        let log = try SQLiteEventLog.openForReading(path: settings.databasePath, busyTimeout: settings.busyTimeout)
+    /// The database for reading, without creating it; nil when there is none yet (no file, or a
+    /// server database without the tally schema).
+    func openForReading() throws -> (any EventStore)? {
+        let log = try StoreFactory.openForReading(settings.storeLocation, lockTimeout: settings.busyTimeout)
         if let log { openedLogs.append(log) }
         return log
     }
 
-    /// The database for writing (another file when `path` is given), created and migrated when needed.
-    func openForWriting(path: String? = nil) throws -> SQLiteEventLog {
-        let log = try SQLiteEventLog.openForWriting(path: path ?? settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+    /// The database for writing (another store when `location` is given), created and migrated when needed.
+    func openForWriting(_ location: StoreLocation? = nil) throws -> any EventStore {
+        let log = try StoreFactory.openForWriting(location ?? settings.storeLocation, now: now, lockTimeout: settings.busyTimeout)
         openedLogs.append(log)
         return log
     }

@@ -1,7 +1,7 @@
 import Foundation
 import TallyApp
+import TallyBackends
 import TallyDomain
-import TallyStorage
 
 /// Why the shared log could not be used; each maps to its own message and exit code.
 enum RemoteError: Error {
@@ -11,8 +11,8 @@ enum RemoteError: Error {
     case unreachable(address: String, reason: String)
     /// The remote is the local database file itself.
     case sameFile(address: String)
-    /// This build cannot open PostgreSQL addresses.
-    case noPostgres(address: String)
+    /// `--db` names a server: sync works on a local database.
+    case notLocal(address: String)
     /// A sync refused or stopped; `address` names the remote (masked).
     case sync(address: String, SyncError)
 }
@@ -21,7 +21,7 @@ enum RemoteError: Error {
 enum RemoteAddress {
     /// True for `postgresql://` and `postgres://` URIs.
     static func isPostgres(_ address: String) -> Bool {
-        address.hasPrefix("postgresql://") || address.hasPrefix("postgres://")
+        StoreLocation(address).isShared
     }
 
     /// The address as stored: URIs as given, a file path (or `file:` URL) made absolute.
@@ -33,42 +33,49 @@ enum RemoteAddress {
         return (path as NSString).standardizingPath
     }
 
-    /// The address with any password replaced by `***`: in the user-info part and in a `password=` parameter.
+    /// The address fit to print: any password replaced by `***`.
     static func masked(_ address: String) -> String {
-        guard isPostgres(address), let scheme = address.range(of: "://") else { return address }
-        var rest = String(address[scheme.upperBound...])
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-            rest.replaceSubrange(rest.index(after: colon)..<at, with: "***")
-        }
-        var result = String(address[..<scheme.upperBound]) + rest
-        if let query = result.firstIndex(of: "?") {
-            let parameters = result[result.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
-                part.lowercased().hasPrefix("password=") ? "password=***" : String(part)
-            }
-            result = String(result[...query]) + parameters.joined(separator: "&")
-        }
-        return result
+        StoreLocation(address).display
     }
 
     /// Opens the shared log for reading and appending. A SQLite file is created when its directory
     /// exists (a new shared log); a missing directory means the shared disk is not there.
     static func open(_ address: String, localPath: String, context: CLIContext) throws -> EventLog {
         let shown = masked(address)
-        if isPostgres(address) { throw RemoteError.noPostgres(address: shown) }
-        if normalized(address) == normalized(localPath) {
-            throw RemoteError.sameFile(address: shown)
-        }
-        let directory = (address as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw RemoteError.unreachable(address: shown, reason: "the directory \(directory) does not exist")
+        let location = StoreLocation(address)
+        if !location.isShared {
+            if normalized(address) == normalized(localPath) { throw RemoteError.sameFile(address: shown) }
+            let directory = (address as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw RemoteError.unreachable(address: shown, reason: "the directory \(directory) does not exist")
+            }
         }
         do {
-            return try context.openForWriting(path: address)
+            return try context.openForWriting(location)
         } catch let error as EventLogError {
-            if case .busy = error { throw error }
-            throw RemoteError.unreachable(address: shown, reason: FailureMapper.failure(for: error, catalog: context.catalog).message)
+            switch error {
+            case .unavailable, .io, .corrupt:
+                throw RemoteError.unreachable(address: shown, reason: FailureMapper.failure(for: error, catalog: context.catalog).message)
+            default:
+                throw error
+            }
         }
+    }
+}
+
+extension CLIContext {
+    /// This database as a replica, for writing: sync, remote and conflicts work on a local file.
+    func openReplica() throws -> any EventStore & ReplicaStore {
+        guard !settings.storeLocation.isShared, let replica = try openForWriting() as? any EventStore & ReplicaStore else {
+            throw RemoteError.notLocal(address: settings.storeLocation.display)
+        }
+        return replica
+    }
+
+    /// This database as a replica, read-only; nil when the file does not exist.
+    func openReplicaForReading() throws -> (any EventStore & ReplicaStore)? {
+        guard !settings.storeLocation.isShared else { throw RemoteError.notLocal(address: settings.storeLocation.display) }
+        return try openForReading() as? any EventStore & ReplicaStore
     }
 }

@@ -332,7 +332,7 @@ extension Language {
             .syncUnreachable: .text("Sdílený log na {url} není dostupný: {reason}. Místní práce je nedotčená a všechny příkazy fungují i offline."),
             .syncNoRemote: .text("Není nastaven žádný vzdálený log: použijte 'tally remote set URL' nebo 'tally sync --remote URL'."),
             .syncSameFile: .text("Vzdálený log {url} je tato databáze sama."),
-            .syncNoPostgres: .text("Tento tally neumí otevřít adresy PostgreSQL ({url})."),
+            .syncNotLocal: .text("sync pracuje s místní databází: {url} je server, tedy sám sdílený log. Použijte --db se souborem a server jako vzdálený log."),
             .remoteSet: .text("Vzdálený log nastaven na {url}."),
             .remoteRemoved: .text("Vzdálený log {url} odebrán; synchronizovaná historie zůstává."),
             .remoteNone: .text("Není nastaven žádný vzdálený log."),
@@ -345,6 +345,17 @@ extension Language {
             .conflictsNone: .text("Žádná synchronizace nezahodila ani nepřepsala změnu."),
             .conflictsHeader: .text("Synchronizace {time}:"),
             .syncPullLabel: .text("Stahování"),
+            // MARK: shared log on PostgreSQL
+            .errorServerRefused: .text("Nelze se připojit k serveru PostgreSQL {server}: {detail}. Ověřte, že běží a že hostitel a port jsou správné; nic se nezměnilo."),
+            .errorServerAuthentication: .text("Server PostgreSQL {server} odmítl přihlášení: {detail}. Zkontrolujte jméno uživatele a heslo (PGPASSWORD, ~/.pgpass); nic se nezměnilo."),
+            .errorServerUnknownDatabase: .text("Server PostgreSQL {server} takovou databázi nemá: {detail}. Nejprve ji vytvořte (createdb); nic se nezměnilo."),
+            .errorServerLost: .text("Spojení se serverem PostgreSQL {server} se přerušilo: {detail}. Příkaz je jedna transakce: provedl se celý, nebo vůbec ('tally log' ukáže který případ nastal)."),
+            .errorPermissionDenied: .text("Databáze této roli operaci odepřela: {detail}. Požádejte vlastníka logu o oprávnění (viz oddíl README o sdíleném logu); nic se nezměnilo."),
+            .errorForeignSchema: .text("Tato databáze není log tally: {detail}. Nasměrujte --db na prázdnou databázi nebo na databázi tally; nic se nezměnilo."),
+            .infoServer: .text("Server"),
+            .infoServerValue: .text("PostgreSQL, zapisuje se jako role {role}"),
+            .infoServerMissing: .text("v této databázi zatím není log tally (vytvoří ho první změna)"),
+            .infoServerSize: .text("Velikost na serveru"),
         ]
     )
 }

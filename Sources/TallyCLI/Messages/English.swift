@@ -282,7 +282,7 @@ extension Language {
             .syncUnreachable: .text("Cannot reach the shared log at {url}: {reason}. Local work is untouched, and every command keeps working offline."),
             .syncNoRemote: .text("No remote is set: use 'tally remote set URL' or 'tally sync --remote URL'."),
             .syncSameFile: .text("The remote {url} is this database itself."),
-            .syncNoPostgres: .text("This tally cannot open PostgreSQL addresses ({url})."),
+            .syncNotLocal: .text("sync runs on a local database: {url} is a server, which is a shared log itself. Use --db with a file, and the server as the remote."),
             .remoteSet: .text("Remote set to {url}."),
             .remoteRemoved: .text("Remote {url} removed; the synced history stays."),
             .remoteNone: .text("No remote is set."),
@@ -295,6 +295,17 @@ extension Language {
             .conflictsNone: .text("No sync has dropped or overridden a change."),
             .conflictsHeader: .text("Sync at {time}:"),
             .syncPullLabel: .text("Pulling"),
+            // MARK: shared log on PostgreSQL
+            .errorServerRefused: .text("Cannot connect to the PostgreSQL server {server}: {detail}. Check that it runs and that host and port are right; nothing was changed."),
+            .errorServerAuthentication: .text("The PostgreSQL server {server} refused the login: {detail}. Check the user name and the password (PGPASSWORD, ~/.pgpass); nothing was changed."),
+            .errorServerUnknownDatabase: .text("The PostgreSQL server {server} has no such database: {detail}. Create it first (createdb); nothing was changed."),
+            .errorServerLost: .text("Lost the connection to the PostgreSQL server {server}: {detail}. A command is one transaction: it was applied in full or not at all ('tally log' shows which)."),
+            .errorPermissionDenied: .text("The database refused this role: {detail}. Ask the owner of the log for the grants (see the README's shared log section); nothing was changed."),
+            .errorForeignSchema: .text("This database is not a tally log: {detail}. Point --db at an empty database or a tally one; nothing was changed."),
+            .infoServer: .text("Server"),
+            .infoServerValue: .text("PostgreSQL, appending as role {role}"),
+            .infoServerMissing: .text("no tally log in this database yet (the first change creates it)"),
+            .infoServerSize: .text("Size on server"),
         ]
     )
 }

@@ -48,4 +48,7 @@ public protocol ReplicaStore: AnyObject {
 
     /// Every stored conflict, oldest first.
     func storedConflicts() throws(EventLogError) -> [StoredConflict]
+
+    /// Lets this connection use more memory for a long pull (a clone inserts many rows at once).
+    func prepareForPull() throws(EventLogError)
 }

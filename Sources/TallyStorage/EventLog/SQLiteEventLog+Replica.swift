@@ -119,6 +119,16 @@ extension SQLiteEventLog: ReplicaStore {
         }
     }
 
+    /// Lets this connection cache up to 128 MB of pages (SQLite's default is 2 MB): the index of
+    /// random event ids then stays in memory while a clone fills it.
+    public func prepareForPull() throws(EventLogError) {
+        do {
+            try connection.execute("PRAGMA cache_size = -131072")
+        } catch {
+            throw StorageErrors.map(error)
+        }
+    }
+
     private static func encode(_ stamp: Stamp) -> String {
         JSON.object([
             "recordedAt": .int(stamp.recordedAt), "event": .string(stamp.event), "actor": .string(stamp.actor), "value": stamp.value,
@@ -130,17 +140,5 @@ extension SQLiteEventLog: ReplicaStore {
               let event = object["event"]?.stringValue, let actor = object["actor"]?.stringValue
         else { return nil }
         return Stamp(recordedAt: time, event: event, actor: actor, value: object["value"] ?? .null)
-    }
-}
-
-extension SQLiteEventLog {
-    /// Lets this connection cache up to `megabytes` of pages (SQLite's default is 2 MB), for bulk
-    /// work such as a clone: the index of random event ids then stays in memory while it grows.
-    public func allowCache(megabytes: Int) throws(EventLogError) {
-        do {
-            try connection.execute("PRAGMA cache_size = -\(megabytes * 1024)")
-        } catch {
-            throw StorageErrors.map(error)
-        }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import TallyApp
 import TallyDomain
-import TallyStorage
 
 /// `tally remote` — where this database syncs to.
 enum RemoteGroup {
@@ -36,7 +35,7 @@ enum RemoteSetCommand: CommandHandler {
             throw UsageError(kind: .missingArgument("URL"), commandPath: path)
         }
         let address = RemoteAddress.normalized(raw)
-        let log = try context.openForWriting()
+        let log = try context.openReplica()
         if !RemoteAddress.isPostgres(address), address == RemoteAddress.normalized(context.settings.databasePath) {
             throw RemoteError.sameFile(address: address)
         }
@@ -63,7 +62,7 @@ enum RemoteShowCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let log = try context.openForReading()
+        let log = try context.openReplicaForReading()
         let replica = try log?.replicaState() ?? ReplicaState()
         let unpushed = try (log?.head().seq ?? 0) - replica.synced.seq
         if context.json {
@@ -92,7 +91,7 @@ enum RemoteRemoveCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let log = try context.openForWriting()
+        let log = try context.openReplica()
         guard let address = try log.replicaState().remote else {
             context.console.line(context.catalog.text(.remoteNone))
             return

@@ -1,7 +1,6 @@
 import Foundation
 import TallyApp
 import TallyDomain
-import TallyStorage
 
 /// `tally sync [--remote URL]`
 enum SyncCommand: CommandHandler {
@@ -23,7 +22,7 @@ enum SyncCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let local = try context.openForWriting()
+        let local = try context.openReplica()
         let given = command.value("remote").map(RemoteAddress.normalized)
         let replica = try local.replicaState()
         guard let address = given ?? replica.remote else { throw RemoteError.noRemote }
@@ -34,7 +33,7 @@ enum SyncCommand: CommandHandler {
         }
         let remote = try RemoteAddress.open(address, localPath: context.settings.databasePath, context: context)
         // A clone or a long pull inserts many rows into the index of random event ids.
-        try local.allowCache(megabytes: 128)
+        try local.prepareForPull()
         let engine = SyncEngine(local: local, remote: remote, now: { context.now })
         var bar: ProgressBar?
         engine.onPull = { done, total in
@@ -81,9 +80,10 @@ enum SyncCommand: CommandHandler {
         }
     }
 
-    /// The actor whose commands undo and redo may revert: on a database that syncs with a shared
-    /// log, only the current actor's own; elsewhere nil (every command).
+    /// The actor whose commands undo and redo may revert: on a shared log (a server, or a
+    /// database that syncs with one) only the current actor's own; elsewhere nil (every command).
     static func undoActor(_ log: EventLog, _ context: CLIContext) throws -> String? {
+        if context.settings.storeLocation.isShared { return context.settings.actor }
         guard let replica = log as? ReplicaStore else { return nil }
         let state = try replica.replicaState()
         return state.remote != nil || state.synced.seq > 0 ? context.settings.actor : nil
@@ -104,7 +104,7 @@ enum ConflictsCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        guard let log = try context.openForReading() else {
+        guard let log = try context.openReplicaForReading() else {
             if context.json { context.printJSON(.array([])) } else { context.console.line(context.catalog.text(.conflictsNone)) }
             return
         }

@@ -9,10 +9,10 @@ enum SyncMessages {
             return Failure(exit: .failure, code: "no_remote", message: catalog.text(.syncNoRemote))
         case .unreachable(let address, let reason):
             return Failure(exit: .ioError, code: "unreachable", message: catalog.text(.syncUnreachable, ["url": address, "reason": reason]))
+        case .notLocal(let address):
+            return Failure(exit: .failure, code: "not_local", message: catalog.text(.syncNotLocal, ["url": address]))
         case .sameFile(let address):
             return Failure(exit: .failure, code: "same_file", message: catalog.text(.syncSameFile, ["url": address]))
-        case .noPostgres(let address):
-            return Failure(exit: .ioError, code: "unreachable", message: catalog.text(.syncNoPostgres, ["url": address]))
         case .sync(let address, .diverged(let synced, let remoteHead, let found)):
             return Failure(exit: .failure, code: "diverged", message: catalog.text(.syncDiverged, [
                 "url": address, "seq": String(synced.seq), "hash": String(synced.hash.prefix(16)),
