@@ -3,6 +3,7 @@ import Testing
 @testable import TallyApp
 import TallyDomain
 @testable import TallyStorage
+import TallyBackends
 import TallyTestSupport
 
 /// One device: its own SQLite file, actor and clock; every command starts from a fresh load, as the CLI does.
@@ -39,10 +40,14 @@ final class Replica {
     var state: ReadModel { get throws { try StateLoader.load(log: log, snapshots: log).model } }
 }
 
-/// Every event of a log, in order.
+/// Every event of a log, in order, without the role a server records (a replica does not keep it).
 func allEvents(_ log: EventLog) throws -> [EventEnvelope] {
     var events: [EventEnvelope] = []
-    try log.scan(after: 0, through: nil) { events.append($0) }
+    try log.scan(after: 0, through: nil) { event in
+        var event = event
+        event.role = nil
+        events.append(event)
+    }
     return events
 }
 
@@ -56,13 +61,31 @@ func chainProblems(_ log: EventLog) throws -> [LogProblem] {
 /// A crash stand-in: thrown from a step hook after that step committed.
 struct Crash: Error {}
 
-@Suite("Sync engine on real files")
+/// Where a test's shared log lives: a SQLite file, or a database on the test PostgreSQL cluster.
+enum SharedBackend: String, CustomStringConvertible, CaseIterable, Sendable {
+    case sqlite, postgres
+
+    var description: String { rawValue }
+
+    /// The backends this machine can run: PostgreSQL when the test cluster is up (always under CI).
+    static var available: [SharedBackend] { PostgresTestServer.isEnabled ? [.sqlite, .postgres] : [.sqlite] }
+
+    /// A fresh, empty shared log.
+    func open(in directory: TemporaryDirectory, now: Int64) throws -> any EventStore {
+        switch self {
+        case .sqlite: try SQLiteEventLog.openForWriting(path: directory.path("shared-\(UUID().uuidString).db"), now: now)
+        case .postgres: try StoreFactory.openForWriting(.postgres(uri: PostgresTestServer.shared().makeDatabase("engine")), now: now)
+        }
+    }
+}
+
+@Suite("Sync engine on real files and a real PostgreSQL")
 struct SyncEngineTests {
     let directory = TemporaryDirectory("tally-sync")
     let clock = TestClock()
 
-    func sharedLog() throws -> SQLiteEventLog {
-        try SQLiteEventLog.openForWriting(path: directory.path("shared.db"), now: clock.now)
+    func sharedLog(_ backend: SharedBackend = .sqlite) throws -> any EventStore {
+        try backend.open(in: directory, now: clock.now)
     }
 
     func expectConverged(_ shared: EventLog, _ replicas: [Replica], sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -76,9 +99,9 @@ struct SyncEngineTests {
         }
     }
 
-    @Test("an empty replica clones the shared log; a second sync does nothing")
-    func clone() throws {
-        let shared = try sharedLog()
+    @Test("an empty replica clones the shared log; a second sync does nothing", arguments: SharedBackend.available)
+    func clone(backend: SharedBackend) throws {
+        let shared = try sharedLog(backend)
         let laptop = try Replica(directory, "laptop", clock: clock)
         for title in ["a", "b", "c"] { try laptop.run(.addTodo(TodoInput(title: title))) }
         let first = try laptop.sync(shared)
@@ -92,9 +115,9 @@ struct SyncEngineTests {
         try expectConverged(shared, [laptop, desktop])
     }
 
-    @Test("offline work on two devices: both sync twice and hold the same log, with conflicts named")
-    func twoDevices() throws {
-        let shared = try sharedLog()
+    @Test("offline work on two devices: both sync twice and hold the same log, with conflicts named", arguments: SharedBackend.available)
+    func twoDevices(backend: SharedBackend) throws {
+        let shared = try sharedLog(backend)
         let laptop = try Replica(directory, "laptop", clock: clock)
         let desktop = try Replica(directory, "desktop", clock: clock)
         try laptop.run(.addTodo(TodoInput(title: "Milk", tags: ["shop"])))
@@ -116,11 +139,11 @@ struct SyncEngineTests {
         #expect(left == right)
     }
 
-    @Test("a step cut short by a crash (after the local rebase, after the push, after the mark) is finished by the next sync")
-    func crashes() throws {
+    @Test("a step cut short by a crash (after the local rebase, after the push, after the mark) is finished by the next sync", arguments: SharedBackend.available)
+    func crashes(backend: SharedBackend) throws {
         for step in ["local", "push", "marked"] {
             let directory = TemporaryDirectory("tally-sync-crash")
-            let shared = try SQLiteEventLog.openForWriting(path: directory.path("shared.db"), now: clock.now)
+            let shared = try backend.open(in: directory, now: clock.now)
             let laptop = try Replica(directory, "laptop", clock: clock)
             let desktop = try Replica(directory, "desktop", clock: clock)
             try desktop.run(.addTodo(TodoInput(title: "theirs")))
@@ -136,9 +159,9 @@ struct SyncEngineTests {
         }
     }
 
-    @Test("the shared head moving between pull and push makes sync pull again, then push")
-    func headMoves() throws {
-        let shared = try sharedLog()
+    @Test("the shared head moving between pull and push makes sync pull again, then push", arguments: SharedBackend.available)
+    func headMoves(backend: SharedBackend) throws {
+        let shared = try sharedLog(backend)
         let laptop = try Replica(directory, "laptop", clock: clock)
         let desktop = try Replica(directory, "desktop", clock: clock)
         try laptop.run(.addTodo(TodoInput(title: "mine")))
@@ -154,21 +177,21 @@ struct SyncEngineTests {
         try expectConverged(shared, [laptop, desktop])
     }
 
-    @Test("a shared log that does not extend the synced prefix is refused, and nothing changes on either side")
-    func diverged() throws {
-        let shared = try sharedLog()
+    @Test("a shared log that does not extend the synced prefix is refused, and nothing changes on either side", arguments: SharedBackend.available)
+    func diverged(backend: SharedBackend) throws {
+        let shared = try sharedLog(backend)
         let laptop = try Replica(directory, "laptop", clock: clock)
         try laptop.run(.addTodo(TodoInput(title: "a")))
         try laptop.sync(shared)
         try laptop.run(.addTodo(TodoInput(title: "b")))
-        let other = try SQLiteEventLog.openForWriting(path: directory.path("other.db"), now: clock.now)
+        let other = try backend.open(in: directory, now: clock.now)
         let stranger = try Replica(directory, "stranger", clock: clock)
         try stranger.run(.addTodo(TodoInput(title: "x")))
         try stranger.run(.addTodo(TodoInput(title: "y")))
         try stranger.sync(other)
         let before = (try allEvents(laptop.log), try allEvents(other), try laptop.log.replicaState())
         #expect(throws: SyncError.self) { try laptop.sync(other) }
-        let empty = try SQLiteEventLog.openForWriting(path: directory.path("empty.db"), now: clock.now)
+        let empty = try backend.open(in: directory, now: clock.now)
         #expect(throws: SyncError.diverged(synced: before.2.synced, remoteHead: .empty, found: nil)) { try laptop.sync(empty) }
         let after = (try allEvents(laptop.log), try allEvents(other), try laptop.log.replicaState())
         #expect(after.0 == before.0 && after.1 == before.1 && after.2 == before.2)
@@ -177,7 +200,7 @@ struct SyncEngineTests {
 
     @Test("a shared log whose chain is broken is refused before anything is stored")
     func brokenRemote() throws {
-        let shared = try sharedLog()
+        let shared = try SQLiteEventLog.openForWriting(path: directory.path("shared.db"), now: clock.now)
         let laptop = try Replica(directory, "laptop", clock: clock)
         for title in ["a", "b", "c"] { try laptop.run(.addTodo(TodoInput(title: title))) }
         try laptop.sync(shared)
@@ -204,9 +227,9 @@ struct SyncEngineTests {
         #expect(try laptop.log.head().seq == 1)
     }
 
-    @Test("on a shared log undo reverts your own latest command, not a teammate's")
-    func undoByActor() throws {
-        let shared = try sharedLog()
+    @Test("on a shared log undo reverts your own latest command, not a teammate's", arguments: SharedBackend.available)
+    func undoByActor(backend: SharedBackend) throws {
+        let shared = try sharedLog(backend)
         let laptop = try Replica(directory, "laptop", clock: clock)
         let desktop = try Replica(directory, "desktop", clock: clock)
         try laptop.run(.addTodo(TodoInput(title: "mine")))

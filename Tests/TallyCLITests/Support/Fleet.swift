@@ -6,16 +6,19 @@ import TallyTestSupport
 enum SharedLogKind: String, CustomStringConvertible, CaseIterable, Sendable {
     /// A tally SQLite file standing in for the server.
     case sqlite
+    /// A fresh database on the throw-away PostgreSQL cluster of the tests.
+    case postgres
 
     var description: String { rawValue }
 
-    /// The kinds this machine can run.
-    static var available: [SharedLogKind] { [.sqlite] }
+    /// The kinds this machine can run: PostgreSQL when the test cluster is up (always under CI).
+    static var available: [SharedLogKind] { PostgresTestServer.isEnabled ? [.sqlite, .postgres] : [.sqlite] }
 
     /// A fresh, empty shared log's address.
     func make(in directory: TemporaryDirectory) -> String {
         switch self {
         case .sqlite: directory.path("shared.db")
+        case .postgres: (try? PostgresTestServer.shared().makeDatabase("sync")) ?? "postgresql://127.0.0.1:1/unavailable"
         }
     }
 }
