@@ -1,4 +1,5 @@
 import Foundation
+import TallyDomain
 
 /// Sync figures: a clone into an empty replica, a push of unpushed events, and a sync with nothing to do.
 ///
@@ -17,6 +18,21 @@ extension Bench {
         let sample = ProcessTimer.run(options.tally, arguments, environment: tallyEnvironment(database))
         guard sample.status == 0 else { throw Failure(description: "tally \(arguments.joined(separator: " ")) exited with \(sample.status)") }
         return sample.seconds
+    }
+
+    /// What one run of tally prints on standard output.
+    func output(_ arguments: [String], database: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: options.tally)
+        process.arguments = arguments
+        process.environment = tallyEnvironment(database)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 
     func syncRows() throws -> [Report.Row] {
@@ -52,6 +68,10 @@ extension Bench {
 
         let cloneRate = Double(cloneSize.events) / clones.median
         let pushRate = Double(unpushed) / pushes.median
+        var postgres: [Report.Row] = []
+        if let uri = ProcessInfo.processInfo.environment["TALLY_BENCH_POSTGRES"], !uri.isEmpty {
+            postgres = try postgresRows(uri)
+        }
         return [
             .init(
                 figure: "`tally sync` clone of a \(Report.count(cloneSize.events))-event shared log (SQLite file) into an empty replica",
@@ -67,6 +87,71 @@ extension Bench {
             ),
             .init(
                 figure: "`tally sync` with nothing to do, \(Report.count(profile.small.events)) events",
+                target: "≤ 50 ms", measured: Report.ms(noop.seconds), pass: noop.seconds <= 0.050
+            ),
+        ] + postgres
+    }
+
+    /// The same figures against a PostgreSQL shared log: `TALLY_BENCH_POSTGRES` names an empty
+    /// database (or one a previous run filled), which the clone store is imported into once.
+    func postgresRows(_ uri: String) throws -> [Report.Row] {
+        let work = options.cache + "/work"
+        let replica = work + "/sync-pg-replica.db"
+        let expected = cloneSize.events
+        let info = output(["--json", "info"], database: uri)
+        let events = (try? JSON.parse(info))?.objectValue?["events"]?.intValue ?? -1
+        if events == 0 {
+            note("importing \(expected) events into PostgreSQL ...")
+            let file = work + "/sync-pg.jsonl"
+            _ = try once(["export", "--output", file], database: try ensureStore(cloneSize))
+            _ = try once(["import", file], database: uri)
+            try? files.removeItem(atPath: file)
+        }
+        note("timing a clone from PostgreSQL ...")
+        var clones: [Double] = []
+        var cloned: Int64 = 0
+        for _ in 0..<profile.heavyRuns {
+            remove(replica)
+            clones.append(try once(["sync", "--remote", uri], database: replica))
+            cloned = (try? JSON.parse(output(["--json", "info"], database: replica)))?.objectValue?["events"]?.intValue ?? 0
+        }
+        let unpushed = profile.small.events
+        note("timing a push of \(unpushed) events to PostgreSQL ...")
+        var pushes: [Double] = []
+        for run in 0..<profile.heavyRuns {
+            // Fresh items (their own ids) made on a clone of the shared log, then pushed.
+            remove(replica)
+            _ = try once(["sync", "--remote", uri], database: replica)
+            let extra = work + "/sync-pg-extra.db"
+            let file = work + "/sync-pg-extra.jsonl"
+            remove(extra)
+            var fresh = EventMix(todos: unpushed, events: unpushed, seed: UInt64.random(in: 1...UInt64.max) ^ UInt64(run)).envelopes()
+            try BulkAppend.run(&fresh, path: extra)
+            _ = try once(["export", "--output", file], database: extra)
+            _ = try once(["import", file], database: replica)
+            remove(extra)
+            try? files.removeItem(atPath: file)
+            pushes.append(try once(["sync"], database: replica))
+        }
+        let noop = try time(["sync"], database: replica, runs: profile.runs)
+        remove(replica)
+        let cloneRate = Double(cloned) / clones.median
+        let pushRate = Double(unpushed) / pushes.median
+        return [
+            .init(
+                figure: "`tally sync` clone of a \(Report.count(Int(cloned)))-event shared log on PostgreSQL into an empty replica",
+                target: "≥ 200k events/s",
+                measured: String(format: "%@ events/s (%.2f s)", Report.count(Int(cloneRate)), clones.median),
+                pass: cloneRate >= 200_000
+            ),
+            .init(
+                figure: "`tally sync` pushing \(Report.count(unpushed)) unpushed events to PostgreSQL",
+                target: "≥ 20k events/s",
+                measured: String(format: "%@ events/s (%.2f s)", Report.count(Int(pushRate)), pushes.median),
+                pass: pushRate >= 20_000
+            ),
+            .init(
+                figure: "`tally sync` with nothing to do, PostgreSQL",
                 target: "≤ 50 ms", measured: Report.ms(noop.seconds), pass: noop.seconds <= 0.050
             ),
         ]
