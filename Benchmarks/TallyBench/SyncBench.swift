@@ -66,30 +66,35 @@ extension Bench {
         remove(replica)
         remove(sharedCopy)
 
-        let cloneRate = Double(cloneSize.events) / clones.median
-        let pushRate = Double(unpushed) / pushes.median
         var postgres: [Report.Row] = []
         if let uri = ProcessInfo.processInfo.environment["TALLY_BENCH_POSTGRES"], !uri.isEmpty {
             postgres = try postgresRows(uri)
         }
+        return rows(shared: "(SQLite file)", events: cloneSize.events, clones: clones, unpushed: unpushed, pushes: pushes, noop: noop.seconds) + postgres
+    }
+
+    /// The three sync rows of one kind of shared log.
+    func rows(shared: String, events: Int, clones: [Double], unpushed: Int, pushes: [Double], noop: Double) -> [Report.Row] {
+        let cloneRate = Double(events) / clones.median
+        let pushRate = Double(unpushed) / pushes.median
         return [
             .init(
-                figure: "`tally sync` clone of a \(Report.count(cloneSize.events))-event shared log (SQLite file) into an empty replica",
+                figure: "`tally sync` clone of a \(Report.count(events))-event shared log \(shared) into an empty replica",
                 target: "≥ 200k events/s",
                 measured: String(format: "%@ events/s (%.2f s)", Report.count(Int(cloneRate)), clones.median),
                 pass: cloneRate >= 200_000
             ),
             .init(
-                figure: "`tally sync` pushing \(Report.count(unpushed)) unpushed events",
+                figure: "`tally sync` pushing \(Report.count(unpushed)) unpushed events \(shared)",
                 target: "≥ 20k events/s",
                 measured: String(format: "%@ events/s (%.2f s)", Report.count(Int(pushRate)), pushes.median),
                 pass: pushRate >= 20_000
             ),
             .init(
-                figure: "`tally sync` with nothing to do, \(Report.count(profile.small.events)) events",
-                target: "≤ 50 ms", measured: Report.ms(noop.seconds), pass: noop.seconds <= 0.050
+                figure: "`tally sync` with nothing to do \(shared)",
+                target: "≤ 50 ms", measured: Report.ms(noop), pass: noop <= 0.050
             ),
-        ] + postgres
+        ]
     }
 
     /// The same figures against a PostgreSQL shared log: `TALLY_BENCH_POSTGRES` names an empty
@@ -135,25 +140,6 @@ extension Bench {
         }
         let noop = try time(["sync"], database: replica, runs: profile.runs)
         remove(replica)
-        let cloneRate = Double(cloned) / clones.median
-        let pushRate = Double(unpushed) / pushes.median
-        return [
-            .init(
-                figure: "`tally sync` clone of a \(Report.count(Int(cloned)))-event shared log on PostgreSQL into an empty replica",
-                target: "≥ 200k events/s",
-                measured: String(format: "%@ events/s (%.2f s)", Report.count(Int(cloneRate)), clones.median),
-                pass: cloneRate >= 200_000
-            ),
-            .init(
-                figure: "`tally sync` pushing \(Report.count(unpushed)) unpushed events to PostgreSQL",
-                target: "≥ 20k events/s",
-                measured: String(format: "%@ events/s (%.2f s)", Report.count(Int(pushRate)), pushes.median),
-                pass: pushRate >= 20_000
-            ),
-            .init(
-                figure: "`tally sync` with nothing to do, PostgreSQL",
-                target: "≤ 50 ms", measured: Report.ms(noop.seconds), pass: noop.seconds <= 0.050
-            ),
-        ]
+        return rows(shared: "(PostgreSQL)", events: Int(cloned), clones: clones, unpushed: unpushed, pushes: pushes, noop: noop.seconds)
     }
 }

@@ -170,6 +170,11 @@ struct SyncCommandTests {
         #expect(tally.run("add", "b").status == 0 && tally.run("undo").status == 0)
         let itself = tally.run("sync", "--remote", tally.databasePath)
         #expect(itself.status == 1 && itself.stderr.contains("is this database itself"), "\(itself.stderr)")
+        for command in [["sync"], ["remote", "show"], ["conflicts"]] {
+            let server = tally.run(["--db", "postgresql://ada:s3cret@127.0.0.1:1/tally"] + command)
+            #expect(server.status == 1 && server.stderr.contains("sync runs on a local database"), "\(command): \(server.stderr)")
+            #expect(!server.stderr.contains("s3cret"))
+        }
         let none = TallyRunner()
         #expect(none.run("sync").status == 1 && none.run("sync").stderr.contains("No remote is set"))
     }
