@@ -121,6 +121,19 @@ struct SyncCommandTests {
         #expect(redo.status == 0 && redo.stdout.contains("1: Mine"), "\(redo.stdout)")
     }
 
+    @Test("on a PostgreSQL log used directly, undo reverts the current actor's latest command",
+          .enabled(if: SharedLogKind.available.contains(.postgres)))
+    func undoByActorOnServer() throws {
+        let fleet = Fleet(["ada", "bob"], kind: .postgres)
+        for device in fleet.devices { device.environment["TALLY_DB"] = fleet.shared }
+        fleet.run(0, at: "2026-11-21T09:00:00Z", "add", "Ada's")
+        fleet.run(1, at: "2026-11-21T09:01:00Z", "add", "Bob's")
+        let undo = fleet.run(0, at: "2026-11-21T09:02:00Z", "undo")
+        #expect(undo.status == 0 && undo.stdout.contains("by ada@device") && undo.stdout.contains("1: Ada's"), "\(undo.stdout)\(undo.stderr)")
+        let list = fleet.run(1, at: "2026-11-21T09:03:00Z", "list")
+        #expect(list.stdout.contains("Bob's") && !list.stdout.contains("Ada's"), "\(list.stdout)")
+    }
+
     @Test("a clone shows a progress bar on a terminal (a real pseudo-terminal via script(1)) and erases it",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func progressOnTerminal() throws {
