@@ -151,6 +151,8 @@ struct SyncEngineTests {
             try laptop.run(.addTodo(TodoInput(title: "mine")))
             try laptop.run(.completeTodos(["1"]))
             #expect(throws: Crash.self) { try laptop.sync(shared) { if $0 == step { throw Crash() } } }
+            // Only a finished sync counts as the last successful one.
+            #expect((try laptop.log.replicaState().lastSync == nil) == (step != "marked"), "\(step)")
             let report = try laptop.sync(shared)
             #expect(report.pushed == (step == "marked" ? 0 : 2), "\(step)")
             try desktop.sync(shared)

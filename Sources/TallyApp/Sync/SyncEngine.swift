@@ -133,7 +133,7 @@ public final class SyncEngine {
             var unpushed: [EventEnvelope] = []
             try local.scan(after: synced.seq, through: nil) { unpushed.append($0) }
             guard remoteHead.seq > synced.seq else {
-                try local.markSynced(synced, at: now())
+                try local.markSynced(synced, at: unpushed.isEmpty ? now() : nil)
                 return Step(head: synced, toPush: unpushed)
             }
             var rebase: Rebase? = nil
@@ -185,7 +185,7 @@ public final class SyncEngine {
             } else {
                 report.pulled += Int(remoteHead.seq - synced.seq)
             }
-            try local.markSynced(remoteHead, at: now())
+            try local.markSynced(remoteHead, at: toPush.isEmpty ? now() : nil)
             return Step(head: remoteHead, toPush: toPush)
         }
     }

@@ -40,8 +40,9 @@ public protocol ReplicaStore: AnyObject {
     /// snapshot taken after it. Events at or before the synced prefix can never be deleted.
     func discardEvents(after seq: Int64) throws(EventLogError)
 
-    /// Only inside `EventLog.write`: records that events up to `head` match the shared log, at `time`.
-    func markSynced(_ head: LogHead, at time: Int64) throws(EventLogError)
+    /// Only inside `EventLog.write`: records that events up to `head` match the shared log, and,
+    /// when the sync is complete, that it finished at `time` (nil keeps the last finished sync).
+    func markSynced(_ head: LogHead, at time: Int64?) throws(EventLogError)
 
     /// Only inside `EventLog.write`: keeps the conflicts a sync decided.
     func storeConflicts(_ conflicts: [SyncConflict], at time: Int64) throws(EventLogError)

@@ -51,14 +51,14 @@ extension SQLiteEventLog: ReplicaStore {
         }
     }
 
-    public func markSynced(_ head: LogHead, at time: Int64) throws(EventLogError) {
+    public func markSynced(_ head: LogHead, at time: Int64?) throws(EventLogError) {
         precondition(connection.isInTransaction, "markSynced must run inside write")
         do {
-            let statement = try connection.statement("UPDATE sync_state SET synced_seq = ?, synced_hash = ?, last_sync = ? WHERE slot = 1")
+            let statement = try connection.statement("UPDATE sync_state SET synced_seq = ?, synced_hash = ?, last_sync = coalesce(?, last_sync) WHERE slot = 1")
             defer { statement.reset() }
             try statement.bind(head.seq, at: 1)
             try statement.bind(head.hash, at: 2)
-            try statement.bind(time, at: 3)
+            if let time { try statement.bind(time, at: 3) } else { try statement.bindNull(at: 3) }
             _ = try statement.step()
         } catch {
             throw StorageErrors.map(error)
