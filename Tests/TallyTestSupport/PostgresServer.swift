@@ -58,6 +58,12 @@ public final class PostgresTestServer: @unchecked Sendable {
         try started.get()
     }
 
+    /// A cluster of its own, for a test that stops and starts its server (the shared one must stay up
+    /// for the tests running beside it). Stopped and removed at exit like the shared one.
+    public static func startDedicated() throws -> PostgresTestServer {
+        try PostgresTestServer()
+    }
+
     /// Whether PostgreSQL suites should run: yes when a cluster is up; also yes under `CI=true`,
     /// so that a server that cannot start fails the run instead of skipping. Otherwise the suites
     /// are skipped and one line on standard error says why.
@@ -202,17 +208,23 @@ public final class PostgresTestServer: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    nonisolated(unsafe) private static var cleanup: (directory: String, pgctl: String, asPostgresUser: Bool)?
+    nonisolated(unsafe) private static var clusters: [(directory: String, pgctl: String, asPostgresUser: Bool)] = []
+    private static let clustersLock = NSLock()
 
     /// Stops the cluster and removes its directory when the process exits normally.
     private static func registerCleanup(directory: String, pgctl: String, asPostgresUser: Bool) {
-        cleanup = (directory, pgctl, asPostgresUser)
+        let first = clustersLock.withLock { () -> Bool in
+            clusters.append((directory, pgctl, asPostgresUser))
+            return clusters.count == 1
+        }
+        guard first else { return }
         atexit {
-            guard let (directory, pgctl, asPostgresUser) = PostgresTestServer.cleanup else { return }
-            let stop = [pgctl, "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
-            _ = try? asPostgresUser ? PostgresTestServer.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + stop)
-                : PostgresTestServer.run(stop[0], Array(stop.dropFirst()))
-            try? FileManager.default.removeItem(atPath: directory)
+            for (directory, pgctl, asPostgresUser) in PostgresTestServer.clustersLock.withLock({ PostgresTestServer.clusters }) {
+                let stop = [pgctl, "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
+                _ = try? asPostgresUser ? PostgresTestServer.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + stop)
+                    : PostgresTestServer.run(stop[0], Array(stop.dropFirst()))
+                try? FileManager.default.removeItem(atPath: directory)
+            }
         }
     }
 
