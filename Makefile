@@ -9,7 +9,8 @@ FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_FLAGS = -c release --static-swift-stdlib
 CRASH_KILLS ?= 200
 # The end-to-end suites that also run against PostgreSQL (TALLY_TEST_BACKEND=postgresql).
-PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests
+# The short stress (4 x 12 commands) and crash (6 kills) runs are part of it.
+PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests|StressTests|CrashTests
 
 .PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test
 
@@ -56,7 +57,7 @@ release: deps
 test: deps
 	$(SWIFT) build
 	./scripts/with-postgres $(SWIFT) test
-	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql $(SWIFT) test --skip-build --filter '$(PG_E2E_SUITES)'
+	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=6 $(SWIFT) test --skip-build --filter '$(PG_E2E_SUITES)'
 	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null
 
 ## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
@@ -108,15 +109,15 @@ crash-test: deps
 	$(SWIFT) build --build-tests
 	CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
-## pg-stress: 8 processes x 200 mixed commands on one PostgreSQL log, with a tailing reader (swift test runs a short version).
+## pg-stress: the stress test against one PostgreSQL log: 8 processes x 200 mixed commands and a tailing reader (make test runs a short version).
 pg-stress: deps
 	$(SWIFT) build --build-tests
-	PG_STRESS_PROCESSES=8 PG_STRESS_COMMANDS=200 ./scripts/with-postgres $(SWIFT) test --skip-build --filter PostgresStressTests
+	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql STRESS_PROCESSES=8 STRESS_COMMANDS=200 $(SWIFT) test --skip-build --filter StressTests
 
-## pg-crash-test: CRASH_KILLS writers against PostgreSQL killed with SIGKILL at random moments (swift test runs a few).
+## pg-crash-test: the crash harness against PostgreSQL: CRASH_KILLS (default 200) writers killed with SIGKILL at random moments.
 pg-crash-test: deps
 	$(SWIFT) build --build-tests
-	PG_CRASH_KILLS=$(CRASH_KILLS) ./scripts/with-postgres $(SWIFT) test --skip-build --filter PostgresCrashTests
+	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
 ## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
 fuzz: deps
