@@ -221,4 +221,25 @@ struct PostgresEventLogTests {
         try log.deleteAllSnapshots()
         #expect(try log.snapshots().isEmpty)
     }
+
+    @Test("two dispatchers on two connections take turns: each catches up under the lock, the chain stays one")
+    func alternatingDispatchers() throws {
+        let uri = try server.makeDatabase()
+        let first = Dispatcher(log: try open(uri), environment: .live(actor: "one"))
+        let second = Dispatcher(log: try open(uri), environment: .live(actor: "two"))
+        for index in 0 ..< 12 {
+            let dispatcher = index % 3 == 0 ? first : second
+            _ = try dispatcher.execute(.addTodo(TodoInput(title: "todo \(index)")))
+        }
+        _ = try first.execute(.addTodo(TodoInput(title: "last")))
+        #expect(first.state.todos.count == 13)
+        var previous = LogHead.empty
+        var seqs: [Int64] = []
+        try open(uri).scan(after: 0, through: nil) { event in
+            #expect(EventHash.link(previous: previous.hash, event) == event.hash, "broken link at \(event.seq)")
+            previous = LogHead(seq: event.seq, hash: event.hash)
+            seqs.append(event.seq)
+        }
+        #expect(seqs == Array(1 ... 13))
+    }
 }
