@@ -31,8 +31,9 @@ let package = Package(
         .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyBackends"]),
         .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
         // The benchmark harness: generates stores through the library, times the built binary, and
-        // talks to SQLite directly only for the raw-SQLite baseline it compares against.
-        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyBackends", "TallyApp", "CSQLite"], path: "Benchmarks/TallyBench"),
+        // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
+        // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyBackends", "TallyApp", "TallyTestSupport", "CSQLite"], path: "Benchmarks/TallyBench"),
         .target(name: "TallyTestSupport", dependencies: ["TallyDomain"], path: "Tests/TallyTestSupport"),
         .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),

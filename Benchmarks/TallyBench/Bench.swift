@@ -154,9 +154,7 @@ final class Bench {
         var rebuild = try time(["rebuild"], database: largePath, runs: profile.heavyRuns)
         rebuild.peak = peakMemory(["rebuild"], database: largePath, fallback: rebuild.peak)
 
-        let syncRows = try syncRows()
-
-        let report = Report(profile: profile, rows: [
+        var rows: [Report.Row] = [
             .init(
                 figure: "`tally add` wall time, \(Report.count(profile.small.todos)) todos",
                 target: "≤ 10 ms", measured: Report.ms(add.seconds), pass: add.seconds <= 0.010
@@ -189,7 +187,19 @@ final class Bench {
                 measured: String(format: "%.3f (%@ ÷ %@)", sizeRatio, Report.megabytes(fileSize(largePath)), Report.megabytes(rawSize)),
                 pass: sizeRatio <= 1.1
             ),
-        ] + syncRows)
-        print(report.markdown())
+        ]
+        // The shared log, side by side with SQLite (not in the seconds-long smoke run).
+        var postgres: PostgresBench?
+        if profile.name != "smoke" {
+            do {
+                let server = try PostgresBench(bench: self)
+                postgres = server
+                rows += try server.rows(smallStore: smallPath, largeStore: largePath)
+            } catch {
+                note("PostgreSQL figures skipped: \(error)")
+            }
+        }
+        rows += try syncRows(postgres: postgres?.makeDatabase)
+        print(Report(profile: profile, rows: rows).markdown())
     }
 }

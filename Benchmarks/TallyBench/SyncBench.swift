@@ -35,7 +35,8 @@ extension Bench {
         return String(decoding: data, as: UTF8.self)
     }
 
-    func syncRows() throws -> [Report.Row] {
+    /// The sync rows on a shared file, and on PostgreSQL when `postgres` makes databases there.
+    func syncRows(postgres: (() throws -> String)?) throws -> [Report.Row] {
         let work = options.cache + "/work"
         let shared = try ensureStore(cloneSize)
         let sharedCopy = work + "/sync-shared.db"
@@ -66,11 +67,15 @@ extension Bench {
         remove(replica)
         remove(sharedCopy)
 
-        var postgres: [Report.Row] = []
-        if let uri = ProcessInfo.processInfo.environment["TALLY_BENCH_POSTGRES"], !uri.isEmpty {
-            postgres = try postgresRows(uri)
+        var server: [Report.Row] = []
+        if let postgres {
+            do {
+                server = try postgresRows(try postgres())
+            } catch {
+                note("PostgreSQL sync figures skipped: \(error)")
+            }
         }
-        return rows(shared: "(SQLite file)", events: cloneSize.events, clones: clones, unpushed: unpushed, pushes: pushes, noop: noop.seconds) + postgres
+        return rows(shared: "(SQLite file)", events: cloneSize.events, clones: clones, unpushed: unpushed, pushes: pushes, noop: noop.seconds) + server
     }
 
     /// The three sync rows of one kind of shared log.
@@ -97,21 +102,20 @@ extension Bench {
         ]
     }
 
-    /// The same figures against a PostgreSQL shared log: `TALLY_BENCH_POSTGRES` names an empty
-    /// database (or one a previous run filled), which the clone store is imported into once.
+    /// The same figures against a PostgreSQL shared log in `uri`, an empty database the clone
+    /// store is imported into first.
     func postgresRows(_ uri: String) throws -> [Report.Row] {
         let work = options.cache + "/work"
         let replica = work + "/sync-pg-replica.db"
         let expected = cloneSize.events
         let info = output(["--json", "info"], database: uri)
         let events = (try? JSON.parse(info))?.objectValue?["events"]?.intValue ?? -1
-        if events == 0 {
-            note("importing \(expected) events into PostgreSQL ...")
-            let file = work + "/sync-pg.jsonl"
-            _ = try once(["export", "--output", file], database: try ensureStore(cloneSize))
-            _ = try once(["import", file], database: uri)
-            try? files.removeItem(atPath: file)
-        }
+        guard events == 0 else { throw Failure(description: "the database \(uri) is not empty") }
+        note("importing \(expected) events into PostgreSQL ...")
+        let file = work + "/sync-pg.jsonl"
+        _ = try once(["export", "--output", file], database: try ensureStore(cloneSize))
+        _ = try once(["import", file], database: uri)
+        try? files.removeItem(atPath: file)
         note("timing a clone from PostgreSQL ...")
         var clones: [Double] = []
         var cloned: Int64 = 0

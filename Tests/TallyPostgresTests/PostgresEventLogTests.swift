@@ -6,6 +6,15 @@ import TallyDomain
 @testable import TallyPostgres
 import TallyTestSupport
 
+@Suite("PostgreSQL migrations")
+struct PostgresMigrationFileTests {
+    @Test("the SQL compiled into the binary matches migrations/postgresql/*.sql exactly")
+    func migrationsDoNotDrift() throws {
+        let embedded = PostgresMigration.embedded.map { (version: $0.version, name: $0.name, sql: $0.sql) }
+        #expect(try MigrationDrift.differences(folder: "migrations/postgresql", embedded: embedded) == [])
+    }
+}
+
 @Suite("PostgreSQL event log", .enabled(if: PostgresTestServer.isEnabled))
 struct PostgresEventLogTests {
     let server: PostgresTestServer
@@ -16,19 +25,6 @@ struct PostgresEventLogTests {
 
     func open(_ uri: String) throws -> PostgresEventLog {
         try PostgresEventLog.openForWriting(conninfo: uri, now: 1, lockTimeout: 5_000)
-    }
-
-    @Test("the SQL compiled into the binary matches migrations/postgresql/*.sql exactly")
-    func migrationsDoNotDrift() throws {
-        let folder = PackageFiles.url("migrations/postgresql")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(files.count == PostgresMigration.embedded.count, "run 'make migrations' after adding a migration")
-        for (file, migration) in zip(files, PostgresMigration.embedded) {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            #expect(file == migration.name + ".sql")
-            #expect(Int(file.prefix(4)) == migration.version)
-            #expect(text == migration.sql + "\n", "\(file) differs from the embedded copy: run 'make migrations'")
-        }
     }
 
     @Test("migrating an empty database creates the schema once; reading one without it reads as absent")
@@ -224,5 +220,26 @@ struct PostgresEventLogTests {
         #expect(try log.snapshots() == [info(4, format: 2)])
         try log.deleteAllSnapshots()
         #expect(try log.snapshots().isEmpty)
+    }
+
+    @Test("two dispatchers on two connections take turns: each catches up under the lock, the chain stays one")
+    func alternatingDispatchers() throws {
+        let uri = try server.makeDatabase()
+        let first = Dispatcher(log: try open(uri), environment: .live(actor: "one"))
+        let second = Dispatcher(log: try open(uri), environment: .live(actor: "two"))
+        for index in 0 ..< 12 {
+            let dispatcher = index % 3 == 0 ? first : second
+            _ = try dispatcher.execute(.addTodo(TodoInput(title: "todo \(index)")))
+        }
+        _ = try first.execute(.addTodo(TodoInput(title: "last")))
+        #expect(first.state.todos.count == 13)
+        var previous = LogHead.empty
+        var seqs: [Int64] = []
+        try open(uri).scan(after: 0, through: nil) { event in
+            #expect(EventHash.link(previous: previous.hash, event) == event.hash, "broken link at \(event.seq)")
+            previous = LogHead(seq: event.seq, hash: event.hash)
+            seqs.append(event.seq)
+        }
+        #expect(seqs == Array(1 ... 13))
     }
 }

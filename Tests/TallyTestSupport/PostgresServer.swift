@@ -40,12 +40,13 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// Where initdb, pg_ctl and psql are.
     public let binDirectory: String
     private let asPostgresUser: Bool
+    private let durable: Bool
     private let lock = NSLock()
     private var databases = 0
 
     private static let started: Result<PostgresTestServer, PostgresUnavailable> = {
         do {
-            return .success(try PostgresTestServer())
+            return .success(try PostgresTestServer(durable: false))
         } catch let error as PostgresUnavailable {
             return .failure(error)
         } catch {
@@ -56,6 +57,15 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// The process's cluster, started on first use; throws why it could not start.
     public static func shared() throws -> PostgresTestServer {
         try started.get()
+    }
+
+    /// A cluster of its own, for a test that stops and starts its server (the shared one must stay up
+    /// for the tests running beside it). Stopped and removed at exit like the shared one.
+    ///
+    /// `durable` keeps PostgreSQL's defaults (fsync, synchronous commit, full page writes), as the
+    /// benchmark measures; test clusters turn them off for speed.
+    public static func startDedicated(durable: Bool = false) throws -> PostgresTestServer {
+        try PostgresTestServer(durable: durable)
     }
 
     /// Whether PostgreSQL suites should run: yes when a cluster is up; also yes under `CI=true`,
@@ -118,7 +128,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     private var serverOptions: String {
-        "-p \(port) -k \(directory) -c listen_addresses=\(host) -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        "-p \(port) -k \(directory) -c listen_addresses=\(host) -c max_connections=200"
+            + (durable ? " -c shared_buffers=256MB" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off")
     }
 
     private func log() -> String {
@@ -130,7 +141,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         return asPostgresUser ? try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", pgctl] + arguments) : try Self.run(pgctl, arguments)
     }
 
-    private init() throws {
+    private init(durable: Bool) throws {
+        self.durable = durable
         let environment = ProcessInfo.processInfo.environment
         guard let bin = Self.findBinDirectory() else {
             throw PostgresUnavailable(reason: "no initdb/pg_ctl found (install postgresql: apt-get install postgresql)")
@@ -202,17 +214,23 @@ public final class PostgresTestServer: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    nonisolated(unsafe) private static var cleanup: (directory: String, pgctl: String, asPostgresUser: Bool)?
+    nonisolated(unsafe) private static var clusters: [(directory: String, pgctl: String, asPostgresUser: Bool)] = []
+    private static let clustersLock = NSLock()
 
     /// Stops the cluster and removes its directory when the process exits normally.
     private static func registerCleanup(directory: String, pgctl: String, asPostgresUser: Bool) {
-        cleanup = (directory, pgctl, asPostgresUser)
+        let first = clustersLock.withLock { () -> Bool in
+            clusters.append((directory, pgctl, asPostgresUser))
+            return clusters.count == 1
+        }
+        guard first else { return }
         atexit {
-            guard let (directory, pgctl, asPostgresUser) = PostgresTestServer.cleanup else { return }
-            let stop = [pgctl, "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
-            _ = try? asPostgresUser ? PostgresTestServer.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + stop)
-                : PostgresTestServer.run(stop[0], Array(stop.dropFirst()))
-            try? FileManager.default.removeItem(atPath: directory)
+            for (directory, pgctl, asPostgresUser) in PostgresTestServer.clustersLock.withLock({ PostgresTestServer.clusters }) {
+                let stop = [pgctl, "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
+                _ = try? asPostgresUser ? PostgresTestServer.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + stop)
+                    : PostgresTestServer.run(stop[0], Array(stop.dropFirst()))
+                try? FileManager.default.removeItem(atPath: directory)
+            }
         }
     }
 

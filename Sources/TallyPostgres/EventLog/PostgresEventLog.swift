@@ -18,6 +18,12 @@ public final class PostgresEventLog: EventStore {
     private var connection: PGConnection?
     private let migrator = PostgresMigrator()
     private var schemaKnown: Bool
+    /// Inside `write` (the append lock held): the head when a scan or an append has shown it, so
+    /// the dispatcher's `head()` after its catch-up costs no round trip. Nil when unknown.
+    private var lockedHead: LogHead?
+    /// The head right after this connection's last commit; inside the next `write` it is the head
+    /// again once a scan past it finds nothing (events are immutable and seq gap-free).
+    private var committedHead: LogHead?
 
     private static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role"
 
@@ -118,6 +124,7 @@ public final class PostgresEventLog: EventStore {
 
     public func head() throws(EventLogError) -> LogHead {
         guard schemaKnown else { return .empty }
+        if let lockedHead { return lockedHead }
         let connection = try open()
         do {
             return try connection.query("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1") { rows in
@@ -129,14 +136,14 @@ public final class PostgresEventLog: EventStore {
     }
 
     public func scan(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
-        try pages("SELECT \(Self.selectColumns) FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3", after: after, through: through) { rows, row in
+        try pages("SELECT \(Self.selectColumns) FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3", after: after, through: through, hashColumn: 10) { rows, row in
             try body(Self.envelope(rows, row))
         }
     }
 
     public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
-        let sql = "SELECT seq, stream, version, type, schema, data, recorded_at FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3"
-        try pages(sql, after: after, through: through) { rows, row in
+        let sql = "SELECT seq, stream, version, type, schema, data, recorded_at, hash FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3"
+        try pages(sql, after: after, through: through, hashColumn: 7) { rows, row in
             try rows.withBytes(row, 5) { data in
                 try body(FoldRow(
                     seq: rows.int64(row, 0), stream: rows.string(row, 1), version: rows.int(row, 2), type: rows.string(row, 3),
@@ -147,12 +154,13 @@ public final class PostgresEventLog: EventStore {
     }
 
     /// Runs `sql` page by page (keyset on seq, `$1` after, `$2` through, `$3` page size), calling `row` for each row.
-    private func pages(_ sql: String, after: Int64, through: Int64?, _ row: (PGResult, Int) throws -> Void) throws {
+    /// The query's column 0 is seq and column `hashColumn` the hash.
+    private func pages(_ sql: String, after: Int64, through: Int64?, hashColumn: Int, _ row: (PGResult, Int) throws -> Void) throws {
         guard schemaKnown else { return }
         let connection = try open()
         var cursor = after
+        var lastRow: LogHead?
         while true {
-            var last: Int64?
             var count = 0
             do {
                 try connection.query(sql, [.int(cursor), .int(through ?? Int64.max), .int(Self.pageSize)]) { rows in
@@ -160,13 +168,21 @@ public final class PostgresEventLog: EventStore {
                     for index in 0 ..< rows.count {
                         try row(rows, index)
                     }
-                    if count > 0 { last = rows.int64(count - 1, 0) }
+                    if count > 0 { lastRow = LogHead(seq: rows.int64(count - 1, 0), hash: rows.string(count - 1, hashColumn)) }
                 }
             } catch let error as PGError {
                 throw fail(error)
             }
-            guard count == Self.pageSize, let last else { return }
-            cursor = last
+            guard count == Self.pageSize, let lastRow else { break }
+            cursor = lastRow.seq
+        }
+        // Under the append lock nobody else appends: a scan to the end has seen the head.
+        if through == nil, connection.isInTransaction, lockHeld {
+            if let lastRow {
+                lockedHead = lastRow
+            } else if let committedHead, committedHead.seq == after {
+                lockedHead = committedHead
+            }
         }
     }
 
@@ -224,11 +240,18 @@ public final class PostgresEventLog: EventStore {
     public func write<T>(_ body: () throws -> T) throws -> T {
         let connection = try open()
         if connection.isInTransaction { return try body() }
+        lockedHead = nil
+        defer {
+            lockHeld = false
+            lockedHead = nil
+        }
         do {
-            try connection.execute("BEGIN")
-            try connection.run("SELECT pg_advisory_xact_lock($1)", [.int(Self.appendLockKey)])
+            // One round trip: the transaction and the lock.
+            try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.appendLockKey))")
+            lockHeld = true
         } catch {
             try? connection.execute("ROLLBACK")
+            committedHead = nil
             throw fail(error)
         }
         let result: T
@@ -236,16 +259,22 @@ public final class PostgresEventLog: EventStore {
             result = try body()
         } catch {
             try? connection.execute("ROLLBACK")
+            committedHead = nil
             throw error
         }
         do {
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
+            committedHead = nil
             throw fail(error)
         }
+        committedHead = lockedHead
         return result
     }
+
+    /// True between taking the append lock and the end of its transaction.
+    private var lockHeld = false
 
     /// Appends fully formed events (ids, command ids, actors, times, seq and hash from the client);
     /// the server enforces unique ids and (stream, version), the order of seq, and records the role.
@@ -263,6 +292,7 @@ public final class PostgresEventLog: EventStore {
                         .text(event.command), .text(event.hash),
                     ])
             } catch {
+                lockedHead = nil
                 switch fail(error) {
                 case .conflict: throw .conflict(stream: event.stream, version: event.version)
                 case .duplicateEventID: throw .duplicateEventID(event.id)
@@ -270,6 +300,7 @@ public final class PostgresEventLog: EventStore {
                 }
             }
         }
+        if let last = events.last, lockHeld { lockedHead = LogHead(seq: last.seq, hash: last.hash) }
     }
 
     private static func envelope(_ rows: PGResult, _ row: Int) -> EventEnvelope {
