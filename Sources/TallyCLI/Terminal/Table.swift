@@ -29,8 +29,15 @@ struct Table: Sendable {
     func render(maxWidth: Int?) -> String {
         guard !columns.isEmpty else { return "" }
         let widths = columnWidths(maxWidth: maxWidth)
-        let lines = [columns.map(\.title)] + rows
-        return lines.map { line(for: $0, widths: widths) }.joined(separator: "\n")
+        // One buffer for the whole table: cells are appended in place, never joined per line.
+        var text = ""
+        text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rows.count + 1))
+        appendLine(columns.map(\.title), widths: widths, to: &text)
+        for row in rows {
+            text += "\n"
+            appendLine(row, widths: widths, to: &text)
+        }
+        return text
     }
 
     /// Natural widths, shrunk as described in `render(maxWidth:)`.
@@ -54,16 +61,42 @@ struct Table: Sendable {
         return widths
     }
 
-    /// One rendered line: cells cut and padded to `widths`, trailing spaces removed.
-    private func line(for cells: [String], widths: [Int]) -> String {
-        var parts: [String] = []
+    /// Appends one line: cells cut and padded to `widths`, without trailing spaces.
+    ///
+    /// Padding is held back until something visible follows it, so nothing is written only to be
+    /// removed; a cell that itself ends in spaces at the end of the line is trimmed afterwards.
+    private func appendLine(_ cells: [String], widths: [Int], to text: inout String) {
+        let lineStart = text.utf8.count
+        var pending = 0
         for (index, column) in columns.enumerated() {
+            if index > 0 { pending += Self.gap.utf8.count }
             let cell = index < cells.count ? cells[index] : ""
-            let fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
-            parts.append(TextWidth.pad(fitted, to: widths[index], alignRight: column.alignRight))
+            var width = TextWidth.of(cell)
+            var fitted = cell
+            if width > widths[index] {
+                fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
+                width = TextWidth.of(fitted)
+            }
+            let missing = max(widths[index] - width, 0)
+            if column.alignRight { pending += missing }
+            if !fitted.isEmpty {
+                Self.appendSpaces(pending, to: &text)
+                pending = 0
+                text += fitted
+            }
+            if !column.alignRight { pending += missing }
         }
-        var text = parts.joined(separator: Self.gap)
-        while text.last == " " { text.removeLast() }
-        return text
+        while text.utf8.count > lineStart, text.utf8.last == UInt8(ascii: " ") { text.removeLast() }
+    }
+
+    private static let spaces = String(repeating: " ", count: 256)
+
+    private static func appendSpaces(_ count: Int, to text: inout String) {
+        var left = count
+        while left > 0 {
+            let chunk = min(left, 256)
+            text += Substring(spaces.utf8.prefix(chunk))
+            left -= chunk
+        }
     }
 }
