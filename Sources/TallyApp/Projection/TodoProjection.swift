@@ -28,13 +28,12 @@ public enum TodoProjection {
         let needle = query.search.map { $0.lowercased() }
         let readsItems = !query.tags.isEmpty || needle != nil
 
-        let todos = model.todos
         var matches: [Match] = []
         var titles: [String] = []
         var active = 0
         var completed = 0
-        for index in todos.indices {
-            let row = todos.summary(at: index)
+        for index in 0..<model.todos.count {
+            let row = model.todoSummary(at: index)
             if row.deleted && !query.includeDeleted { continue }
             switch query.status {
             case .active where row.completed: continue
@@ -52,7 +51,7 @@ public enum TodoProjection {
                 if let after, due < after { continue }
             }
             if readsItems {
-                let todo = todos[index]
+                let todo = model.todo(at: index)
                 if !query.tags.isEmpty, !query.tags.allSatisfy(todo.tags.contains) { continue }
                 if let needle, !matchesSearch(todo, needle) { continue }
             }
@@ -63,13 +62,13 @@ public enum TodoProjection {
             case .priority: row.priority.map { -Int64($0.rank) }
             case .title: Int64(titles.count)
             }
-            if query.sort == .title { titles.append(todos[index].title) }
+            if query.sort == .title { titles.append(model.todo(at: index).title) }
             matches.append(Match(position: index, key: key ?? 0, missing: key == nil))
             if row.completed { completed += 1 } else { active += 1 }
         }
         let less = ordering(query.sort, reverse: query.reverse, titles: titles)
         let ordered = query.limit.map { PartialSort.smallest($0, of: matches, by: less) } ?? matches.sorted(by: less)
-        return TodoView(todos: ordered.map { todos[$0.position] }, matched: matches.count, active: active, completed: completed)
+        return TodoView(todos: ordered.map { model.todo(at: $0.position) }, matched: matches.count, active: active, completed: completed)
     }
 
     /// A matching todo: its position and its sort key (for a title sort, the slot of its title).

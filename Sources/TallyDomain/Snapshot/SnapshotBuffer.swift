@@ -14,6 +14,19 @@ public final class SnapshotBuffer: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(storage)[0..<source.count])
     }
 
+    /// `count` bytes written by `fill`, which must initialise all of them.
+    public init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 8)
+        let filled = UnsafeMutableRawBufferPointer(rebasing: storage[0..<count])
+        do {
+            try fill(filled)
+        } catch {
+            storage.deallocate()
+            throw error
+        }
+        bytes = UnsafeRawBufferPointer(filled)
+    }
+
     deinit {
         storage.deallocate()
     }

@@ -55,10 +55,15 @@ public enum SnapshotCodec {
     /// on trailing bytes; an item's own bytes are checked when it is read, and by `ItemTable.damage()`.
     /// - Complexity: O(size of the body) for the copy, O(items) for the structure check.
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(SnapshotDecodingError) -> (header: SnapshotHeader, model: ReadModel) {
-        var reader = BinaryReader(bytes)
+        _ = try header(bytes)
+        return try decode(SnapshotBuffer(copying: bytes))
+    }
+
+    /// Opens a body in its own buffer, which the models keep and read in place: no copy at all.
+    /// - Complexity: O(items) for the structure check.
+    public static func decode(_ buffer: SnapshotBuffer) throws(SnapshotDecodingError) -> (header: SnapshotHeader, model: ReadModel) {
+        var reader = BinaryReader(buffer.bytes)
         let header = try readHeader(&reader)
-        let buffer = SnapshotBuffer(copying: bytes)
-        reader = BinaryReader(buffer.bytes, at: reader.offset)
         let model = try ReadModel(reading: &reader, in: buffer)
         guard reader.isAtEnd else { throw reader.failure("trailing bytes after the read models") }
         guard model.position == header.position else {
