@@ -41,11 +41,13 @@ struct TodoRenderer {
             Table.Column(title: catalog.text(.columnPriority)),
             Table.Column(title: catalog.text(.columnDue)),
         ]
+        // Looked up once per table, not once per row.
+        let priorities = Dictionary(uniqueKeysWithValues: Priority.allCases.map { ($0, catalog.text(priorityID($0))) })
         let rows = view.todos.map { todo -> [String] in
             let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
             return [
                 String(todo.number), marker(todo), title, todo.tags.joined(separator: " "),
-                todo.priority.map { catalog.text(priorityID($0)) } ?? "", due(todo.due),
+                todo.priority.map { priorities[$0]! } ?? "", due(todo.due),
             ]
         }
         var text = Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)

@@ -29,15 +29,15 @@ struct Table: Sendable {
     func render(maxWidth: Int?) -> String {
         guard !columns.isEmpty else { return "" }
         let widths = columnWidths(maxWidth: maxWidth)
-        // One buffer for the whole table: cells are appended in place, never joined per line.
-        var text = ""
+        // One byte buffer for the whole table: cells are copied in as UTF-8, never joined per line.
+        var text: [UInt8] = []
         text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rows.count + 1))
         appendLine(columns.map(\.title), widths: widths, to: &text)
         for row in rows {
-            text += "\n"
+            text.append(UInt8(ascii: "\n"))
             appendLine(row, widths: widths, to: &text)
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Natural widths, shrunk as described in `render(maxWidth:)`.
@@ -65,8 +65,8 @@ struct Table: Sendable {
     ///
     /// Padding is held back until something visible follows it, so nothing is written only to be
     /// removed; a cell that itself ends in spaces at the end of the line is trimmed afterwards.
-    private func appendLine(_ cells: [String], widths: [Int], to text: inout String) {
-        let lineStart = text.utf8.count
+    private func appendLine(_ cells: [String], widths: [Int], to text: inout [UInt8]) {
+        let lineStart = text.count
         var pending = 0
         for (index, column) in columns.enumerated() {
             if index > 0 { pending += Self.gap.utf8.count }
@@ -82,21 +82,14 @@ struct Table: Sendable {
             if !fitted.isEmpty {
                 Self.appendSpaces(pending, to: &text)
                 pending = 0
-                text += fitted
+                text.append(contentsOf: fitted.utf8)
             }
             if !column.alignRight { pending += missing }
         }
-        while text.utf8.count > lineStart, text.utf8.last == UInt8(ascii: " ") { text.removeLast() }
+        while text.count > lineStart, text.last == UInt8(ascii: " ") { text.removeLast() }
     }
 
-    private static let spaces = String(repeating: " ", count: 256)
-
-    private static func appendSpaces(_ count: Int, to text: inout String) {
-        var left = count
-        while left > 0 {
-            let chunk = min(left, 256)
-            text += Substring(spaces.utf8.prefix(chunk))
-            left -= chunk
-        }
+    private static func appendSpaces(_ count: Int, to text: inout [UInt8]) {
+        if count > 0 { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
     }
 }
