@@ -28,8 +28,12 @@ public enum TodoProjection {
         let needle = query.search.map { $0.lowercased() }
         let readsItems = !query.tags.isEmpty || needle != nil
 
-        var matches: [Match] = []
         var titles: [String] = []
+        // With a limit, only the page is kept (a bounded heap); without one, every match is sorted.
+        let less = ordering(query.sort, reverse: query.reverse, titles: { titles })
+        var page = query.limit.map { PartialSort.Smallest<Match>($0, by: less) }
+        var matches: [Match] = []
+        var matched = 0
         var active = 0
         var completed = 0
         for index in 0..<model.todos.count {
@@ -63,12 +67,13 @@ public enum TodoProjection {
             case .title: Int64(titles.count)
             }
             if query.sort == .title { titles.append(model.todo(at: index).title) }
-            matches.append(Match(position: index, key: key ?? 0, missing: key == nil))
+            let match = Match(position: index, key: key ?? 0, missing: key == nil)
+            if page != nil { page!.offer(match) } else { matches.append(match) }
+            matched += 1
             if row.completed { completed += 1 } else { active += 1 }
         }
-        let less = ordering(query.sort, reverse: query.reverse, titles: titles)
-        let ordered = query.limit.map { PartialSort.smallest($0, of: matches, by: less) } ?? matches.sorted(by: less)
-        return TodoView(todos: ordered.map { model.todo(at: $0.position) }, matched: matches.count, active: active, completed: completed)
+        let ordered = page?.sorted() ?? matches.sorted(by: less)
+        return TodoView(todos: ordered.map { model.todo(at: $0.position) }, matched: matched, active: active, completed: completed)
     }
 
     /// A matching todo: its position and its sort key (for a title sort, the slot of its title).
@@ -88,9 +93,13 @@ public enum TodoProjection {
     ///
     /// Todos without a due date or priority stay last in both directions: reversing
     /// "soonest first" should give "latest first", not "undated first".
-    static func ordering(_ key: TodoSortKey, reverse: Bool, titles: [String]) -> (Match, Match) -> Bool {
+    /// `titles` gives the titles collected so far, for a title sort (its keys are slots in that list).
+    static func ordering(_ key: TodoSortKey, reverse: Bool, titles: @escaping () -> [String]) -> (Match, Match) -> Bool {
         let primary: (Match, Match) -> ComparisonResult = switch key {
-        case .title: { lhs, rhs in titles[Int(lhs.key)].compare(titles[Int(rhs.key)], options: [.caseInsensitive]) }
+        case .title: { lhs, rhs in
+            let all = titles()
+            return all[Int(lhs.key)].compare(all[Int(rhs.key)], options: [.caseInsensitive])
+        }
         default: { compare($0.key, $1.key) }
         }
         return { lhs, rhs in

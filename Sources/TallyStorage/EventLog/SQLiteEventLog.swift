@@ -75,15 +75,9 @@ public final class SQLiteEventLog: EventLog {
         return log
     }
 
-    /// How much of the file SQLite reads through a memory map (it maps no more than the file's size).
-    static let mmapSize = 1 << 30
-
     private func configure(writable: Bool) throws(SQLiteError) {
         try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
         try connection.execute("PRAGMA foreign_keys = ON")
-        // Pages are read through a memory map, not one pread(2) per page: reading a snapshot of
-        // 100k todos (2,900 pages) took 5 ms of system time in pread alone.
-        try connection.execute("PRAGMA mmap_size = \(Self.mmapSize)")
         if writable {
             // journal_mode answers with a row; read it so a non-database file fails here, clearly.
             // Switching needs an exclusive lock that SQLite does not wait for, so it is only done
