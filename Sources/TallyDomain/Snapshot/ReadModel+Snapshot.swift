@@ -61,6 +61,11 @@ extension Todo {
         writer.int(updatedAt)
         writer.bool(deleted)
         writer.count(version)
+        writer.optional(origin) { writer, origin in
+            writer.string(origin.tool.rawValue)
+            writer.string(origin.id)
+            writer.optional(origin.createdAt) { $0.int($1) }
+        }
     }
 
     /// Reads one todo; written out field by field (no closures) because it runs once per todo at start-up.
@@ -83,10 +88,11 @@ extension Todo {
         let updatedAt = try reader.int()
         let deleted = try reader.bool()
         let version = try reader.natural()
+        let origin = try reader.bool() ? try TodoOrigin(reading: &reader) : nil
         self.init(
             id: id, number: number, title: title, tags: tags, priority: priority, due: due, note: note,
             completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
-            deleted: deleted, version: version
+            deleted: deleted, version: version, origin: origin
         )
     }
 }
@@ -136,6 +142,17 @@ extension Record {
             distanceMeters: distanceMeters, place: place, date: date, note: note, source: source,
             createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version
         )
+    }
+}
+
+extension TodoOrigin {
+    /// Reads the tool's name, the id there and the optional creation time.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let raw = try reader.string()
+        guard let tool = Tool(rawValue: raw) else { throw reader.failure("unknown import tool '\(raw)'") }
+        let id = try reader.string()
+        let createdAt = try reader.bool() ? try reader.int() : nil
+        self.init(tool: tool, id: id, createdAt: createdAt)
     }
 }
 
