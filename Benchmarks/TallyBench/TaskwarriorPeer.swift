@@ -10,10 +10,14 @@ struct TaskwarriorPeer {
     let cache: String
     let pending: Int
 
-    /// The `task` binary; installed with apt (`taskwarrior`) when missing and running as root; nil otherwise.
-    static func locate(note: (String) -> Void) -> String? {
+    /// The `task` binary; when missing, installed with apt (`taskwarrior`) if `install` and running as root; nil otherwise.
+    static func locate(install: Bool, note: (String) -> Void) -> String? {
         let candidates = ["/usr/bin/task", "/usr/local/bin/task"]
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+        guard install else {
+            note("Taskwarrior ('task') is not installed: the ratios against it are not measured.")
+            return nil
+        }
         guard getuid() == 0 else {
             note("Taskwarrior ('task') is not installed and this is not root: the ratios against it are not measured.")
             return nil
