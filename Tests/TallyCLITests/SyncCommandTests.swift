@@ -169,6 +169,11 @@ struct SyncCommandTests {
         #expect(!info.stdout.contains("s3cret") && tally.eventCount == 1)
         #expect(tally.run("remote", "remove").status == 0)
         #expect(tally.run("remote", "show").stdout == "No remote is set.\n")
+        // A new database that is only given a remote keeps its file: the remote is its configuration.
+        let fresh = TallyRunner()
+        #expect(fresh.run("remote", "set", "/tmp/shared.db").status == 0)
+        #expect(FileManager.default.fileExists(atPath: fresh.databasePath))
+        #expect(fresh.run("remote", "show").stdout.hasPrefix("Remote        /tmp/shared.db\n"))
     }
 
     @Test("a shared log that cannot be reached: exit 74, local work untouched, every command works offline")
