@@ -78,6 +78,13 @@ struct PostgresEventLogTests {
         var backward = 0
         try log.scanBackward(before: nil) { _ in backward += 1; return true }
         #expect(backward == events.count)
+        // A reader that stops early (the next page already asked for) leaves the connection usable.
+        struct Enough: Error {}
+        #expect(throws: Enough.self) { try log.scanForFold(after: 0, through: nil) { if $0.seq == 3 { throw Enough() } } }
+        #expect(try log.head().seq == Int64(events.count))
+        var tail: [Int64] = []
+        try log.scan(after: Int64(events.count - 2), through: nil) { tail.append($0.seq) }
+        #expect(tail == [Int64(events.count - 1), Int64(events.count)])
     }
 
     @Test("the server rejects a duplicate id, a taken (stream, version) and a seq out of order; nothing of the batch stays")
