@@ -98,6 +98,11 @@ final class PGConnection {
             }
             return PQexecParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
         }
+        return try checked(result)
+    }
+
+    /// The result when it succeeded; otherwise it is freed and its error thrown.
+    private func checked(_ result: OpaquePointer?) throws(PGError) -> OpaquePointer? {
         do {
             try check(result)
         } catch {
@@ -122,13 +127,7 @@ final class PGConnection {
     func receive() throws(PGError) -> OpaquePointer? {
         let result = PQgetResult(handle)
         discardPending()
-        do {
-            try check(result)
-        } catch {
-            PQclear(result)
-            throw error
-        }
-        return result
+        return try checked(result)
     }
 
     /// Reads and drops whatever results of a sent query are still due.
