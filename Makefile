@@ -16,7 +16,7 @@ PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemT
 
 all: build
 
-## deps: make sure the system SQLite headers are present (installs libsqlite3-dev with apt when root).
+## deps: make sure the system SQLite headers are present (installs libsqlite3-dev with apt when root), and fish for the completion tests when it can.
 deps:
 	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -43,6 +43,15 @@ deps:
 		echo "Note: no PostgreSQL server binaries (initdb); the PostgreSQL tests will be skipped."; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "tally needs a Swift 6 toolchain: https://swift.org/install"; exit 1; }
+	@if command -v fish >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing fish (its completion script is tested)..."; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1 \
+			|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1; } \
+			|| echo "fish could not be installed; the fish completion tests are skipped."; \
+	else \
+		echo "fish is not installed; the fish completion tests are skipped."; \
+	fi
 
 ## build: debug build of tally (.build/debug/tally).
 build: deps
@@ -52,13 +61,14 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: every test: unit, storage, end-to-end (runs the built binary), the named end-to-end suites again against a
-## throw-away PostgreSQL cluster, then a seconds-long smoke run of the benchmark harness.
+## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage,
+## end-to-end (runs the built binary), then the named end-to-end suites again against a throw-away PostgreSQL
+## cluster; ends with the test summary.
 test: deps
 	$(SWIFT) build
+	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null 2>&1 || .build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke
 	./scripts/with-postgres $(SWIFT) test
 	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=6 $(SWIFT) test --skip-build --filter '$(PG_E2E_SUITES)'
-	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null
 
 ## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
 bench: deps

@@ -39,6 +39,6 @@ let package = Package(
         .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyPostgresTests", dependencies: ["TallyPostgres", "TallyBackends", "TallyDomain", "TallyApp", "TallyTestSupport"]),
         .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport", "tally"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

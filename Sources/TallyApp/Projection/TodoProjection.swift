@@ -7,9 +7,11 @@ public struct TodoView: Sendable, Equatable {
     public var todos: [Todo]
     /// How many matched before the limit.
     public var matched: Int
-    /// Active and completed among the matches (before the limit).
+    /// Active and completed among the matches that are not deleted (before the limit).
     public var active: Int
     public var completed: Int
+    /// Deleted todos among the matches (only with `includeDeleted`), counted neither active nor completed.
+    public var deleted: Int = 0
 }
 
 /// Serves filtered, sorted views of the todos.
@@ -27,6 +29,7 @@ public enum TodoProjection {
         var matches: [Int] = []
         var active = 0
         var completed = 0
+        var deleted = 0
         let less = ordering(query.sort, reverse: query.reverse, zone: zone)
         // Through a buffer pointer, fields are read in place: the array's accessor copied whole todos.
         let ordered: [Todo] = model.todos.withUnsafeBufferPointer { todos in
@@ -46,13 +49,19 @@ public enum TodoProjection {
                 }
                 if let needle, !matchesSearch(todos[index], needle) { continue }
                 matches.append(index)
-                if todos[index].completed { completed += 1 } else { active += 1 }
+                if todos[index].deleted {
+                    deleted += 1
+                } else if todos[index].completed {
+                    completed += 1
+                } else {
+                    active += 1
+                }
             }
             let byIndex: (Int, Int) -> Bool = { less(todos[$0], todos[$1]) }
             let positions = query.limit.map { PartialSort.smallest($0, of: matches, by: byIndex) } ?? matches.sorted(by: byIndex)
             return positions.map { todos[$0] }
         }
-        return TodoView(todos: ordered, matched: matches.count, active: active, completed: completed)
+        return TodoView(todos: ordered, matched: matches.count, active: active, completed: completed, deleted: deleted)
     }
 
     private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {
