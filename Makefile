@@ -98,7 +98,7 @@ completions: release
 ## install: install the binary, the man page and the completion scripts under $(PREFIX) (default /usr/local).
 install: man completions
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
-	install -m 755 .build/release/tally $(DESTDIR)$(BINDIR)/tally
+	install -m 755 -s .build/release/tally $(DESTDIR)$(BINDIR)/tally
 	install -m 644 tally.1 $(DESTDIR)$(MANDIR)/tally.1
 	install -m 644 .build/completions/tally.bash $(DESTDIR)$(BASHDIR)/tally
 	install -m 644 .build/completions/_tally $(DESTDIR)$(ZSHDIR)/_tally
