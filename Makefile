@@ -62,7 +62,8 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 ## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage,
-## end-to-end (runs the built binary), and the named end-to-end suites again against a throw-away PostgreSQL cluster.
+## end-to-end (runs the built binary), then the named end-to-end suites again against a throw-away PostgreSQL
+## cluster; ends with the test summary.
 test: deps
 	$(SWIFT) build
 	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null 2>&1 || .build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke
@@ -118,13 +119,6 @@ crash-test: deps
 	$(SWIFT) build --build-tests
 	CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
-## sync-crash-test: three replicas, SYNC_STEPS (default 1000) random offline commands, syncs and syncs killed with SIGKILL (swift test runs 40 steps; SYNC_SEED repeats a run's choices).
-.PHONY: sync-crash-test
-SYNC_STEPS ?= 1000
-sync-crash-test: deps
-	$(SWIFT) build --build-tests
-	SYNC_STEPS=$(SYNC_STEPS) $(SWIFT) test --skip-build --filter SyncPropertyTests
-
 ## pg-stress: the stress test against one PostgreSQL log: 8 processes x 200 mixed commands and a tailing reader (make test runs a short version).
 pg-stress: deps
 	$(SWIFT) build --build-tests
@@ -134,6 +128,13 @@ pg-stress: deps
 pg-crash-test: deps
 	$(SWIFT) build --build-tests
 	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
+
+## sync-crash-test: three replicas, SYNC_STEPS (default 1000) random offline commands, syncs and syncs killed with SIGKILL (swift test runs 40 steps; SYNC_SEED repeats a run's choices).
+.PHONY: sync-crash-test
+SYNC_STEPS ?= 1000
+sync-crash-test: deps
+	$(SWIFT) build --build-tests
+	./scripts/with-postgres env SYNC_STEPS=$(SYNC_STEPS) $(SWIFT) test --skip-build --filter SyncPropertyTests
 
 ## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
 fuzz: deps

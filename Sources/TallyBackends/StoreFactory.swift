@@ -1,3 +1,4 @@
+import Foundation
 import TallyDomain
 import TallyPostgres
 import TallyStorage
@@ -24,6 +25,24 @@ public enum StoreFactory {
             return try SQLiteEventLog.openForReading(path: path, busyTimeout: lockTimeout)
         case .postgres(let uri):
             return try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: lockTimeout)
+        }
+    }
+
+    /// True when the store is there before tally writes to it: the file exists; a server database
+    /// always counts as there (tally creates its schema, never the database).
+    public static func exists(_ location: StoreLocation) -> Bool {
+        switch location {
+        case .file(let path): return FileManager.default.fileExists(atPath: path)
+        case .postgres: return true
+        }
+    }
+
+    /// Removes a store that `openForWriting` created and that stayed empty (its file and side
+    /// files); a server database is never removed. The store must be closed.
+    public static func removeCreated(_ location: StoreLocation) {
+        guard case .file(let path) = location else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
         }
     }
 }

@@ -157,6 +157,26 @@ struct PostgresCommandTests {
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
+    @Test("a writer waiting for the append lock past TALLY_BUSY_TIMEOUT exits 75 and appends nothing")
+    func busyLock() throws {
+        let uri = try server.makeDatabase()
+        let database = PostgresTestServer.databaseName(uri)
+        let tally = runner(uri)
+        #expect(tally.run("add", "first").status == 0)
+        let holder = Thread {
+            // Another client holds the append lock for a while, as a long import would.
+            _ = try? PostgresTestServer.shared().psql("BEGIN; SELECT pg_advisory_xact_lock(7283945501); SELECT pg_sleep(3); COMMIT;", database: database)
+        }
+        holder.start()
+        usleep(800_000)
+        let busy = tally.run(["add", "second"], environment: ["TALLY_BUSY_TIMEOUT": "300"])
+        #expect(busy.status == 75, "\(busy.stderr)")
+        #expect(busy.stderr.hasPrefix("Error: The database stayed busy"), "\(busy.stderr)")
+        #expect(tally.eventCount == 1)
+        let waited = tally.run(["add", "third"], environment: ["TALLY_BUSY_TIMEOUT": "10000"])
+        #expect(waited.status == 0 && tally.eventCount == 2)
+    }
+
     @Test("export | import moves a log from SQLite to PostgreSQL and back with the same events and hashes")
     func moveBetweenBackends() throws {
         let personal = TallyRunner()

@@ -78,6 +78,13 @@ struct PostgresEventLogTests {
         var backward = 0
         try log.scanBackward(before: nil) { _ in backward += 1; return true }
         #expect(backward == events.count)
+        // A reader that stops early (the next page already asked for) leaves the connection usable.
+        struct Enough: Error {}
+        #expect(throws: Enough.self) { try log.scanForFold(after: 0, through: nil) { if $0.seq == 3 { throw Enough() } } }
+        #expect(try log.head().seq == Int64(events.count))
+        var tail: [Int64] = []
+        try log.scan(after: Int64(events.count - 2), through: nil) { tail.append($0.seq) }
+        #expect(tail == [Int64(events.count - 1), Int64(events.count)])
     }
 
     @Test("the server rejects a duplicate id, a taken (stream, version) and a seq out of order; nothing of the batch stays")
@@ -241,5 +248,32 @@ struct PostgresEventLogTests {
             seqs.append(event.seq)
         }
         #expect(seqs == Array(1 ... 13))
+    }
+}
+
+@Suite("Store locations and URIs")
+struct StoreLocationTests {
+    @Test("--db values: postgresql:// and postgres:// URIs (any case) are server logs, everything else a file path")
+    func parsing() {
+        #expect(StoreLocation("postgresql://u@h/db") == .postgres(uri: "postgresql://u@h/db"))
+        #expect(StoreLocation("POSTGRES://h/db") == .postgres(uri: "POSTGRES://h/db"))
+        #expect(StoreLocation("/home/a/tally.db") == .file(path: "/home/a/tally.db"))
+        #expect(StoreLocation("postgresql.db") == .file(path: "postgresql.db"))
+        #expect(StoreLocation("postgresql://h/db").isShared && !StoreLocation("x.db").isShared)
+    }
+
+    @Test("a password is never shown, wherever the URI carries it", arguments: [
+        ("postgresql://alice:s3cret@db.example.org:5432/team?sslmode=require", "postgresql://alice:***@db.example.org:5432/team?sslmode=require"),
+        ("postgres://alice:p%40ss@host/db", "postgres://alice:***@host/db"),
+        ("postgresql://alice@host/db?password=s3cret&sslmode=require", "postgresql://alice@host/db?password=***&sslmode=require"),
+        ("postgresql://host/db?sslmode=require&PASSWORD=s3cret", "postgresql://host/db?sslmode=require&password=***"),
+        ("postgresql://alice@host:5432/db", "postgresql://alice@host:5432/db"),
+        ("postgresql://:s3cret@host/db", "postgresql://:***@host/db"),
+        ("postgresql:///db?host=/run/postgresql", "postgresql:///db?host=/run/postgresql"),
+    ])
+    func redaction(uri: String, shown: String) {
+        #expect(PostgresURI.redacted(uri) == shown)
+        #expect(StoreLocation(uri).display == shown)
+        #expect(!shown.contains("s3cret"))
     }
 }

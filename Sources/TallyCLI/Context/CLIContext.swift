@@ -30,32 +30,29 @@ final class CLIContext {
         return log
     }
 
-    /// The database for writing (another store when `location` is given), created and migrated when needed.
+    /// The database for writing (another store, such as a sync's shared log, when `location` is
+    /// given), created and migrated when needed.
     func openForWriting(_ location: StoreLocation? = nil) throws -> any EventStore {
-        let target = location ?? settings.storeLocation
-        var createdPath: String?
-        if location == nil, case .file(let path) = target, !FileManager.default.fileExists(atPath: path) { createdPath = path }
-        let log = try StoreFactory.openForWriting(target, now: now, lockTimeout: settings.busyTimeout)
+        let existed = location != nil || StoreFactory.exists(settings.storeLocation)
+        let log = try StoreFactory.openForWriting(location ?? settings.storeLocation, now: now, lockTimeout: settings.busyTimeout)
         openedLogs.append(log)
-        if let createdPath { createdLog = (log, createdPath) }
+        if !existed { createdLog = log }
         return log
     }
 
-    /// The database file this command created, if it did.
-    private var createdLog: (log: any EventStore, path: String)?
+    /// The database this command created, if it did.
+    private var createdLog: (any EventStore)?
 
     /// Removes the database file this command created when it holds no event after all (a failed
     /// write rolled back, or the command changed nothing), so a typo in `--db`, a refused first
     /// command or a first `toggle --all` on nothing leaves no file behind. A file that was only
     /// given a remote (`tally remote set` on a new database) keeps it: that is its configuration.
     func removeDatabaseLeftEmpty() {
-        guard let created = createdLog, (try? created.log.head().seq) == 0 else { return }
-        if let replica = created.log as? ReplicaStore, (try? replica.replicaState().remote) != nil { return }
+        guard let log = createdLog, (try? log.head().seq) == 0 else { return }
+        if let replica = log as? ReplicaStore, (try? replica.replicaState().remote) != nil { return }
         createdLog = nil
         closeDatabases()
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: created.path + suffix)
-        }
+        StoreFactory.removeCreated(settings.storeLocation)
     }
 
     /// Closes every database the command opened. Read models stay alive (see `keptUntilExit`), but

@@ -92,6 +92,54 @@ final class PGConnection {
             try check(result)
             prepared.insert(name)
         }
+        let result = withParameters(parameters) { count, pointers, lengths, formats in
+            if let name {
+                return PQexecPrepared(handle, name, count, pointers, lengths, formats, binaryResult ? 1 : 0)
+            }
+            return PQexecParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
+        }
+        return try checked(result)
+    }
+
+    /// The result when it succeeded; otherwise it is freed and its error thrown.
+    private func checked(_ result: OpaquePointer?) throws(PGError) -> OpaquePointer? {
+        do {
+            try check(result)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
+    /// Sends a query without waiting for its rows; `receive` collects them. Lets the server work
+    /// on the next page while the caller processes this one.
+    func send(_ sql: String, _ parameters: [PGValue]) throws(PGError) {
+        let sent = withParameters(parameters) { count, pointers, lengths, formats in
+            PQsendQueryParams(handle, sql, count, nil, pointers, lengths, formats, 0)
+        }
+        guard sent == 1 else {
+            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: PQstatus(handle) != CONNECTION_OK)
+        }
+    }
+
+    /// The rows of the query `send` sent; the caller clears the result. The connection is free again afterwards.
+    func receive() throws(PGError) -> OpaquePointer? {
+        let result = PQgetResult(handle)
+        discardPending()
+        return try checked(result)
+    }
+
+    /// Reads and drops whatever results of a sent query are still due.
+    func discardPending() {
+        while let extra = PQgetResult(handle) { PQclear(extra) }
+    }
+
+    /// Calls `body` with the parameters as libpq takes them: text, except bytes (binary).
+    private func withParameters<T>(
+        _ parameters: [PGValue],
+        _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> T
+    ) -> T {
         // Each value is copied into its own buffer, which libpq reads during the call.
         let count = parameters.count
         var lengths = [Int32](repeating: 0, count: count)
@@ -114,19 +162,7 @@ final class PGConnection {
             lengths[index] = Int32(bytes.count)
             pointers[index] = UnsafePointer(buffer.assumingMemoryBound(to: CChar.self))
         }
-        let result: OpaquePointer?
-        if let name {
-            result = PQexecPrepared(handle, name, Int32(count), pointers, lengths, formats, binaryResult ? 1 : 0)
-        } else {
-            result = PQexecParams(handle, sql, Int32(count), nil, pointers, lengths, formats, binaryResult ? 1 : 0)
-        }
-        do {
-            try check(result)
-        } catch {
-            PQclear(result)
-            throw error
-        }
-        return result
+        return body(Int32(count), pointers, lengths, formats)
     }
 
     private func check(_ result: OpaquePointer?) throws(PGError) {
@@ -189,6 +225,11 @@ struct PGResult {
     }
 
     var count: Int { Int(PQntuples(handle)) }
+
+    /// Frees a result that `receive` returned (`query` frees its own).
+    func clear() {
+        PQclear(handle)
+    }
 
     func isNull(_ row: Int, _ column: Int) -> Bool {
         PQgetisnull(handle, Int32(row), Int32(column)) == 1

@@ -158,23 +158,31 @@ public final class PostgresEventLog: EventStore {
     private func pages(_ sql: String, after: Int64, through: Int64?, hashColumn: Int, _ row: (PGResult, Int) throws -> Void) throws {
         guard schemaKnown else { return }
         let connection = try open()
-        var cursor = after
+        let parameters = { (cursor: Int64) -> [PGValue] in [.int(cursor), .int(through ?? Int64.max), .int(Self.pageSize)] }
         var lastRow: LogHead?
-        while true {
-            var count = 0
-            do {
-                try connection.query(sql, [.int(cursor), .int(through ?? Int64.max), .int(Self.pageSize)]) { rows in
-                    count = rows.count
-                    for index in 0 ..< rows.count {
+        do {
+            try connection.send(sql, parameters(after))
+            while true {
+                let rows = PGResult(try connection.receive())
+                defer { rows.clear() }
+                let count = rows.count
+                if count > 0 { lastRow = LogHead(seq: rows.int64(count - 1, 0), hash: rows.string(count - 1, hashColumn)) }
+                // A full page: ask for the next one before handling this one, so the server reads
+                // while tally folds.
+                let more = count == Self.pageSize
+                if more, let lastRow { try connection.send(sql, parameters(lastRow.seq)) }
+                do {
+                    for index in 0 ..< count {
                         try row(rows, index)
                     }
-                    if count > 0 { lastRow = LogHead(seq: rows.int64(count - 1, 0), hash: rows.string(count - 1, hashColumn)) }
+                } catch {
+                    if more { connection.discardPending() }
+                    throw error
                 }
-            } catch let error as PGError {
-                throw fail(error)
+                if !more { break }
             }
-            guard count == Self.pageSize, let lastRow else { break }
-            cursor = lastRow.seq
+        } catch let error as PGError {
+            throw fail(error)
         }
         // Under the append lock nobody else appends: a scan to the end has seen the head.
         if through == nil, connection.isInTransaction, lockHeld {
