@@ -3,6 +3,8 @@ import PackageDescription
 
 /// Layers, innermost first. Arrows point inward:
 /// TallyDomain (pure) <- TallyStorage (the only SQLite importer)
+/// TallyDomain <- TallyPostgres (the only libpq importer)
+/// TallyStorage, TallyPostgres <- TallyBackends (opens the store a location names)
 /// TallyDomain <- TallyApp (dispatcher, projections) <- TallyCLI <- tally
 let package = Package(
     name: "tally",
@@ -16,18 +18,27 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         .target(name: "TallyDomain"),
         .target(name: "TallyStorage", dependencies: ["TallyDomain", "CSQLite"]),
+        .target(name: "TallyPostgres", dependencies: ["TallyDomain", "CLibPQ"]),
+        .target(name: "TallyBackends", dependencies: ["TallyDomain", "TallyStorage", "TallyPostgres"]),
         .target(name: "TallyApp", dependencies: ["TallyDomain"]),
-        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyStorage"]),
+        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyBackends"]),
         .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
         // The benchmark harness: generates stores through the library, times the built binary, and
-        // talks to SQLite directly only for the raw-SQLite baseline it compares against.
-        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyApp", "CSQLite"], path: "Benchmarks/TallyBench"),
+        // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
+        // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyBackends", "TallyApp", "TallyTestSupport", "CSQLite"], path: "Benchmarks/TallyBench"),
         .target(name: "TallyTestSupport", dependencies: ["TallyDomain"], path: "Tests/TallyTestSupport"),
         .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyTestSupport", "tally"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyPostgres", "TallyBackends", "TallyDomain", "TallyApp", "TallyTestSupport"]),
+        .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

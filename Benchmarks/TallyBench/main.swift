@@ -15,6 +15,8 @@ struct Profile {
     var small: (todos: Int, events: Int)
     var longHistory: (todos: Int, events: Int)
     var large: (todos: Int, events: Int)
+    /// The store with as many todos as events, for `list --limit 20` and the peak memory of `add`.
+    var huge: (todos: Int, events: Int)
     /// Runs of each short process measurement (after one warm-up run).
     var runs: Int
     /// Runs of each long measurement (rebuild, bulk append, raw baseline).
@@ -22,9 +24,9 @@ struct Profile {
     /// Whether the figures are compared with the targets (they are stated for the full sizes).
     var judged: Bool
 
-    static let full = Profile(name: "full", small: (10_000, 10_000), longHistory: (10_000, 1_000_000), large: (100_000, 1_000_000), runs: 21, heavyRuns: 3, judged: true)
-    static let quick = Profile(name: "quick", small: (10_000, 10_000), longHistory: (10_000, 100_000), large: (20_000, 100_000), runs: 11, heavyRuns: 3, judged: false)
-    static let smoke = Profile(name: "smoke", small: (200, 200), longHistory: (200, 2_000), large: (500, 2_000), runs: 2, heavyRuns: 1, judged: false)
+    static let full = Profile(name: "full", small: (10_000, 10_000), longHistory: (10_000, 1_000_000), large: (100_000, 1_000_000), huge: (1_000_000, 1_000_000), runs: 21, heavyRuns: 3, judged: true)
+    static let quick = Profile(name: "quick", small: (10_000, 10_000), longHistory: (10_000, 100_000), large: (20_000, 100_000), huge: (100_000, 100_000), runs: 11, heavyRuns: 3, judged: false)
+    static let smoke = Profile(name: "smoke", small: (200, 200), longHistory: (200, 2_000), large: (500, 2_000), huge: (1_000, 1_000), runs: 2, heavyRuns: 1, judged: false)
 }
 
 struct Options {

@@ -25,8 +25,9 @@ extension Dispatcher {
     ///
     /// Scans commands backwards from the end, keeping the ids undo markers name. Undo commands are
     /// skipped (redo reverses them); every other command, a redo included, is an undoable unit.
+    /// With `actor` (on a shared log), only that actor's commands count: a teammate's are skipped.
     /// - Throws: `HistoryError.nothingToUndo` when no command is left to undo.
-    public func undo(steps: Int = 1) throws -> HistoryOutcome {
+    public func undo(steps: Int = 1, actor: String? = nil) throws -> HistoryOutcome {
         var before = ReadModel()
         var taken: [HistoryStep] = []
         let outcome = try execute { state, context in
@@ -34,6 +35,7 @@ extension Dispatcher {
             var undone = Set<String>()
             var targets: [LoggedCommand] = []
             try CommandScanner.newestFirst(log) { command in
+                if let actor, command.actor != actor { return true }
                 if command.isUndo {
                     undone.formUnion(command.undid)
                 } else if !undone.contains(command.id) {
@@ -59,14 +61,16 @@ extension Dispatcher {
     /// Only the trailing run of undo and redo commands counts: replayed oldest first, an undo pushes
     /// the commands it undid and a redo pops them. Any other command ends the run, so after a new
     /// change there is nothing to redo.
+    /// With `actor` (on a shared log), only that actor's commands count: a teammate's are skipped.
     /// - Throws: `HistoryError.nothingToRedo` when the stack is empty.
-    public func redo(steps: Int = 1) throws -> HistoryOutcome {
+    public func redo(steps: Int = 1, actor: String? = nil) throws -> HistoryOutcome {
         var before = ReadModel()
         var taken: [HistoryStep] = []
         let outcome = try execute { state, context in
             before = state
             var run: [LoggedCommand] = []
             try CommandScanner.newestFirst(log) { command in
+                if let actor, command.actor != actor { return true }
                 guard command.isUndo || command.isRedo else { return false }
                 run.append(command)
                 return true

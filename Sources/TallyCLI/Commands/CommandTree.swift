@@ -11,6 +11,7 @@ enum CommandTree {
         InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
                 CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
+        RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self, SyncCommand.self, ConflictsCommand.self,
         ]
     }
 
@@ -31,6 +32,7 @@ enum CommandTree {
             SnapshotCommand.spec, RebuildCommand.spec,
             LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
                         CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec,
+            RemoteGroup.spec, SyncCommand.spec, ConflictsCommand.spec,
         ]
     )
 

@@ -53,6 +53,8 @@ enum FailureMapper {
             ]))
         case let error as CLIError:
             return cli(error, catalog: catalog)
+        case let error as RemoteError:
+            return SyncMessages.failure(error, catalog: catalog)
         case let error as AuditFailure:
             return error.failure(catalog: catalog)
         case let error as TimeTravel.NotYet:
@@ -103,6 +105,18 @@ enum FailureMapper {
             return Failure(exit: .ioError, code: "disk_full", message: catalog.text(.errorDiskFull))
         case .io(let reason):
             return Failure(exit: .ioError, code: "io", message: catalog.text(.errorIO, ["reason": reason]))
+        case .unavailable(let failure):
+            let (code, id): (String, MessageID) = switch failure.kind {
+            case .refused: ("cannot_connect", .errorServerRefused)
+            case .authentication: ("authentication", .errorServerAuthentication)
+            case .unknownDatabase: ("unknown_database", .errorServerUnknownDatabase)
+            case .lost: ("connection_lost", .errorServerLost)
+            }
+            return Failure(exit: .ioError, code: code, message: catalog.text(id, ["server": failure.server, "detail": failure.detail]))
+        case .permissionDenied(let detail):
+            return Failure(exit: .ioError, code: "permission_denied", message: catalog.text(.errorPermissionDenied, ["detail": detail]))
+        case .foreignSchema(let detail):
+            return Failure(exit: .ioError, code: "not_a_tally_database", message: catalog.text(.errorForeignSchema, ["detail": detail]))
         }
     }
 

@@ -42,11 +42,13 @@ struct TodoRenderer {
             Table.Column(title: catalog.text(.columnPriority), dropOrder: 2),
             Table.Column(title: catalog.text(.columnDue), dropOrder: 3),
         ]
+        // Looked up once per table, not once per row.
+        let priorities = priorityLabels
         let rows = view.todos.map { todo -> [String] in
             let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
             return [
                 String(todo.number), marker(todo), title, todo.tags.joined(separator: " "),
-                priorityCell(todo), dueCell(todo),
+                priorityCell(todo, labels: priorities), dueCell(todo),
             ]
         }
         var text = Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
@@ -82,9 +84,13 @@ struct TodoRenderer {
     }
 
     /// The priority word, in bold yellow on a terminal when it is high (the word says so too).
-    func priorityCell(_ todo: Todo) -> String {
-        guard let priority = todo.priority else { return "" }
-        let text = catalog.text(priorityID(priority))
+    /// Every priority's label in the current language.
+    var priorityLabels: [Priority: String] {
+        Dictionary(uniqueKeysWithValues: Priority.allCases.map { ($0, catalog.text(priorityID($0))) })
+    }
+
+    func priorityCell(_ todo: Todo, labels: [Priority: String]) -> String {
+        guard let priority = todo.priority, let text = labels[priority] else { return "" }
         return priority == .high && !todo.completed && !todo.deleted ? style.bold(style.yellow(text)) : text
     }
 
@@ -104,7 +110,7 @@ struct TodoRenderer {
             (catalog.text(.fieldTitle), todo.title),
             (catalog.text(.fieldStatus), status(todo)),
             (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : todo.tags.joined(separator: " ")),
-            (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo)),
+            (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo, labels: priorityLabels)),
             (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo)),
             (catalog.text(.fieldNote), todo.note ?? "-"),
             (catalog.text(.fieldCreated), time(todo.createdAt)),

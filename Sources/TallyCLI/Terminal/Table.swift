@@ -33,8 +33,15 @@ struct Table: Sendable {
     func render(maxWidth: Int?) -> String {
         guard !columns.isEmpty else { return "" }
         let widths = columnWidths(maxWidth: maxWidth)
-        let lines = [columns.map(\.title)] + rows
-        return lines.map { line(for: $0, widths: widths) }.joined(separator: "\n")
+        // One byte buffer for the whole table: cells are copied in as UTF-8, never joined per line.
+        var text: [UInt8] = []
+        text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rows.count + 1))
+        appendLine(columns.map(\.title), widths: widths, to: &text)
+        for row in rows {
+            text.append(UInt8(ascii: "\n"))
+            appendLine(row, widths: widths, to: &text)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Natural widths, dropped columns at width 0, shrunk as described in `render(maxWidth:)`.
@@ -80,16 +87,37 @@ struct Table: Sendable {
         return shown
     }
 
-    /// One rendered line: cells cut and padded to `widths`, trailing spaces removed.
-    private func line(for cells: [String], widths: [Int]) -> String {
-        var parts: [String] = []
+    /// Appends one line: cells cut and padded to `widths`, dropped columns left out, without trailing spaces.
+    ///
+    /// Padding is held back until something visible follows it, so nothing is written only to be
+    /// removed; a cell that itself ends in spaces at the end of the line is trimmed afterwards.
+    private func appendLine(_ cells: [String], widths: [Int], to text: inout [UInt8]) {
+        let lineStart = text.count
+        var pending = 0
+        var first = true
         for (index, column) in columns.enumerated() where widths[index] > 0 || column.dropOrder == nil {
+            if !first { pending += Self.gap.utf8.count }
+            first = false
             let cell = index < cells.count ? cells[index] : ""
-            let fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
-            parts.append(TextWidth.pad(fitted, to: widths[index], alignRight: column.alignRight))
+            var width = TextWidth.of(cell)
+            var fitted = cell
+            if width > widths[index] {
+                fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
+                width = TextWidth.of(fitted)
+            }
+            let missing = max(widths[index] - width, 0)
+            if column.alignRight { pending += missing }
+            if !fitted.isEmpty {
+                Self.appendSpaces(pending, to: &text)
+                pending = 0
+                text.append(contentsOf: fitted.utf8)
+            }
+            if !column.alignRight { pending += missing }
         }
-        var text = parts.joined(separator: Self.gap)
-        while text.last == " " { text.removeLast() }
-        return text
+        while text.count > lineStart, text.last == UInt8(ascii: " ") { text.removeLast() }
+    }
+
+    private static func appendSpaces(_ count: Int, to text: inout [UInt8]) {
+        if count > 0 { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
     }
 }

@@ -23,7 +23,9 @@ enum UndoCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
-        HistoryPrinter(context: context).print(try context.dispatcher().undo(steps: steps), header: .auditUndid)
+        let dispatcher = try context.dispatcher()
+        let actor = try SyncCommand.undoActor(dispatcher.log, context)
+        HistoryPrinter(context: context).print(try dispatcher.undo(steps: steps, actor: actor), header: .auditUndid)
     }
 }
 
@@ -43,7 +45,9 @@ enum RedoCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
-        HistoryPrinter(context: context).print(try context.dispatcher().redo(steps: steps), header: .auditRedid)
+        let dispatcher = try context.dispatcher()
+        let actor = try SyncCommand.undoActor(dispatcher.log, context)
+        HistoryPrinter(context: context).print(try dispatcher.redo(steps: steps, actor: actor), header: .auditRedid)
     }
 }
 

@@ -1,0 +1,232 @@
+import Dispatch
+import Foundation
+import TallyDomain
+
+/// Why a sync stopped. Nothing is changed on either side when one is thrown before a commit.
+public enum SyncError: Error, Sendable, Equatable {
+    /// The shared log does not extend this replica's synced prefix: it was rewritten, restored from
+    /// an old backup, or is another log. `found` is the shared log's event at the prefix's end, if any.
+    case diverged(synced: LogHead, remoteHead: LogHead, found: String?)
+    /// An event of the shared log does not continue its hash chain.
+    case brokenRemote(seq: Int64)
+    /// The shared head moved under every attempt to push (very busy teammates): try again.
+    case kept(moving: Int)
+}
+
+/// What a sync did.
+public struct SyncReport: Sendable {
+    /// Local events that are now in the shared log (including those an interrupted run had pushed).
+    public var pushed = 0
+    /// Shared events this replica did not have.
+    public var pulled = 0
+    public var conflicts: [SyncConflict] = []
+    public var renumbered: [Renumbering] = []
+    /// The shared head this replica now matches.
+    public var head = LogHead.empty
+    /// The local read models before the sync (for naming items as the user knew them); set when
+    /// unpushed events were rebased, else empty.
+    public var before = ReadModel()
+    /// True when the sync moved no event and changed nothing but the time of the last sync.
+    public var isNoOp: Bool { pushed == 0 && pulled == 0 && conflicts.isEmpty }
+}
+
+/// Pushes a replica's unpushed events to the shared log and pulls what it lacks, in one run.
+///
+/// The remote is any `EventLog` (PostgreSQL, or a SQLite file). Steps, each safe to kill:
+/// 1. in one local transaction: check that the shared log extends the synced prefix, append the
+///    shared events after it, rebase the unpushed events on top (`Rebase`), store the conflicts,
+///    and record the shared head as synced;
+/// 2. in one remote transaction: append the rebased events, only if the shared head is still the
+///    one rebased on (otherwise go back to 1);
+/// 3. in one local transaction: record the new shared head as synced.
+/// A kill between 2 and 3 leaves the pushed events looking unpushed; the next run finds their
+/// ids in the shared log and counts them as pushed, so nothing is stored twice.
+public final class SyncEngine {
+    public typealias LocalLog = EventLog & ReplicaStore & SnapshotStore
+
+    private let local: LocalLog
+    private let remote: EventLog
+    private let now: () -> Int64
+    /// How many times the push is retried when the shared head moved meanwhile.
+    public var attempts = 5
+    /// Called after each step commits (`"local"`, `"push"`, `"marked"`): a test hook for fault injection.
+    public var afterStep: ((String) throws -> Void)?
+    /// Told how many of the shared events to pull are stored, after each batch: (done, total).
+    public var onPull: ((Int64, Int64) -> Void)?
+
+    public init(local: LocalLog, remote: EventLog, now: @escaping () -> Int64) {
+        self.local = local
+        self.remote = remote
+        self.now = now
+    }
+
+    public func run() throws -> SyncReport {
+        var report = SyncReport()
+        for attempt in 1...attempts {
+            let step = try pullAndRebase(&report)
+            try afterStep?("local")
+            guard !step.toPush.isEmpty else {
+                report.head = step.head
+                return merged(report)
+            }
+            let expected = step.head
+            let pushed: Bool
+            do {
+                pushed = try remote.write { () throws -> Bool in
+                    guard try remote.head() == expected else { return false }
+                    try remote.append(step.toPush)
+                    return true
+                }
+            } catch EventLogError.duplicateEventID, EventLogError.conflict {
+                pushed = false
+            }
+            guard pushed else {
+                if attempt == attempts { throw SyncError.kept(moving: attempts) }
+                continue
+            }
+            try afterStep?("push")
+            let last = step.toPush[step.toPush.count - 1]
+            let head = LogHead(seq: last.seq, hash: last.hash)
+            try local.write {
+                guard try local.replicaState().synced == expected else { return }
+                try local.markSynced(head, at: now())
+            }
+            try afterStep?("marked")
+            report.pushed += step.toPush.count
+            report.head = head
+            return merged(report)
+        }
+        throw SyncError.kept(moving: attempts)
+    }
+
+    /// Folds renumberings of several attempts into one from → to per item.
+    private func merged(_ report: SyncReport) -> SyncReport {
+        var result = report
+        var seen: [String: Renumbering] = [:]
+        var order: [String] = []
+        for item in report.renumbered {
+            if var known = seen[item.stream] {
+                known.to = item.to
+                seen[item.stream] = known
+            } else {
+                seen[item.stream] = item
+                order.append(item.stream)
+            }
+        }
+        result.renumbered = order.compactMap { seen[$0] }.filter { $0.from != $0.to }
+        return result
+    }
+
+    private struct Step {
+        /// The shared head the local log now matches.
+        var head: LogHead
+        /// Local events to append at that head.
+        var toPush: [EventEnvelope]
+    }
+
+    /// Step 1, in one local transaction.
+    private func pullAndRebase(_ report: inout SyncReport) throws -> Step {
+        try local.write {
+            let synced = try local.replicaState().synced
+            let remoteHead = try remote.head()
+            try checkPrefix(synced, remoteHead: remoteHead)
+            var unpushed: [EventEnvelope] = []
+            try local.scan(after: synced.seq, through: nil) { unpushed.append($0) }
+            guard remoteHead.seq > synced.seq else {
+                try local.markSynced(synced, at: unpushed.isEmpty ? now() : nil)
+                return Step(head: synced, toPush: unpushed)
+            }
+            var rebase: Rebase? = nil
+            if !unpushed.isEmpty {
+                let base = try StateLoader.load(log: local, snapshots: local, bound: .position(synced.seq)).model
+                rebase = Rebase(base: base, synced: synced, local: unpushed)
+                try local.discardEvents(after: synced.seq)
+            }
+            var previous = synced
+            var batch: [EventEnvelope] = []
+            batch.reserveCapacity(Self.batchSize)
+            var flushed = synced
+            let flush = { () throws in
+                try Self.checkLinks(batch, after: flushed)
+                try self.local.append(batch)
+                flushed = previous
+                self.onPull?(flushed.seq - synced.seq, remoteHead.seq - synced.seq)
+                batch.removeAll(keepingCapacity: true)
+            }
+            try remote.scan(after: synced.seq, through: remoteHead.seq) { event in
+                guard event.seq == previous.seq + 1 else { throw SyncError.brokenRemote(seq: event.seq) }
+                previous = LogHead(seq: event.seq, hash: event.hash)
+                do throws(EventDecodingError) {
+                    try rebase?.absorb(event)
+                } catch {
+                    throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
+                }
+                batch.append(event)
+                if batch.count == Self.batchSize { try flush() }
+            }
+            try flush()
+            guard previous == remoteHead else { throw SyncError.brokenRemote(seq: previous.seq + 1) }
+            var toPush: [EventEnvelope] = []
+            if let rebase {
+                let outcome: RebaseOutcome
+                do throws(EventDecodingError) {
+                    outcome = try rebase.finish()
+                } catch {
+                    throw ReplayError(seq: synced.seq, type: error.type, reason: error.reason)
+                }
+                try local.append(outcome.events)
+                try local.storeConflicts(outcome.conflicts, at: now())
+                report.pulled += rebase.pulled
+                report.pushed += outcome.alreadyShared
+                report.conflicts += outcome.conflicts
+                report.renumbered += outcome.renumbered
+                if report.before.position == 0 { report.before = outcome.localState }
+                toPush = outcome.events
+            } else {
+                report.pulled += Int(remoteHead.seq - synced.seq)
+            }
+            try local.markSynced(remoteHead, at: toPush.isEmpty ? now() : nil)
+            return Step(head: remoteHead, toPush: toPush)
+        }
+    }
+
+    /// Pulled events are checked and stored this many at a time.
+    static let batchSize = 4096
+
+    /// Checks that each event of `batch` continues the hash chain from `head` (the links are
+    /// independent given the stored hashes, so they are recomputed on every core).
+    static func checkLinks(_ batch: [EventEnvelope], after head: LogHead) throws {
+        guard !batch.isEmpty else { return }
+        let chunks = min(ProcessInfo.processInfo.activeProcessorCount, max(1, batch.count / 256))
+        nonisolated(unsafe) let bad = UnsafeMutableBufferPointer<Int64>.allocate(capacity: chunks)
+        defer { bad.deallocate() }
+        bad.initialize(repeating: 0)
+        batch.withUnsafeBufferPointer { buffer in
+            // Each chunk reads the shared batch and writes only its own slot of `bad`.
+            nonisolated(unsafe) let events = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let range = (events.count * chunk / chunks)..<(events.count * (chunk + 1) / chunks)
+                for index in range {
+                    let previous = index == 0 ? head.hash : events[index - 1].hash
+                    if EventHash.link(previous: previous, events[index]) != events[index].hash {
+                        bad[chunk] = events[index].seq
+                        return
+                    }
+                }
+            }
+        }
+        if let seq = bad.first(where: { $0 != 0 }) { throw SyncError.brokenRemote(seq: seq) }
+    }
+
+    /// Refuses a shared log that does not hold this replica's synced prefix unchanged.
+    private func checkPrefix(_ synced: LogHead, remoteHead: LogHead) throws {
+        guard synced.seq > 0 else { return }
+        var found: String?
+        if remoteHead.seq >= synced.seq {
+            try remote.scan(after: synced.seq - 1, through: synced.seq) { found = $0.hash }
+        }
+        guard found == synced.hash else {
+            throw SyncError.diverged(synced: synced, remoteHead: remoteHead, found: found)
+        }
+    }
+}

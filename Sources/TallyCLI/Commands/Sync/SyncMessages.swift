@@ -1,0 +1,103 @@
+import TallyApp
+import TallyDomain
+
+/// How sync results and failures read: conflict lines, renumberings, and their JSON shapes.
+enum SyncMessages {
+    static func failure(_ error: RemoteError, catalog: Catalog) -> Failure {
+        switch error {
+        case .noRemote:
+            return Failure(exit: .failure, code: "no_remote", message: catalog.text(.syncNoRemote))
+        case .unreachable(let address, let reason):
+            return Failure(exit: .ioError, code: "unreachable", message: catalog.text(.syncUnreachable, ["url": address, "reason": reason]))
+        case .notLocal(let address):
+            return Failure(exit: .failure, code: "not_local", message: catalog.text(.syncNotLocal, ["url": address]))
+        case .sameFile(let address):
+            return Failure(exit: .failure, code: "same_file", message: catalog.text(.syncSameFile, ["url": address]))
+        case .sync(let address, .diverged(let synced, let remoteHead, let found)):
+            return Failure(exit: .failure, code: "diverged", message: catalog.text(.syncDiverged, [
+                "url": address, "seq": String(synced.seq), "hash": String(synced.hash.prefix(16)),
+                "found": found.map { String($0.prefix(16)) } ?? catalog.text(.syncMissing, ["count": String(remoteHead.seq)]),
+            ]))
+        case .sync(let address, .brokenRemote(let seq)):
+            return Failure(exit: .failure, code: "broken_remote", message: catalog.text(.syncBroken, ["url": address, "seq": String(seq)]))
+        case .sync(_, .kept(let attempts)):
+            return Failure(exit: .busy, code: "busy", message: catalog.text(.syncKeptMoving, ["count": String(attempts)]))
+        }
+    }
+
+    /// `todo 3 'Milk'`, `record 2 'Run'`, `the saved view of todos`: the item as it is now, else as it was.
+    static func item(_ stream: String, now: ReadModel, before: ReadModel, catalog: Catalog) -> String {
+        for model in [now, before] {
+            if let todo = model.todo(id: stream) { return catalog.text(.syncItemTodo, ["number": String(todo.number), "title": todo.title]) }
+            if let record = model.record(id: stream) { return catalog.text(.syncItemRecord, ["number": String(record.number), "title": record.name]) }
+        }
+        if let scope = FilterScope.allCases.first(where: { $0.stream == stream }) {
+            return catalog.text(.syncItemView, ["scope": scope.rawValue])
+        }
+        return catalog.text(.syncItemOther, ["stream": stream])
+    }
+
+    /// One line naming a conflict.
+    static func line(_ conflict: SyncConflict, now: ReadModel, before: ReadModel, context: CLIContext) -> String {
+        let catalog = context.catalog
+        var arguments = [
+            "item": item(conflict.stream, now: now, before: before, catalog: catalog),
+            "field": conflict.field ?? conflict.type,
+            "change": conflict.field.map { "\($0) " + value(conflict.value) } ?? conflict.type,
+            "value": value(conflict.value),
+        ]
+        if let other = conflict.other {
+            arguments["actor"] = other.actor
+            arguments["other"] = value(other.value)
+            arguments["time"] = Timestamp.formatLocal(other.recordedAt, in: context.zone, withTime: true)
+        }
+        let id: MessageID = switch conflict.kind {
+        case .overridden: .syncOverridden
+        case .overrides: .syncOverrides
+        case .deleted: conflict.other == nil ? .syncDeleted : .syncDeletedBy
+        case .redundant: .syncRedundant
+        case .duplicate: .syncDuplicate
+        case .impossible: .syncImpossible
+        }
+        return catalog.text(id, arguments)
+    }
+
+    /// A value as the user typed it: strings quoted, lists joined, null as `none`.
+    static func value(_ json: JSON?) -> String {
+        switch json {
+        case nil, .null?: return "none"
+        case .string(let text)?: return "'\(text)'"
+        case .array(let items)?: return "[" + items.map { $0.stringValue ?? $0.serialized(.compact) }.joined(separator: ", ") + "]"
+        case let other?: return other.serialized(.compact)
+        }
+    }
+
+    static func renumbered(_ item: Renumbering, catalog: Catalog) -> String {
+        catalog.text(item.kind == .todo ? .syncRenumberedTodo : .syncRenumberedRecord, ["from": String(item.from), "to": String(item.to)])
+    }
+
+    static func json(_ conflict: SyncConflict, now: ReadModel) -> JSON {
+        var object: JSONObject = [
+            "kind": .string(conflict.kind.rawValue), "dropped": .bool(conflict.dropped),
+            "event": .string(conflict.event), "command": .string(conflict.command), "stream": .string(conflict.stream),
+            "type": .string(conflict.type), "actor": .string(conflict.actor),
+            "recordedAt": .string(Timestamp.format(conflict.recordedAt)),
+            "field": conflict.field.map(JSON.string) ?? .null, "value": conflict.value ?? .null,
+            "other": conflict.other.map { other in
+                .object(["event": .string(other.event), "actor": .string(other.actor), "recordedAt": .string(Timestamp.format(other.recordedAt)), "value": other.value])
+            } ?? .null,
+        ]
+        if let todo = now.todo(id: conflict.stream) {
+            object["item"] = .object(["kind": "todo", "number": .int(Int64(todo.number))])
+        } else if let record = now.record(id: conflict.stream) {
+            object["item"] = .object(["kind": "record", "number": .int(Int64(record.number))])
+        } else {
+            object["item"] = .null
+        }
+        return .object(object)
+    }
+
+    static func json(_ item: Renumbering) -> JSON {
+        .object(["kind": .string(item.kind.rawValue), "id": .string(item.stream), "from": .int(Int64(item.from)), "to": .int(Int64(item.to))])
+    }
+}

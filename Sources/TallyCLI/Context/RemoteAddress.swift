@@ -1,0 +1,81 @@
+import Foundation
+import TallyApp
+import TallyBackends
+import TallyDomain
+
+/// Why the shared log could not be used; each maps to its own message and exit code.
+enum RemoteError: Error {
+    /// No remote is set and none was given.
+    case noRemote
+    /// The remote cannot be opened: the server is down, the directory is missing, ...
+    case unreachable(address: String, reason: String)
+    /// The remote is the local database file itself.
+    case sameFile(address: String)
+    /// `--db` names a server: sync works on a local database.
+    case notLocal(address: String)
+    /// A sync refused or stopped; `address` names the remote (masked).
+    case sync(address: String, SyncError)
+}
+
+/// The address of a shared log: a PostgreSQL URI, or the path of a SQLite file (a shared disk, or tests).
+enum RemoteAddress {
+    /// True for `postgresql://` and `postgres://` URIs.
+    static func isPostgres(_ address: String) -> Bool {
+        StoreLocation(address).isShared
+    }
+
+    /// The address as stored: URIs as given, a file path (or `file:` URL) made absolute.
+    static func normalized(_ raw: String) -> String {
+        if isPostgres(raw) { return raw }
+        var path = raw
+        if path.hasPrefix("file://") { path.removeFirst("file://".count) } else if path.hasPrefix("file:") { path.removeFirst("file:".count) }
+        if !path.hasPrefix("/") { path = FileManager.default.currentDirectoryPath + "/" + path }
+        return (path as NSString).standardizingPath
+    }
+
+    /// The address fit to print: any password replaced by `***`.
+    static func masked(_ address: String) -> String {
+        StoreLocation(address).display
+    }
+
+    /// Opens the shared log for reading and appending. A SQLite file is created when its directory
+    /// exists (a new shared log); a missing directory means the shared disk is not there.
+    static func open(_ address: String, localPath: String, context: CLIContext) throws -> EventLog {
+        let shown = masked(address)
+        let location = StoreLocation(address)
+        if !location.isShared {
+            if normalized(address) == normalized(localPath) { throw RemoteError.sameFile(address: shown) }
+            let directory = (address as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw RemoteError.unreachable(address: shown, reason: "the directory \(directory) does not exist")
+            }
+        }
+        do {
+            return try context.openForWriting(location)
+        } catch let error as EventLogError {
+            switch error {
+            case .unavailable, .io, .corrupt:
+                throw RemoteError.unreachable(address: shown, reason: FailureMapper.failure(for: error, catalog: context.catalog).message)
+            default:
+                throw error
+            }
+        }
+    }
+}
+
+extension CLIContext {
+    /// This database as a replica, for writing: sync, remote and conflicts work on a local file.
+    func openReplica() throws -> any EventStore & ReplicaStore {
+        guard !settings.storeLocation.isShared, let replica = try openForWriting() as? any EventStore & ReplicaStore else {
+            throw RemoteError.notLocal(address: settings.storeLocation.display)
+        }
+        return replica
+    }
+
+    /// This database as a replica, read-only; nil when the file does not exist.
+    func openReplicaForReading() throws -> (any EventStore & ReplicaStore)? {
+        guard !settings.storeLocation.isShared else { throw RemoteError.notLocal(address: settings.storeLocation.display) }
+        return try openForReading() as? any EventStore & ReplicaStore
+    }
+}
