@@ -16,10 +16,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(name: "TallyDomain"),
+        // Decompression of .gz activity files: the only module that links zlib.
+        .target(name: "TallyZlib", dependencies: ["CZlib"]),
         .target(name: "TallyStorage", dependencies: ["TallyDomain", "CSQLite"]),
         .target(name: "TallyApp", dependencies: ["TallyDomain"]),
-        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyStorage"]),
+        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyStorage", "TallyZlib"]),
         .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against.
@@ -28,6 +35,6 @@ let package = Package(
         .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyTestSupport", "tally"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyTestSupport", "TallyZlib", "tally"]),
     ]
 )

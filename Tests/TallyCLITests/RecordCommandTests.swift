@@ -158,7 +158,7 @@ struct RecordCommandTests {
         (["record", "add", "--category", "running", "--duration", "10m"], 64, "Error: Missing expected argument 'NAME'."),
         (["record", "edit", "1"], 64, "Error: Nothing to change"),
         (["record", "list", "--sort", "pace"], 64, "Error: Invalid value 'pace' for '--sort'"),
-        (["stats", "--by", "year"], 64, "Error: Invalid value 'year' for '--by'"),
+        (["stats", "--by", "decade"], 64, "Error: Invalid value 'decade' for '--by'"),
         (["record", "add", "x", "--category", "Run Fast", "--duration", "10m"], 65, "Error: Invalid category 'Run Fast'"),
         (["record", "add", "x", "--category", "running", "--duration", "0"], 65, "Error: The duration must be above zero"),
         (["record", "add", "x", "--category", "running", "--duration", "-5m"], 65, "Error: Invalid duration '-5m'"),

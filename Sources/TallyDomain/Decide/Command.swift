@@ -112,4 +112,6 @@ public enum Command: Sendable, Equatable {
     case resetFilter(FilterScope)
     /// Todos from another tool; ones whose stream already exists are skipped with a notice.
     case importTodos([ImportedTodo])
+    /// Activities from device files and exports; ones already in the log are skipped with a notice.
+    case importRecords([ImportedRecord])
 }

@@ -97,6 +97,9 @@ public enum Decider {
         case .importTodos(let items):
             try decideImport(items, state: state, into: &builder)
 
+        case .importRecords(let items):
+            try decideRecordImport(items, state: state, into: &builder)
+
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
                 builder.notices.append(.noSavedFilter(scope))

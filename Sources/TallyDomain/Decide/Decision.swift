@@ -29,6 +29,8 @@ public enum Notice: Sendable, Equatable {
     case noSavedFilter(FilterScope)
     /// An imported item is in the log already (an earlier import brought it in).
     case alreadyImported(source: ImportSource)
+    /// An imported activity (by its stream) is in the log already, and not deleted.
+    case recordAlreadyImported(id: String)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.
