@@ -23,19 +23,7 @@ extension SQLiteEventLog: BlobStore {
             try statement.bind(blob.bytes, at: 3)
             try statement.step()
         }
-        do {
-            if connection.isInTransaction {
-                try insert()
-            } else {
-                try write { try insert() }
-            }
-        } catch let error as SQLiteError {
-            throw StorageErrors.map(error)
-        } catch let error as EventLogError {
-            throw error
-        } catch {
-            throw .io("\(error)")
-        }
+        try inWriteTransaction(insert)
     }
 
     public func blob(_ sha256: String) throws(EventLogError) -> Blob? {
@@ -71,10 +59,6 @@ extension SQLiteEventLog: BlobStore {
 
     /// An older file opened for reading has no `blobs` table yet.
     private func hasBlobsTable() throws(EventLogError) -> Bool {
-        do {
-            return (try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'blobs'") ?? 0) > 0
-        } catch {
-            throw StorageErrors.map(error)
-        }
+        try hasTable("blobs")
     }
 }

@@ -74,7 +74,7 @@ extension SQLiteEventLog: SnapshotStore {
     }
 
     /// Runs `body` in the current write transaction, or in a new one (with the busy retries of `write`).
-    private func inWriteTransaction(_ body: () throws(SQLiteError) -> Void) throws(EventLogError) {
+    func inWriteTransaction(_ body: () throws(SQLiteError) -> Void) throws(EventLogError) {
         do {
             if connection.isInTransaction {
                 try body()
@@ -90,7 +90,7 @@ extension SQLiteEventLog: SnapshotStore {
         }
     }
 
-    private func hasTable(_ name: String) throws(EventLogError) -> Bool {
+    func hasTable(_ name: String) throws(EventLogError) -> Bool {
         do {
             let statement = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
             defer { statement.reset() }

@@ -58,9 +58,10 @@ enum ImportCommand: CommandHandler {
         let bar = ProgressBar(total: size, label: context.catalog.text(.importLabel), context: context) { ByteSize.format(Int64($0)) }
         var consumed = 0
         defer { bar.finish() }
+        let blobs = BlobImport(store: log as? BlobStore)
         let summary = try Importer.run(into: log) { add in
             try reader.forEachLine { bytes, number in
-                try add(bytes, number)
+                if try !blobs.take(bytes, line: number) { try add(bytes, number) }
                 consumed += bytes.count + 1
                 if number % progressInterval == 0 { bar.update(consumed) }
             }
@@ -71,11 +72,13 @@ enum ImportCommand: CommandHandler {
         if context.json {
             context.printJSON(.object([
                 "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),
+                "blobs": .int(Int64(blobs.stored)),
             ]))
         } else {
             context.console.line(context.catalog.text(.auditImported, [
                 "read": String(summary.read), "appended": String(summary.appended), "skipped": String(summary.skipped),
             ]))
+            if blobs.stored > 0 { context.console.line(context.catalog.plural(.blobsImported, count: blobs.stored)) }
         }
     }
 }
