@@ -60,4 +60,27 @@ public enum Gzip {
             }
         }
     }
+
+    /// `bytes` as one gzip member (for tests, benchmarks and tools that write `.gz` files).
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(GzipError) -> [UInt8] {
+        var stream = z_stream()
+        // 15 window bits + 16: write a gzip header and trailer.
+        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw GzipError(reason: "zlib could not start")
+        }
+        defer { deflateEnd(&stream) }
+        var input = bytes
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 32)
+        let status = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { outputBuffer -> Int32 in
+                stream.next_in = inputBuffer.baseAddress
+                stream.avail_in = UInt32(inputBuffer.count)
+                stream.next_out = outputBuffer.baseAddress
+                stream.avail_out = UInt32(outputBuffer.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { throw GzipError(reason: "zlib could not compress") }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
 }

@@ -54,7 +54,7 @@ struct RecordCommandTests {
         #expect(human.status == 0 && human.stdout == "Logged 1: Morning run\n")
         let json = tally.run("record", "add", "Swim", "--category", "swimming", "--duration", "45m", "--json")
         guard case .object(let record)? = json.json else { Issue.record("not JSON"); return }
-        #expect(record.keys == ["id", "number", "name", "category", "durationSeconds", "distanceMeters", "paceSecondsPerKm", "place", "date", "note", "source", "createdAt", "updatedAt", "deleted"])
+        #expect(record.keys == ["id", "number", "name", "category", "durationSeconds", "distanceMeters", "paceSecondsPerKm", "place", "date", "note", "source", "createdAt", "updatedAt", "deleted", "track"])
         #expect(record["number"] == 2 && record["durationSeconds"] == 2700 && record["distanceMeters"] == .null && record["paceSecondsPerKm"] == .null)
         #expect(record["date"] == "2026-11-21T12:00:00Z" && record["source"] == "local")
         let first = tally.run("record", "show", "1", "--json").json?.objectValue?["record"]?.objectValue
