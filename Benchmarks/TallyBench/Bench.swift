@@ -154,6 +154,8 @@ final class Bench {
         var rebuild = try time(["rebuild"], database: largePath, runs: profile.heavyRuns)
         rebuild.peak = peakMemory(["rebuild"], database: largePath, fallback: rebuild.peak)
 
+        let activityRows = try ActivityBench(bench: self, activities: profile.activities.count, points: profile.activities.points).rows()
+
         let report = Report(profile: profile, rows: [
             .init(
                 figure: "`tally add` wall time, \(Report.count(profile.small.todos)) todos",
@@ -187,7 +189,7 @@ final class Bench {
                 measured: String(format: "%.3f (%@ ÷ %@)", sizeRatio, Report.megabytes(fileSize(largePath)), Report.megabytes(rawSize)),
                 pass: sizeRatio <= 1.1
             ),
-        ])
+        ] + activityRows)
         print(report.markdown())
     }
 }

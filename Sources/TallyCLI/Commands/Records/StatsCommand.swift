@@ -6,7 +6,7 @@ enum StatsCommand: CommandHandler {
     static let path = ["stats"]
     static let spec = CommandSpec(
         name: "stats",
-        abstract: "Totals of your activities per week, month or category, with a bar chart.",
+        abstract: "Totals of your activities per week, month, year or category, with a bar chart; year to date; streaks.",
         discussion: "Each row counts the records and sums time and distance; pace is averaged over the records that have a distance. Weeks are ISO weeks in the local time zone.",
         options: [
             OptionSpec(name: "by", valueName: "GROUP", help: "How to group.", defaultValue: "week", allowedValues: StatsGrouping.allCases.map(\.rawValue)),
