@@ -41,13 +41,13 @@ public enum StreakProjection {
         let (longestDays, dayEnd) = longestRun(numbers)
         let todayNumber = today.dayNumber
         let currentDays = runEnding(at: days.contains(today) ? todayNumber : todayNumber - 1, in: Set(numbers))
-        // ISO weeks as consecutive numbers: the Monday's day number divided by 7.
-        let weeks = Set(numbers.map { mondayNumber($0) / 7 })
+        // ISO weeks as consecutive numbers: the Monday's day number divided by 7 (Mondays are 7k + 4).
+        let weeks = Set(numbers.map { weekNumber($0) })
         let (longestWeeks, weekEnd) = longestRun(weeks.sorted())
-        let thisWeek = mondayNumber(todayNumber) / 7
+        let thisWeek = weekNumber(todayNumber)
         let currentWeeks = runEnding(at: weeks.contains(thisWeek) ? thisWeek : thisWeek - 1, in: weeks)
         let weekLabel = weekEnd.map { week -> String in
-            let iso = LocalDate(dayNumber: week * 7 + 3).isoWeek
+            let iso = LocalDate(dayNumber: week * 7 + 4).isoWeek
             return "\(iso.year)-W" + (iso.week < 10 ? "0\(iso.week)" : "\(iso.week)")
         }
         return Streaks(
@@ -57,10 +57,11 @@ public enum StreakProjection {
         )
     }
 
-    /// Day number of the Monday on or before `day` (day 0, 1970-01-01, was a Thursday).
-    static func mondayNumber(_ day: Int64) -> Int64 {
-        let weekday = ((day + 3) % 7 + 7) % 7
-        return day - weekday
+    /// The week holding `day`, numbered so consecutive weeks are consecutive numbers: week k starts
+    /// on Monday 7k + 4 (day 0, 1970-01-01, was a Thursday). Floor division, so days before 1970 work too.
+    static func weekNumber(_ day: Int64) -> Int64 {
+        let shifted = day - 4
+        return shifted >= 0 ? shifted / 7 : -((-shifted + 6) / 7)
     }
 
     /// Length and last element of the longest run of consecutive numbers (the latest on ties).
