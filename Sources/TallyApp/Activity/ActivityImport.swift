@@ -58,11 +58,7 @@ public struct ActivityImport {
     /// A path that does not exist is an error before anything is read (nothing is appended).
     public func run(_ paths: [String], dispatcher: Dispatcher) throws -> ActivityImportReport {
         let jobs = try plan(paths)
-        let total = jobs.reduce(0) { sum, job in
-            switch job {
-            case .track(let path), .csv(let path, _): sum + Self.size(path)
-            }
-        }
+        let total = jobs.reduce(0) { $0 + estimatedBytes($1) }
         var report = ActivityImportReport()
         let outcome = try dispatcher.execute(deciding: { state, context in
             var items: [ImportedRecord] = []
@@ -204,6 +200,20 @@ public struct ActivityImport {
             result.append((ImportedRecord(stream: ImportedRecord.stream(rowKey: row.key), fields: fields), source))
         }
         return result
+    }
+
+    /// The bytes a job will read: the file, or the CSV and every track file its rows name.
+    private func estimatedBytes(_ job: Job) -> Int {
+        switch job {
+        case .track(let path):
+            return Self.size(path)
+        case .csv(let path, let folder):
+            guard let data = FileManager.default.contents(atPath: path),
+                  let rows = try? ActivityCSV.parse(Array(data), zone: zone).rows else { return Self.size(path) }
+            return data.count + rows.reduce(0) { sum, row in
+                sum + (row.filename.map { Self.size((folder as NSString).appendingPathComponent($0)) } ?? 0)
+            }
+        }
     }
 
     private static func size(_ path: String) -> Int {
