@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TallyDomain
+@testable import TallyStorage
 import TallyTestSupport
 import TallyZlib
 
@@ -205,5 +206,20 @@ struct RecordImportCommandTests {
         let refused = third.run("import", file)
         #expect(refused.status == 65 && refused.stderr.contains("does not match its name"))
         #expect(third.eventCount <= 0)
+    }
+
+    @Test("verify checks that every original file is stored with the content its name promises")
+    func verifyBlobs() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "import", try Self.stravaExport(in: tally))
+        #expect(tally.run("verify").stdout == "OK: 4 events, chain intact\n")
+        let connection = try Connection(path: tally.databasePath, access: .readWrite)
+        try connection.execute("DROP TRIGGER blobs_reject_update")
+        try connection.execute("UPDATE blobs SET body = x'3c6770782f3e' WHERE encoding = 'identity' AND sha256 = (SELECT min(sha256) FROM blobs WHERE encoding = 'identity')")
+        try connection.execute("DELETE FROM blobs WHERE encoding = 'gzip' AND sha256 = (SELECT min(sha256) FROM blobs WHERE encoding = 'gzip')")
+        connection.close()
+        let result = tally.run("verify")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("is not stored") && result.stdout.contains("does not match its name"), "\(result.stdout)")
     }
 }

@@ -54,3 +54,25 @@ final class BlobImport {
         return true
     }
 }
+
+/// `verify`'s check of the original files: every track an event names is stored, and its content
+/// (gunzipped when stored gzipped) hashes to its name, so the hash chain covers the file too.
+enum BlobCheck {
+    static func run(_ log: EventLog, _ catalog: Catalog) throws -> [LogProblem] {
+        guard let store = log as? BlobStore else { return [] }
+        var problems: [LogProblem] = []
+        var checked: Set<String> = []
+        try log.scan(after: 0, through: nil) { event in
+            guard let sha = BlobLines.trackHash(of: event), checked.insert(sha).inserted else { return }
+            guard let blob = try store.blob(sha) else {
+                problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "blob", detail: catalog.text(.verifyBlobMissing, ["sha256": String(sha.prefix(16))]))))
+                return
+            }
+            let content = blob.encoding == .gzip ? (try? Gzip.decompress(blob.bytes, limit: ActivityLimits.maxFileBytes)) : blob.bytes
+            if content.map({ SHA256.hex(SHA256.digest($0)) }) != sha {
+                problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "blob", detail: catalog.text(.errorBlobMismatch, ["sha256": String(sha.prefix(16))]))))
+            }
+        }
+        return problems
+    }
+}
