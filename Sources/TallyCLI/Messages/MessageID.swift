@@ -302,5 +302,4 @@ enum MessageID: String, CaseIterable, Sendable {
     case blobsImported = "blobs.imported"
     case errorBlobMismatch = "error.blob-mismatch"
     case bestsExpectedYear = "bests.expected-year"
-    case verifyBlobMissing = "verify.blob-missing"
 }
