@@ -217,8 +217,10 @@ public struct XMLReader {
 
     private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
+    /// The text of `raw`; ASCII (the common case in track files) needs no validation pass.
     private func string(_ raw: [UInt8]) throws -> String {
         let text = String(decoding: raw, as: UTF8.self)
+        if raw.allSatisfy({ $0 < 0x80 }) { return text }
         guard text.utf8.count == raw.count, text.utf8.elementsEqual(raw) else { throw fail("not valid UTF-8") }
         return text
     }
