@@ -228,4 +228,19 @@ struct RecordImportCommandTests {
         plain.close()
         #expect(fresh.run("verify").status == 0)
     }
+
+    @Test("on a terminal a progress bar by megabytes read is drawn on stderr and erased; off a terminal nothing", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressOnTerminal() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let folder = try Self.stravaExport(in: tally)
+        // script(1) runs the command on a fresh pseudo-terminal: $0 is the binary, $1 to $3 its arguments.
+        let result = tally.run(["record", "import", folder], launcher: ["/bin/sh", "-c", "exec /usr/bin/script -qec \"'$0' '$1' '$2' '$3'\" /dev/null"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\rReading ["), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("100%") && result.stdout.contains("\u{1B}[K"))
+        #expect(result.stdout.contains("Imported 4 activities"))
+        let plain = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let piped = plain.run("record", "import", try Self.stravaExport(in: plain))
+        #expect(!piped.stderr.contains("Reading") && !piped.stdout.contains("Reading"))
+    }
 }

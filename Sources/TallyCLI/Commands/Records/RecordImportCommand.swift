@@ -34,7 +34,7 @@ enum RecordImportCommand: CommandHandler {
         let importer = ActivityImport(blobs: blobs, zone: context.zone, inflate: { bytes, limit in
             try Gzip.decompress(bytes, limit: limit)
         }, progress: { done, total in
-            if bar == nil { bar = ProgressBar(total: total, label: context.catalog.text(.activityImportLabel), context: context, showsRate: true) { ByteSize.format(Int64($0)) } }
+            if bar == nil { bar = ProgressBar(total: total, label: context.catalog.text(.activityImportLabel), context: context) { ByteSize.format(Int64($0)) } }
             bar?.update(done)
         })
         let report: ActivityImportReport
