@@ -56,7 +56,7 @@ struct DispatcherTests {
         _ = try Dispatcher(log: log, environment: environment()).execute(.addTodo(TodoInput(title: "Buy \"milk\"", tags: ["b", "a"])))
         let event = try #require(log.events.first)
         #expect(event.data == #"{"due":null,"note":null,"priority":null,"tags":["b","a"],"title":"Buy \"milk\""}"#)
-        #expect(event.schema == 2 && event.type == "todo.created" && event.version == 1)
+        #expect(event.schema == 3 && event.type == "todo.created" && event.version == 1)
     }
 
     @Test("two dispatchers on one file catch up inside the write lock and never decide on stale state")

@@ -66,7 +66,7 @@ struct ForeignImportTests {
         #expect(result.stdout.contains("Skipped 1 item:\n  task 64994181: a recurring template"))
         let czech = tally.run(["import", "--from", "taskwarrior", Self.taskwarrior], environment: ["LANG": "cs_CZ.UTF-8"])
         #expect(czech.stdout.contains("Přeskočena 1 položka:\n  úkol 64994181: šablona opakování"), "\(czech.stdout)")
-        #expect(result.stdout.contains("  task 291f6713: field 'wait' is not supported; left out\n"))
+        #expect(result.stdout.contains("  task 291f6713: field 'wait' has no place in tally; kept in the note\n"))
         let list = tally.run("--json", "list", "--deleted")
         guard case .array(let todos)? = list.json else { Issue.record("not JSON: \(list.stdout)"); return }
         #expect(todos.count == 8)
@@ -74,6 +74,10 @@ struct ForeignImportTests {
         #expect(milk?["tags"] == ["home-kitchen", "groceries", "shop"] && milk?["priority"] == "high")
         #expect(milk?["due"] == "2026-11-25" && milk?["createdAt"] == "2026-11-01T09:15:00Z")
         #expect(milk?["note"]?.stringValue?.hasSuffix("only the unsweetened one") == true)
+        let origin = milk?["origin"]?.objectValue
+        #expect(origin?["tool"] == "taskwarrior" && origin?["id"]?.stringValue?.count == 36 && origin?["createdAt"] == "2026-11-01T09:15:00Z")
+        let human = tally.run("show", "1")
+        #expect(human.stdout.contains("Imported from  Taskwarrior task \(origin?["id"]?.stringValue ?? "?")\n"), "\(human.stdout)")
         let show = tally.run("--json", "show", "1")
         let commands = Set((show.json?.objectValue?["history"]?.arrayValue ?? []).compactMap { $0.objectValue?["command"]?.stringValue })
         let other = tally.run("--json", "show", "8")
@@ -95,15 +99,16 @@ struct ForeignImportTests {
         guard case .object(let report)? = result.json else { Issue.record("not JSON: \(result.stdout)"); return }
         #expect(report.keys == ["imported", "alreadyPresent", "skipped", "warnings"])
         let imported = report["imported"]?.arrayValue ?? []
-        #expect(imported.count == 7)
+        #expect(imported.count == 8)
         let mom = imported.first?.objectValue
-        #expect(mom?["title"] == "Call Mom" && mom?["tags"] == ["family", "phone"] && mom?["priority"] == "high" && mom?["due"] == "2026-11-25")
+        #expect(mom?["title"] == "Call Mom +Family @phone" && mom?["tags"] == ["family", "phone"] && mom?["priority"] == "high" && mom?["due"] == "2026-11-25")
+        #expect(imported[6].objectValue?["title"] == "+Errands @town" && imported[6].objectValue?["tags"] == ["errands", "town"])
         let insurance = imported.last?.objectValue
         #expect(insurance?["completed"] == true && insurance?["completedAt"] == "2026-11-10T00:00:00Z" && insurance?["priority"] == "high")
-        #expect(report["skipped"] == [["source": "line 7", "reason": "no text for the title"]])
+        #expect(report["skipped"] == [])
         #expect(report["warnings"]?.arrayValue?.count == 3)
         let again = tally.run("--json", "import", "--from", "todotxt", Self.todoTxt)
-        #expect(again.json?.objectValue?["imported"] == [] && again.json?.objectValue?["alreadyPresent"]?.arrayValue?.count == 7)
+        #expect(again.json?.objectValue?["imported"] == [] && again.json?.objectValue?["alreadyPresent"]?.arrayValue?.count == 8)
     }
 
     @Test("exit codes: 66 unreadable, 65 malformed naming the line, 64 for an unknown format; nothing appended")
@@ -119,9 +124,14 @@ struct ForeignImportTests {
         let badFormat = tally.run("import", "--from", "csv", Self.todoTxt)
         #expect(badFormat.status == 64)
         #expect(!FileManager.default.fileExists(atPath: tally.databasePath))
-        // Without --from the file must be a tally export: a todo.txt file is refused at its first line.
+        // Without --from the file must be a tally export: another tool's file is refused with the --from to use.
         let noFormat = tally.run("import", Self.todoTxt)
-        #expect(noFormat.status == 65 && noFormat.stderr.hasPrefix("Error: Line 1: "), "\(noFormat.stderr)")
+        #expect(noFormat.status == 65, "\(noFormat.stderr)")
+        #expect(noFormat.stderr.hasPrefix("Error: \(Self.todoTxt) looks like a todo.txt file, not a tally export. Use 'tally import --from todotxt \(Self.todoTxt)'."))
+        let taskwarriorWithoutFrom = tally.run("import", Self.taskwarrior)
+        #expect(taskwarriorWithoutFrom.status == 65 && taskwarriorWithoutFrom.stderr.contains("--from taskwarrior"), "\(taskwarriorWithoutFrom.stderr)")
+        let jsonAsTodoTxt = tally.run("import", "--from", "todotxt", Self.taskwarrior)
+        #expect(jsonAsTodoTxt.status == 65 && jsonAsTodoTxt.stderr.hasPrefix("Error: \(Self.taskwarrior) is JSON, not a todo.txt file."), "\(jsonAsTodoTxt.stderr)")
         #expect(tally.eventCount == 0)
     }
 

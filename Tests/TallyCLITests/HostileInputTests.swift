@@ -139,7 +139,7 @@ struct HostileInputTests {
         HostileCase("log since a word", ["log", "--since", "notatime"], exit: 65, "Invalid date or time 'notatime'"),
         HostileCase("priority that does not exist", ["add", "x", "--priority", "urgent"], exit: 65, "Invalid priority 'urgent'"),
         HostileCase("tag with a space", ["add", "x", "--tag", "Bad Tag"], exit: 65, "Invalid tag 'Bad Tag'"),
-        HostileCase("tag of 33 characters", ["add", "x", "--tag", String(repeating: "t", count: 33)], exit: 65, "tags are 1-32 characters"),
+        HostileCase("tag of 33 characters", ["add", "x", "--tag", String(repeating: "t", count: 33)], exit: 65, "tags are 1-32 letters or digits"),
         HostileCase("21 tags", ["add", "x"] + (1...21).flatMap { ["--tag", "t\($0)"] }, exit: 65, "Too many tags: at most 20."),
         HostileCase("empty title", ["add", ""], exit: 65, "The title is empty."),
         HostileCase("blank title", ["add", "   "], exit: 65, "The title is empty."),
@@ -182,7 +182,11 @@ struct HostileInputTests {
     ]
 
     static let imports: [HostileCase] = [
-        HostileCase("import: not JSON", ["import", "$FILE"], file: HostileLines.bytes("not json"), exit: 65, "Line 1: not valid JSON"),
+        HostileCase("import: not JSON", ["import", "$FILE"], file: HostileLines.bytes("not json"), exit: 65, "looks like a todo.txt file, not a tally export. Use 'tally import --from todotxt"),
+        HostileCase("import: a Taskwarrior export without --from", ["import", "$FILE"], file: HostileLines.bytes(#"[{"uuid":"a0000000-a000-a000-a000-a00000000000","description":"zero"}]"#), exit: 65, "looks like a Taskwarrior export, not a tally export. Use 'tally import --from taskwarrior"),
+        HostileCase("import: one Taskwarrior task per line without --from", ["import", "$FILE"], file: HostileLines.bytes(#"{"description":"zero","status":"pending"}"#), exit: 65, "--from taskwarrior"),
+        HostileCase("import --from todotxt: a JSON file", ["import", "--from", "todotxt", "$FILE"], file: HostileLines.bytes(#"{"description":"zero"}"#), exit: 65, "is JSON, not a todo.txt file"),
+        HostileCase("import --from taskwarrior: a todo.txt file", ["import", "--from", "taskwarrior", "$FILE"], file: HostileLines.bytes("(A) Call Mom"), exit: 65, "line 1: unexpected character"),
         HostileCase("import: an array, not an object", ["import", "$FILE"], file: HostileLines.bytes("[1,2]"), exit: 65, "Line 1: not a JSON object"),
         HostileCase("import: version as a string", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created(version: #""1""#)), exit: 65, "field 'version' is not a whole number"),
         HostileCase("import: unknown event type", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created { $0.replacingOccurrences(of: "todo.created", with: "todo.exploded") }), exit: 65, "unknown event type"),
@@ -194,6 +198,7 @@ struct HostileInputTests {
         HostileCase("import: invalid UTF-8", ["import", "$FILE"], file: [0xFF, 0xFE, 0x00, 0x0A], exit: 65, "invalid UTF-8"),
         HostileCase("import: a 1 MB title", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created(title: megabyte)), exit: 65, "field 'title' is not 1-500 characters"),
         HostileCase("import: control character in the title", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created(title: #"a\u0007b"#)), exit: 65, "field 'title'"),
+        HostileCase("import: an origin of an unknown tool", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created { $0.replacingOccurrences(of: #""schema":2"#, with: #""schema":3"#).replacingOccurrences(of: #""note":null}"#, with: #""note":null,"origin":{"tool":"jira","id":"X-1","createdAt":null}}"#) }), exit: 65, "field 'origin' is not an object with tool, id and createdAt"),
         HostileCase("import: invalid tag", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created { $0.replacingOccurrences(of: #""tags":[]"#, with: #""tags":["Bad Tag"]"#) }), exit: 65, "tag 'Bad Tag'"),
         HostileCase("import: stream that is not a UUID", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created { $0.replacingOccurrences(of: HostileLines.stream, with: "filter:todos") }), exit: 65, "field 'stream' is not a lowercase UUID"),
         HostileCase("import: future schema", ["import", "$FILE"], file: HostileLines.bytes(HostileLines.created { $0.replacingOccurrences(of: #""schema":2"#, with: #""schema":99"#) }), exit: 65, "unsupported schema 99"),

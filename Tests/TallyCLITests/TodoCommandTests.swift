@@ -15,7 +15,8 @@ struct TodoCommandTests {
         let json = tally.run("add", "--json", "Call", "Bob", "--note", "about the bike")
         #expect(json.status == 0)
         guard case .object(let todo)? = json.json else { Issue.record("not JSON: \(json.stdout)"); return }
-        #expect(todo.keys == ["id", "number", "title", "completed", "tags", "priority", "due", "note", "createdAt", "updatedAt", "completedAt", "deleted"])
+        #expect(todo.keys == ["id", "number", "title", "completed", "tags", "priority", "due", "note", "createdAt", "updatedAt", "completedAt", "deleted", "origin"])
+        #expect(todo["origin"] == .null)
         #expect(todo["number"] == 2 && todo["title"] == "Call Bob" && todo["note"] == "about the bike")
         #expect(todo["priority"] == .null && todo["due"] == .null && todo["completedAt"] == .null && todo["tags"] == [])
         #expect(todo["createdAt"] == "2026-11-21T12:00:00Z" && todo["completed"] == false && todo["deleted"] == false)

@@ -232,10 +232,10 @@ struct EventLinesTests {
         #expect(Array(fields.note!.unicodeScalars) == Array("Caf\u{E9}".unicodeScalars))
         let edited = try EventCatalog.decode(type: "todo.edited", schema: 1, data: ["title": .string(decomposed)])
         #expect(edited == .todoEdited(TodoChanges(title: "Caf\u{E9}")))
-        #expect(EventCatalog.currentSchemas["todo.created"] == 2 && EventCatalog.currentSchemas["todo.edited"] == 2)
+        #expect(EventCatalog.currentSchemas["todo.created"] == 3 && EventCatalog.currentSchemas["todo.edited"] == 2)
         let payload = EventCatalog.payload(of: .todoCreated(TodoFields(title: decomposed)))
         #expect(payload["title"] == .string("Caf\u{E9}"))
         #expect(Array(try Validation.title(decomposed).unicodeScalars) == Array("Caf\u{E9}".unicodeScalars))
-        #expect(throws: EventDecodingError.self) { try EventCatalog.decode(type: "todo.created", schema: 3, data: [:]) }
+        #expect(throws: EventDecodingError.self) { try EventCatalog.decode(type: "todo.created", schema: 4, data: [:]) }
     }
 }

@@ -163,7 +163,15 @@ public struct LogGenerator {
     }
 
     private mutating func fields() -> TodoFields {
-        TodoFields(title: title(), tags: tags(), priority: priority(), due: due(), note: Bool.random(using: &random) ? nil : "note \(hex(4)) ✓")
+        var fields = TodoFields(title: title(), tags: tags(), priority: priority(), due: due(), note: Bool.random(using: &random) ? nil : "note \(hex(4)) ✓")
+        // Some todos are imported; chosen from the title so the random sequence (and every seeded log) stays as it was.
+        let weight = fields.title.unicodeScalars.reduce(0) { $0 + Int($1.value) }
+        switch weight % 4 {
+        case 0: fields.origin = TodoOrigin(tool: .taskwarrior, id: "uuid-\(weight)", createdAt: Int64(weight) * 1_000)
+        case 1: fields.origin = TodoOrigin(tool: .todotxt, id: String(weight % 97 + 1))
+        default: break
+        }
+        return fields
     }
 
     private mutating func changes() -> TodoChanges {

@@ -53,6 +53,8 @@ enum FailureMapper {
             return cli(error, catalog: catalog)
         case let error as AuditFailure:
             return error.failure(catalog: catalog)
+        case let error as ImportFormatError where error.otherFormat != nil:
+            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorJSONNotTodoTxt, ["path": error.path ?? "-"]))
         case let error as ImportFormatError:
             return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorMalformedImport, [
                 "location": (error.path.map { $0 + ", " } ?? "") + ForeignImport.label(error.location, catalog), "reason": error.reason,

@@ -16,6 +16,16 @@ enum JSONShapes {
             "updatedAt": .string(Timestamp.format(todo.updatedAt)),
             "completedAt": todo.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
             "deleted": .bool(todo.deleted),
+            "origin": todo.origin.map(origin) ?? .null,
+        ])
+    }
+
+    /// Where an imported todo came from: `{"tool", "id", "createdAt"}`.
+    static func origin(_ origin: TodoOrigin) -> JSON {
+        .object([
+            "tool": .string(origin.tool.rawValue),
+            "id": .string(origin.id),
+            "createdAt": origin.createdAt.map { .string(Timestamp.format($0)) } ?? .null,
         ])
     }
 

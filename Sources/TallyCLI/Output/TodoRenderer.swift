@@ -86,6 +86,10 @@ struct TodoRenderer {
         if let completedAt = todo.completedAt {
             rows.append((catalog.text(.fieldCompleted), time(completedAt)))
         }
+        if let origin = todo.origin {
+            let id: MessageID = origin.tool == .taskwarrior ? .originTaskwarrior : .originTodoTxt
+            rows.append((catalog.text(.fieldOrigin), catalog.text(id, ["id": origin.id])))
+        }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
         lines.append("")

@@ -90,13 +90,25 @@ public enum Validation {
         return text
     }
 
-    /// Lowercases one tag and checks it against `[a-z0-9_-]{1,32}`.
+    /// Lowercases one tag, puts it in NFC and checks it: 1-32 letters or digits of any script, `_` or `-`.
     public static func tag(_ raw: String) throws(DomainError) -> String {
-        let tag = raw.lowercased()
-        guard !tag.isEmpty, tag.utf8.count <= maxTagLength,
-              tag.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D })
+        let tag = TextForm.normalized(raw.lowercased())
+        guard !tag.isEmpty, tag.count <= maxTagLength, tag.unicodeScalars.allSatisfy(isTagScalar)
         else { throw .invalid(.invalidTag(raw)) }
         return tag
+    }
+
+    /// A letter or digit of any script (with its combining marks), `_` or `-`.
+    public static func isTagScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar == "_" || scalar == "-" { return true }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .lowercaseLetter, .uppercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Validates tags, dropping repeats but keeping the first-seen order.

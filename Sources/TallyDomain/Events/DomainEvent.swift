@@ -5,13 +5,16 @@ public struct TodoFields: Sendable, Equatable {
     public var priority: Priority?
     public var due: Due?
     public var note: String?
+    /// Set only by imports: where the todo came from.
+    public var origin: TodoOrigin?
 
-    public init(title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil) {
+    public init(title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil, origin: TodoOrigin? = nil) {
         self.title = title
         self.tags = tags
         self.priority = priority
         self.due = due
         self.note = note
+        self.origin = origin
     }
 }
 

@@ -14,7 +14,7 @@ public struct EventDecodingError: Error, Sendable, Equatable {
 public enum EventCatalog {
     /// Every event type with the payload schema written today.
     public static let currentSchemas: [String: Int] = [
-        "todo.created": 2, "todo.edited": 2, "todo.completed": 1, "todo.reopened": 1,
+        "todo.created": 3, "todo.edited": 2, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
         "record.logged": 2, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
@@ -40,6 +40,8 @@ public enum EventCatalog {
     /// Registered upcasters; a payload is upcast step by step until it reaches the current schema.
     public static let upcasters: [Upcaster] = [
         Upcaster(type: "todo.created", from: 1, transform: normalizingText),
+        // Schema 3 only adds the optional `origin` key of imported todos; older payloads have none.
+        Upcaster(type: "todo.created", from: 2, transform: { $0 }),
         Upcaster(type: "todo.edited", from: 1, transform: normalizingText),
         Upcaster(type: "record.logged", from: 1, transform: addingNoTrack),
     ]
@@ -68,13 +70,15 @@ public enum EventCatalog {
     public static func payload(of event: DomainEvent) -> JSONObject {
         switch event {
         case .todoCreated(let fields):
-            return [
+            var object: JSONObject = [
                 "title": .string(TextForm.normalized(fields.title)),
                 "tags": .array(fields.tags.map { .string($0) }),
                 "priority": fields.priority.map { .string($0.rawValue) } ?? .null,
                 "due": fields.due.map { .string($0.storageText) } ?? .null,
                 "note": fields.note.map { .string(TextForm.normalized($0)) } ?? .null,
             ]
+            if let origin = fields.origin { object["origin"] = .object(origin.payload) }
+            return object
         case .todoEdited(let changes):
             var object = JSONObject()
             if let title = changes.title { object["title"] = .string(TextForm.normalized(title)) }
@@ -173,7 +177,8 @@ public enum EventCatalog {
                 tags: try reader.stringArray("tags"),
                 priority: try reader.optional("priority", reader.priority),
                 due: try reader.optional("due", reader.due),
-                note: try reader.optional("note", reader.string)
+                note: try reader.optional("note", reader.string),
+                origin: reader.has("origin") ? try reader.origin("origin") : nil
             ))
         case "todo.edited":
             var changes = TodoChanges()
@@ -295,6 +300,13 @@ private struct PayloadReader {
     func due(_ key: String) throws(EventDecodingError) -> Due {
         guard let raw = data[key]?.stringValue, let value = Due(storageText: raw) else { throw fail(key, "a date or an ISO-8601 instant") }
         return value
+    }
+
+    func origin(_ key: String) throws(EventDecodingError) -> TodoOrigin {
+        guard let object = data[key]?.objectValue, let origin = TodoOrigin(payload: object) else {
+            throw fail(key, "an object with tool, id and createdAt")
+        }
+        return origin
     }
 
     func scope(_ key: String) throws(EventDecodingError) -> FilterScope {

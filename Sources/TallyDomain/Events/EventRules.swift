@@ -72,7 +72,7 @@ public enum EventRules {
     private static func tags(_ values: [String]) throws(EventLineError) {
         guard values.count <= Validation.maxTags else { throw EventLineError("more than \(Validation.maxTags) tags") }
         for tag in values where (try? Validation.tag(tag)) != tag {
-            throw EventLineError("tag '\(tag.prefix(40))' is not 1-\(Validation.maxTagLength) characters of a-z, 0-9, '_' and '-'")
+            throw EventLineError("tag '\(tag.prefix(40))' is not 1-\(Validation.maxTagLength) letters or digits, '_' and '-'")
         }
     }
 

@@ -74,8 +74,12 @@ public enum Compensation {
             )
             Reducer.evolve(&running, applied.event, stream: applied.stream, version: running.version(of: applied.stream) + 1, seq: running.position, at: now)
         }
+        // A stream the command created is reverted by deleting it alone: its other events stay as they
+        // were, so a redo restores it with its times (an imported todo's completion) untouched.
+        let created = Set(events.compactMap { $0.event.createsStream ? $0.stream : nil })
         var result: [AppliedEvent] = []
         for (applied, prior) in zip(events, priors).reversed() {
+            if created.contains(applied.stream), !applied.event.createsStream { continue }
             guard let event = inverse(applied, prior: prior, current: current) else { continue }
             Reducer.evolve(&current, event, stream: applied.stream, version: current.version(of: applied.stream) + 1, seq: current.position, at: now)
             result.append(AppliedEvent(stream: applied.stream, event: event))
@@ -171,6 +175,14 @@ public enum Compensation {
 }
 
 extension DomainEvent {
+    /// True for the events that start an item's stream.
+    var createsStream: Bool {
+        switch self {
+        case .todoCreated, .recordLogged: true
+        default: false
+        }
+    }
+
     /// The saved view a filter event is about; nil for other events.
     var filterScope: FilterScope? {
         switch self {

@@ -12,8 +12,9 @@ public enum ImportSource: Sendable, Hashable {
 
 /// A todo brought in from another tool, ready for the decider.
 ///
-/// `stream` is derived from the source item (see `NameUUID`), so importing the
-/// same file twice finds the todo already present instead of duplicating it.
+/// `stream` is derived from the source item (see `NameUUID`), so importing the same file twice
+/// finds the todo already present instead of duplicating it. When it was created there travels in
+/// `fields.origin`.
 public struct ImportedTodo: Sendable, Equatable {
     /// The lifecycle state the item had in the other tool.
     public enum Status: String, Sendable, Equatable {
@@ -25,44 +26,76 @@ public struct ImportedTodo: Sendable, Equatable {
     public var source: ImportSource
     public var fields: TodoFields
     public var status: Status
-    /// When the item was created there (ms since the epoch); nil means now.
-    public var createdAt: Int64?
-    /// When it was completed or deleted there; nil means now.
+    /// When it was completed or deleted there (ms since the epoch); nil means now.
     public var closedAt: Int64?
 
-    public init(
-        stream: String, source: ImportSource, fields: TodoFields, status: Status = .pending,
-        createdAt: Int64? = nil, closedAt: Int64? = nil
-    ) {
+    public init(stream: String, source: ImportSource, fields: TodoFields, status: Status = .pending, closedAt: Int64? = nil) {
         self.stream = stream
         self.source = source
         self.fields = fields
         self.status = status
-        self.createdAt = createdAt
         self.closedAt = closedAt
     }
 }
 
-/// Why an item of a foreign file was left out, or what was lost on the way in.
+/// What the importer had to do to an item, or why it left one out.
 public enum ImportProblem: Sendable, Equatable {
-    /// The item has no text to use as the title.
+    /// A Taskwarrior task without a description (or a blank one): skipped, as there is nothing to call it.
     case missingTitle
-    /// A Taskwarrior recurring template; its instances are imported on their own.
+    /// A todo.txt line with nothing after its markers; the whole line became the title.
+    case markersOnly
+    /// A Taskwarrior recurring template whose instances are in the file; they are imported instead.
     case recurringTemplate
-    /// A Taskwarrior status other than pending, waiting, completed or deleted.
+    /// A recurring template without any of its instances in the file: imported as one todo.
+    case recurringTemplateImported
+    /// A Taskwarrior status other than pending, waiting, recurring, completed or deleted.
     case unknownStatus(String)
-    /// A field tally has no place for; its value is dropped.
+    /// A Taskwarrior field tally has no place for; kept in the note as `field: value`.
     case unsupportedField(String)
     /// A todo.txt `key:value` tally has no field for; it stays in the title.
     case unsupportedFieldKeptInTitle(String)
-    /// A priority tally cannot map; the todo gets none.
-    case unmappedPriority(String)
-    /// A date that cannot be read; the field is dropped.
-    case invalidDate(field: String, value: String)
+    /// A Taskwarrior priority other than H, M or L; kept in the note.
+    case unmappedTaskwarriorPriority(String)
+    /// A todo.txt `pri:` whose value is not one capital letter; it stays in the title.
+    case invalidPriorityKeptInTitle(String)
+    /// A todo.txt priority other than (A), (B) or (C); kept in the note.
+    case unmappedTodoTxtPriority(String)
+    /// A date field that cannot be read; what was used instead.
+    case invalidDate(field: String, value: String, fallback: DateFallback)
     /// A todo.txt `due:` that is not a date; it stays in the title.
     case invalidDateKeptInTitle(field: String, value: String)
-    /// The converted fields break a rule of tally (too long, control characters, ...).
+    /// Completed or deleted before it was created: created at the closing time, the source's creation time kept in the note.
+    case closedBeforeCreated(created: Int64, closed: Int64)
+    /// Tabs or other control characters in the title became spaces.
+    case controlCharactersReplaced
+    /// The text has line breaks: the title has spaces there, the whole text is in the note.
+    case titleLinesJoined
+    /// The text is longer than a title may be: the title is its start, the whole text is in the note.
+    case titleShortened(max: Int)
+    /// Tags that do not fit tally's rules (too long, past the count limit, no letter or digit).
+    case tagsKeptInNote([String])
+    /// todo.txt `+project`/`@context` words that cannot be tags; they stay in the title.
+    case tagsKeptInTitle([String])
+    /// The note would be longer than a note may be; its end was cut.
+    case noteShortened(max: Int, cut: Int)
+    /// A Taskwarrior uuid seen again: the later task replaces the earlier one, as `task import` does.
+    case duplicateTask(earlier: ImportSource)
+    /// Taskwarrior `tags` given as one string: split at commas, as `task import` does.
+    case tagsFromString
+    /// A Taskwarrior field not in the shape `task` writes (`"annotations": "text"`); its text is kept in the note.
+    case malformedField(String)
+    /// A Taskwarrior annotation without a description (`task import` refuses it); left out.
+    case annotationWithoutDescription
+    /// The converted fields break a rule of tally (should not happen: the importers make every item fit).
     case invalid(InvalidInput)
+}
+
+/// What a date that cannot be read was replaced with.
+public enum DateFallback: String, Sendable, Equatable {
+    /// Nothing: the field is left out, its text kept in the note.
+    case keptInNote
+    /// The time of the import.
+    case importTime
 }
 
 /// One problem, and the item it belongs to.
@@ -96,11 +129,14 @@ public struct ImportFormatError: Error, Sendable, Equatable {
     public var reason: String
     /// The file, once the caller knows it.
     public var path: String?
+    /// The file is of another format than the one asked for: which one.
+    public var otherFormat: FormatSniffer.Format?
 
-    public init(location: ImportSource, reason: String, path: String? = nil) {
+    public init(location: ImportSource, reason: String, path: String? = nil, otherFormat: FormatSniffer.Format? = nil) {
         self.location = location
         self.reason = reason
         self.path = path
+        self.otherFormat = otherFormat
     }
 }
 
@@ -121,36 +157,58 @@ public enum NameUUID {
     }
 }
 
-/// Helpers the importers share: tags from foreign names, strict UTF-8 lines, validation.
+/// Helpers the importers share: tags from foreign names, strict UTF-8 lines, making items fit.
 enum ImportSupport {
-    /// A foreign project or tag as a tally tag: accents dropped, lowercased, other characters become `-`, at most 32.
+    /// A foreign project or tag as a tally tag: NFC, lowercased, characters other than letters, digits,
+    /// `_` and `-` become `-`. Nil when nothing but `-` is left or it is longer than a tag may be.
     static func tag(_ raw: String) -> String? {
-        let folded = raw.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
-        let mapped = folded.unicodeScalars.map { scalar -> Character in
-            let value = scalar.value
-            let allowed = (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) || value == 0x5F || value == 0x2D
-            return allowed ? Character(scalar) : "-"
+        let folded = TextForm.normalized(raw.lowercased())
+        var tag = ""
+        for scalar in folded.unicodeScalars {
+            tag.unicodeScalars.append(Validation.isTagScalar(scalar) ? scalar : "-")
         }
-        let tag = String(String(mapped).prefix(Validation.maxTagLength))
-        return tag.allSatisfy({ $0 == "-" }) ? nil : tag
+        guard !tag.allSatisfy({ $0 == "-" }), tag.count <= Validation.maxTagLength else { return nil }
+        return tag
     }
 
-    /// The lines of `bytes` (LF or CRLF), each checked to be UTF-8.
-    static func lines(_ bytes: [UInt8]) throws(ImportFormatError) -> [String] {
-        var lines: [String] = []
-        var number = 0
-        for slice in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            number += 1
-            var line = Array(slice)
-            if line.last == 0x0D { line.removeLast() }
-            // Decoding replaces invalid sequences with U+FFFD, so only valid UTF-8 survives the round trip.
-            // (String(validating:as:) would say it directly but needs macOS 15.)
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.utf8.elementsEqual(line) else {
-                throw ImportFormatError(location: .line(number), reason: "not valid UTF-8 text")
-            }
-            lines.append(text)
+    /// The text of `bytes` as UTF-8, without a byte-order mark; throws naming the first bad line.
+    static func text(_ bytes: [UInt8]) throws(ImportFormatError) -> String {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        // Decoding replaces invalid sequences with U+FFFD, so only valid UTF-8 survives the round trip.
+        // (String(validating:as:) would say it directly but needs macOS 15.)
+        let text = String(decoding: body, as: UTF8.self)
+        guard !text.utf8.elementsEqual(body) else { return text }
+        var number = 1
+        var previous: UInt8 = 0
+        for (decoded, original) in zip(text.utf8, body) {
+            if decoded != original { break }
+            if original == 0x0D || (original == 0x0A && previous != 0x0D) { number += 1 }
+            previous = original
         }
+        throw ImportFormatError(location: .line(number), reason: "not valid UTF-8 text")
+    }
+
+    /// The lines of `bytes` (LF, CRLF or CR alone), after a byte-order mark, checked to be UTF-8.
+    static func lines(_ bytes: [UInt8]) throws(ImportFormatError) -> [String] {
+        let text = try text(bytes)
+        var lines: [String] = []
+        var current = ""
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n", afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = scalar == "\r"
+            if scalar == "\n" || scalar == "\r" {
+                lines.append(current)
+                current = ""
+            } else {
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        lines.append(current)
         if lines.last == "" { lines.removeLast() }
         return lines
     }

@@ -2,15 +2,21 @@ import Foundation
 
 /// Reads a todo.txt file (https://github.com/todotxt/todo.txt): one task per line.
 ///
-/// Mapping: `x` → completed (with its completion date), `(A)`/`(B)`/`(C)` → high/medium/low,
-/// the creation date → when created, `+project` and `@context` → tags, `due:YYYY-MM-DD` → due,
-/// `pri:X` (kept by many clients on completed tasks) → priority. Other `key:value` pairs stay in the title.
+/// The title is the description exactly as written: `+project` and `@context` words stay in it (as
+/// todo.txt tools show them) and also become tags; inner spacing is kept; tabs become spaces. Only
+/// the fields tally stores elsewhere leave the text: `due:YYYY-MM-DD` → due, `pri:X` → priority.
+/// `x` → completed (with its completion date), `(A)`/`(B)`/`(C)` → high/medium/low, the creation
+/// date → when created (in the origin). See the README's table for every odd case.
 public enum TodoTxtImport {
-    /// Converts the file's bytes; throws only when a line is not UTF-8 text.
+    /// Converts the file's bytes; throws when a line is not UTF-8 text or the file is JSON.
     public static func parse(_ bytes: [UInt8], zone: TimeZone) throws(ImportFormatError) -> ImportBatch {
+        let lines = try ImportSupport.lines(bytes)
+        if let location = jsonLine(lines) {
+            throw ImportFormatError(location: location, reason: "this is JSON, not todo.txt", otherFormat: .otherJSON)
+        }
         var batch = ImportBatch()
         var occurrences: [String: Int] = [:]
-        for (index, raw) in try ImportSupport.lines(bytes).enumerated() {
+        for (index, raw) in lines.enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
             let occurrence = (occurrences[line] ?? 0) + 1
@@ -20,113 +26,176 @@ public enum TodoTxtImport {
         return batch
     }
 
-    /// One line: appended to the batch's todos, or to its skipped items with the reason.
+    /// The first line when the file is a JSON array or JSON objects (a Taskwarrior or tally export), else nil.
+    static func jsonLine(_ lines: [String]) -> ImportSource? {
+        guard let index = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return nil }
+        let first = lines[index].trimmingCharacters(in: .whitespaces)
+        guard first.hasPrefix("{") || first.hasPrefix("[") else { return nil }
+        if (try? JSON.parse(first)) != nil { return .line(index + 1) }
+        if (try? JSON.parse(lines.joined(separator: "\n"))) != nil { return .line(index + 1) }
+        return nil
+    }
+
+    /// The markers at the start of a line: completion, dates, priority.
+    struct Header {
+        var completed = false
+        var completedOn: LocalDate?
+        var createdOn: LocalDate?
+        var priority: String?
+        /// The description: the rest of the line, spacing as written.
+        var description: Substring
+    }
+
+    /// Reads the markers by the format's rules: `x ` and `(A) ` only count when followed by a space.
+    static func header(_ line: String) -> Header {
+        var rest = line[...]
+        var header = Header(description: rest)
+        func word(_ text: Substring) -> (Substring, Substring)? {
+            guard let space = text.firstIndex(of: " ") else { return nil }
+            return (text[..<space], text[text.index(after: space)...].drop(while: { $0 == " " }))
+        }
+        if let (first, after) = word(rest), first == "x" {
+            header.completed = true
+            rest = after
+            if let (date, after) = word(rest), let day = LocalDate.parse(String(date)) {
+                header.completedOn = day
+                rest = after
+                if let (date, after) = word(rest), let day = LocalDate.parse(String(date)) {
+                    header.createdOn = day
+                    rest = after
+                }
+            }
+        } else {
+            if let (first, after) = word(rest), isPriority(first) {
+                header.priority = String(first.dropFirst().prefix(1))
+                rest = after
+            }
+            if let (date, after) = word(rest), let day = LocalDate.parse(String(date)) {
+                header.createdOn = day
+                rest = after
+            }
+        }
+        header.description = rest
+        return header
+    }
+
+    /// One line: appended to the batch's todos with its warnings.
     ///
     /// The stream id comes from the line's text and how many identical lines came before it,
     /// so re-importing a file with lines added or moved still finds the earlier ones.
     static func convert(_ line: String, number: Int, occurrence: Int, zone: TimeZone, into batch: inout ImportBatch) {
         let source = ImportSource.line(number)
-        var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)[...]
-        var completed = false
-        var completedOn: LocalDate? = nil
-        var createdOn: LocalDate? = nil
-        var priorityLetter: String? = nil
-
-        if words.first == "x" {
-            completed = true
-            words = words.dropFirst()
-            if let date = words.first.flatMap(LocalDate.parse) {
-                completedOn = date
-                words = words.dropFirst()
-                if let created = words.first.flatMap(LocalDate.parse) {
-                    createdOn = created
-                    words = words.dropFirst()
-                }
-            }
-        } else {
-            if let first = words.first, isPriority(first) {
-                priorityLetter = String(first.dropFirst().prefix(1))
-                words = words.dropFirst()
-            }
-            if let created = words.first.flatMap(LocalDate.parse) {
-                createdOn = created
-                words = words.dropFirst()
-            }
+        var warnings: [ImportProblem] = []
+        var header = header(line)
+        if header.description.trimmingCharacters(in: .whitespaces).isEmpty {
+            // Markers and nothing else: the whole line is the text, so nothing is lost.
+            warnings.append(.markersOnly)
+            header = Header(description: line[...])
         }
 
-        var title: [String] = []
-        var tags: [String] = []
-        var due: Due? = nil
-        var warnings: [ImportProblem] = []
-        for word in words {
-            if word.count > 1, word.hasPrefix("+") || word.hasPrefix("@") {
+        var draft = ImportDraft(text: "")
+        draft.tagsStayInTitle = true
+        var kept: [Substring] = []
+        var priorityLetter = header.priority
+        for word in header.description.split(separator: " ", omittingEmptySubsequences: false) {
+            if isProjectOrContext(word) {
                 if let tag = ImportSupport.tag(String(word.dropFirst())) {
-                    if !tags.contains(tag) { tags.append(tag) }
-                    continue
+                    draft.tags.append(tag)
+                } else {
+                    draft.unusableTags.append(String(word))
                 }
-            }
-            if let (key, value) = keyValue(word) {
+            } else if let (key, value) = keyValue(word) {
                 switch key {
                 case "due":
                     if let date = LocalDate.parse(value) {
-                        due = .date(date)
+                        draft.due = .date(date)
                         continue
                     }
                     warnings.append(.invalidDateKeptInTitle(field: "due", value: value))
-                case "pri" where priorityLetter == nil && value.count == 1:
-                    priorityLetter = value.uppercased()
+                case "pri" where priorityLetter == nil && isPriorityLetter(value):
+                    priorityLetter = value
                     continue
+                case "pri" where !isPriorityLetter(value):
+                    warnings.append(.invalidPriorityKeptInTitle(value))
                 default:
-                    warnings.append(.unsupportedFieldKeptInTitle(key))
+                    warnings.append(unknownField(key))
                 }
             }
-            title.append(word)
+            kept.append(word)
         }
+        draft.text = kept.joined(separator: " ").replacingOccurrences(of: "\t", with: " ")
+        if line.contains("\t"), !warnings.contains(.controlCharactersReplaced) { warnings.append(.controlCharactersReplaced) }
 
-        var priority: Priority? = nil
         switch priorityLetter {
         case nil: break
-        case "A": priority = .high
-        case "B": priority = .medium
-        case "C": priority = .low
-        case let letter?: warnings.append(.unmappedPriority(letter))
+        case "A": draft.priority = .high
+        case "B": draft.priority = .medium
+        case "C": draft.priority = .low
+        case let letter?:
+            warnings.append(.unmappedTodoTxtPriority(letter))
+            draft.noteLines.append("priority: (\(letter))")
         }
 
-        guard !title.isEmpty else {
-            batch.skipped.append(ImportIssue(source: source, problem: .missingTitle))
-            return
+        var created = header.createdOn?.startInstant(in: zone)
+        let closed = header.completed ? header.completedOn?.startInstant(in: zone) : nil
+        if let end = closed {
+            if let start = created, end < start {
+                warnings.append(.closedBeforeCreated(created: start, closed: end))
+                draft.noteLines.append("created: \(header.createdOn!.description)")
+                created = end
+            } else if created == nil {
+                // todo.sh writes `x DATE text` without a creation date: it cannot have been created later.
+                created = end
+            }
         }
+        draft.origin = TodoOrigin(tool: .todotxt, id: String(number), createdAt: created)
+        let (fitted, changes) = draft.fitted()
         let fields: TodoFields
         do {
-            fields = try ImportSupport.validated(TodoFields(title: title.joined(separator: " "), tags: tags, priority: priority, due: due))
+            fields = try ImportSupport.validated(fitted)
         } catch {
             if case .invalid(let input) = error {
                 batch.skipped.append(ImportIssue(source: source, problem: .invalid(input)))
             }
             return
         }
-        let created = createdOn?.startInstant(in: zone)
-        var closed = completedOn?.startInstant(in: zone)
-        if let end = closed, let start = created, end < start { closed = start }
         batch.todos.append(ImportedTodo(
             stream: NameUUID.make("todotxt:\(occurrence):\(line)"), source: source, fields: fields,
-            status: completed ? .completed : .pending, createdAt: created, closedAt: closed
+            status: header.completed ? .completed : .pending, closedAt: closed
         ))
-        batch.warnings += warnings.map { ImportIssue(source: source, problem: $0) }
+        batch.warnings += (warnings + changes).map { ImportIssue(source: source, problem: $0) }
+    }
+
+    /// The warning for a `key:value` tally has no field for; `rec:` and `t:` (recurrence, threshold) included.
+    static func unknownField(_ key: String) -> ImportProblem {
+        .unsupportedFieldKeptInTitle(key)
+    }
+
+    /// `+project` or `@context`: the sign, then a letter, digit or `_` (as todo.sh highlights them: not `@*` or `+(bar)`).
+    static func isProjectOrContext(_ word: Substring) -> Bool {
+        guard word.hasPrefix("+") || word.hasPrefix("@"), let first = word.dropFirst().unicodeScalars.first else { return false }
+        return first == "_" || (Validation.isTagScalar(first) && first != "-" && !first.properties.isDiacritic)
     }
 
     /// `(A)` through `(Z)`.
-    static func isPriority(_ word: String) -> Bool {
+    static func isPriority(_ word: Substring) -> Bool {
         let scalars = Array(word.unicodeScalars)
-        return scalars.count == 3 && scalars[0] == "(" && scalars[2] == ")" && scalars[1].value >= 0x41 && scalars[1].value <= 0x5A
+        return scalars.count == 3 && scalars[0] == "(" && scalars[2] == ")" && isPriorityLetter(String(scalars[1]))
     }
 
-    /// `key:value` with a plain key and a value that is not a URL's `//...`.
-    static func keyValue(_ word: String) -> (String, String)? {
+    /// One uppercase letter A-Z, as priorities are written.
+    static func isPriorityLetter(_ text: String) -> Bool {
+        let scalars = Array(text.unicodeScalars)
+        return scalars.count == 1 && scalars[0].value >= 0x41 && scalars[0].value <= 0x5A
+    }
+
+    /// `key:value`: a key that starts with a letter (so `10:30` is not one), a value that is not a URL's `//...` or a path's `\\...`.
+    static func keyValue(_ word: Substring) -> (String, String)? {
         guard let colon = word.firstIndex(of: ":") else { return nil }
         let key = String(word[..<colon])
         let value = String(word[word.index(after: colon)...])
-        guard !key.isEmpty, !value.isEmpty, !value.hasPrefix("/"),
+        guard let first = key.unicodeScalars.first, CharacterSet.letters.contains(first),
+              !value.isEmpty, !value.hasPrefix("/"), !value.hasPrefix("\\"),
               key.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" })
         else { return nil }
         return (key, value)

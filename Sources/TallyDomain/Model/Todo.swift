@@ -16,11 +16,13 @@ public struct Todo: Sendable, Equatable, Identifiable {
     public var deleted: Bool
     /// Version of the last event folded into this todo (the stream's length).
     public var version: Int
+    /// Where an imported todo came from; nil for todos added in tally.
+    public var origin: TodoOrigin?
 
     public init(
         id: String, number: Int, title: String, tags: [String] = [], priority: Priority? = nil,
         due: Due? = nil, note: String? = nil, completed: Bool = false, completedAt: Int64? = nil,
-        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1
+        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, origin: TodoOrigin? = nil
     ) {
         self.id = id
         self.number = number
@@ -35,5 +37,6 @@ public struct Todo: Sendable, Equatable, Identifiable {
         self.updatedAt = updatedAt
         self.deleted = deleted
         self.version = version
+        self.origin = origin
     }
 }

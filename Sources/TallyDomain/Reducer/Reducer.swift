@@ -1,7 +1,7 @@
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 3
+    public static let version = 4
 
     /// Folds one event into the model.
     ///
@@ -14,7 +14,7 @@ public enum Reducer {
             model.insertTodo(Todo(
                 id: stream, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
                 priority: fields.priority, due: fields.due, note: fields.note,
-                createdAt: time, updatedAt: time, version: version
+                createdAt: fields.origin?.createdAt ?? time, updatedAt: time, version: version, origin: fields.origin
             ))
         case .todoEdited(let changes):
             model.updateTodo(id: stream) { todo in

@@ -66,6 +66,11 @@ extension Todo {
         writer.int(updatedAt)
         writer.bool(deleted)
         writer.count(version)
+        writer.optional(origin) { writer, origin in
+            writer.string(origin.tool.rawValue)
+            writer.string(origin.id)
+            writer.optional(origin.createdAt) { $0.int($1) }
+        }
     }
 
     /// Reads one todo; written out field by field (no closures) because it runs once per todo at start-up.
@@ -88,10 +93,11 @@ extension Todo {
         let updatedAt = try reader.int()
         let deleted = try reader.bool()
         let version = try reader.natural()
+        let origin = try reader.bool() ? try TodoOrigin(reading: &reader) : nil
         self.init(
             id: id, number: number, title: title, tags: tags, priority: priority, due: due, note: note,
             completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
-            deleted: deleted, version: version
+            deleted: deleted, version: version, origin: origin
         )
     }
 }
@@ -171,6 +177,17 @@ extension TrackSummary {
             efforts.append(TrackEffort(meters: meters, seconds: Double(bitPattern: try reader.uint())))
         }
         self.init(sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts)
+    }
+}
+
+extension TodoOrigin {
+    /// Reads the tool's name, the id there and the optional creation time.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let raw = try reader.string()
+        guard let tool = Tool(rawValue: raw) else { throw reader.failure("unknown import tool '\(raw)'") }
+        let id = try reader.string()
+        let createdAt = try reader.bool() ? try reader.int() : nil
+        self.init(tool: tool, id: id, createdAt: createdAt)
     }
 }
 

@@ -35,8 +35,8 @@ enum ForeignImport {
             context.printJSON(.object([
                 "imported": .array(imported.map(JSONShapes.todo)),
                 "alreadyPresent": .array(present.map { .string(label($0, english)) }),
-                "skipped": .array(batch.skipped.map { issue($0, english) }),
-                "warnings": .array(batch.warnings.map { issue($0, english) }),
+                "skipped": .array(batch.skipped.map { issue($0, english, zone: context.zone) }),
+                "warnings": .array(batch.warnings.map { issue($0, english, zone: context.zone) }),
             ]))
             return
         }
@@ -57,8 +57,8 @@ enum ForeignImport {
     }
 
     /// `{"source": ..., "reason": ...}` for `--json`, always in English so programs can rely on it.
-    private static func issue(_ issue: ImportIssue, _ catalog: Catalog) -> JSON {
-        .object(["source": .string(label(issue.source, catalog)), "reason": .string(text(issue.problem, catalog))])
+    private static func issue(_ issue: ImportIssue, _ catalog: Catalog, zone: TimeZone) -> JSON {
+        .object(["source": .string(label(issue.source, catalog)), "reason": .string(text(issue.problem, catalog, zone: zone))])
     }
 
     /// `line 3`, `item 2`, `task 1c5e2f0a`.
@@ -86,28 +86,47 @@ enum ForeignImport {
         if !batch.skipped.isEmpty {
             console.line(catalog.plural(.importSkipped, count: batch.skipped.count))
             for item in batch.skipped {
-                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog)]))
+                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog, zone: context.zone)]))
             }
         }
         if !batch.warnings.isEmpty {
             console.line(catalog.plural(.importWarnings, count: batch.warnings.count))
             for item in batch.warnings {
-                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog)]))
+                console.line(catalog.text(.importIssueLine, ["source": label(item.source, catalog), "reason": text(item.problem, catalog, zone: context.zone)]))
             }
         }
     }
 
     /// Words for one import problem.
-    static func text(_ problem: ImportProblem, _ catalog: Catalog) -> String {
+    static func text(_ problem: ImportProblem, _ catalog: Catalog, zone: TimeZone) -> String {
         switch problem {
         case .missingTitle: catalog.text(.importMissingTitle)
+        case .markersOnly: catalog.text(.importMarkersOnly)
         case .recurringTemplate: catalog.text(.importRecurringTemplate)
+        case .recurringTemplateImported: catalog.text(.importTemplateImported)
         case .unknownStatus(let status): catalog.text(.importUnknownStatus, ["status": status])
-        case .unsupportedField(let field): catalog.text(.importUnsupportedField, ["field": field])
+        case .unsupportedField(let field): catalog.text(.importFieldKeptInNote, ["field": field])
         case .unsupportedFieldKeptInTitle(let field): catalog.text(.importUnsupportedFieldKept, ["field": field])
-        case .unmappedPriority(let value): catalog.text(.importUnmappedPriority, ["value": value])
-        case .invalidDate(let field, let value): catalog.text(.importInvalidDate, ["field": field, "value": value])
+        case .unmappedTaskwarriorPriority(let value): catalog.text(.importTaskwarriorPriority, ["value": value])
+        case .invalidPriorityKeptInTitle(let value): catalog.text(.importPriorityKeptInTitle, ["value": value])
+        case .unmappedTodoTxtPriority(let value): catalog.text(.importTodoTxtPriority, ["value": value])
+        case .invalidDate(let field, let value, let fallback):
+            catalog.text(fallback == .keptInNote ? .importDateKeptInNote : .importDateImportTime, ["field": field, "value": value])
         case .invalidDateKeptInTitle(let field, let value): catalog.text(.importInvalidDateKept, ["field": field, "value": value])
+        case .closedBeforeCreated(let created, let closed):
+            catalog.text(.importClosedBeforeCreated, [
+                "created": Timestamp.formatLocal(created, in: zone, withTime: true), "closed": Timestamp.formatLocal(closed, in: zone, withTime: true),
+            ])
+        case .controlCharactersReplaced: catalog.text(.importControlCharacters)
+        case .titleLinesJoined: catalog.text(.importLinesJoined)
+        case .titleShortened(let max): catalog.text(.importTitleShortened, ["max": String(max)])
+        case .tagsKeptInNote(let tags): catalog.text(.importTagsKeptInNote, ["tags": tags.joined(separator: ", ")])
+        case .tagsKeptInTitle(let tags): catalog.text(.importTagsKeptInTitle, ["tags": tags.joined(separator: ", ")])
+        case .noteShortened(let max, let cut): catalog.text(.importNoteShortened, ["max": String(max), "cut": String(cut)])
+        case .duplicateTask(let earlier): catalog.text(.importDuplicateTask, ["earlier": label(earlier, catalog)])
+        case .tagsFromString: catalog.text(.importTagsFromString)
+        case .malformedField(let field): catalog.text(.importMalformedField, ["field": field])
+        case .annotationWithoutDescription: catalog.text(.importAnnotationNoDescription)
         case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
         }
     }

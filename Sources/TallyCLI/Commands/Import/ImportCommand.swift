@@ -57,11 +57,30 @@ enum ImportCommand: CommandHandler {
         let size = path == "-" ? 0 : ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         let bar = ProgressBar(total: size, label: context.catalog.text(.importLabel), context: context) { ByteSize.format(Int64($0)) }
         var consumed = 0
+        var sawEvent = false
         defer { bar.finish() }
         let blobs = BlobImport(store: log as? BlobStore)
         let summary = try Importer.run(into: log) { add in
             try reader.forEachLine { bytes, number in
-                if try !blobs.take(bytes, line: number) { try add(bytes, number) }
+                if try blobs.take(bytes, line: number) {
+                    // A blob line (an original activity file) also says the file is a tally export.
+                    sawEvent = true
+                } else {
+                    do {
+                        try add(bytes, number)
+                    } catch ImportError.malformed(let line, let reason) where !sawEvent {
+                        // The first line is not an event: perhaps a file for --from taskwarrior or todotxt.
+                        var text = String(decoding: bytes, as: UTF8.self)
+                        guard text.utf8.elementsEqual(bytes) else { throw ImportError.malformed(line: line, reason: reason) }
+                        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+                        switch FormatSniffer.format(ofFirstLine: text) {
+                        case .taskwarrior: throw WrongImportFormat(path: path, suggested: "taskwarrior")
+                        case .todoTxt: throw WrongImportFormat(path: path, suggested: "todotxt")
+                        case .otherJSON: throw ImportError.malformed(line: line, reason: reason)
+                        }
+                    }
+                    if !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { sawEvent = true }
+                }
                 consumed += bytes.count + 1
                 if number % progressInterval == 0 { bar.update(consumed) }
             }
@@ -80,5 +99,17 @@ enum ImportCommand: CommandHandler {
             ]))
             if blobs.stored > 0 { context.console.line(context.catalog.plural(.blobsImported, count: blobs.stored)) }
         }
+    }
+}
+
+/// A file given to `import` without `--from` that another importer reads (exit 65).
+struct WrongImportFormat: AuditFailure {
+    var path: String
+    /// `taskwarrior` or `todotxt`.
+    var suggested: String
+
+    func failure(catalog: Catalog) -> Failure {
+        let id: MessageID = suggested == "taskwarrior" ? .errorLooksLikeTaskwarrior : .errorLooksLikeTodoTxt
+        return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(id, ["path": path]))
     }
 }

@@ -47,7 +47,8 @@ enum CompleteCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let kind = command.arguments[0]
-        let prefix = command.arguments.count > 1 ? command.arguments[1] : ""
+        // Stored tags and categories are lowercase NFC: `Čt` typed completes `čtení`.
+        let prefix = TextForm.normalized((command.arguments.count > 1 ? command.arguments[1] : "").lowercased())
         guard kind == "tags" || kind == "categories" else {
             throw UsageError(kind: .invalidValue(option: "KIND", value: kind, allowed: ["tags", "categories"]), commandPath: path)
         }

@@ -3,7 +3,7 @@ import TallyDomain
 
 /// Option specs and readers shared by the todo commands.
 enum TodoOptions {
-    static let tag = OptionSpec(name: "tag", valueName: "TAG", repeatable: true, help: "A tag ([a-z0-9_-], up to 32 characters). Repeat for several.")
+    static let tag = OptionSpec(name: "tag", valueName: "TAG", repeatable: true, help: "A tag (letters, digits, _ and -; up to 32 characters). Repeat for several.")
     static let priority = OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium or high.")
     static let due = OptionSpec(name: "due", valueName: "WHEN", help: "Due date: 2026-11-21, 2026-11-21T14:30, today, tomorrow, +3d, ...")
     static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
