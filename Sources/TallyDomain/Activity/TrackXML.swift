@@ -8,7 +8,6 @@ public enum TrackXML {
         var point: TrackPoint?
         var metadataName: String?
         var sawGPX = false
-        var routeOnly = false
         try read(bytes) { event in
             switch event {
             case .start(let name, let attributes):
@@ -24,7 +23,6 @@ public enum TrackXML {
                     }
                     point = TrackPoint(time: nil, latitude: lat, longitude: lon)
                 }
-                if name == "rtept" { routeOnly = true }
             case .text(let value):
                 text += value
             case .end(let name):
@@ -47,7 +45,8 @@ public enum TrackXML {
         }
         guard sawGPX else { throw .unknownFormat }
         if activity.name?.isEmpty ?? true { activity.name = metadataName }
-        if activity.points.isEmpty { throw routeOnly ? .notAnActivity : .notAnActivity }
+        // Routes and waypoints are plans, not activities.
+        if activity.points.isEmpty { throw .notAnActivity }
         return activity
     }
 
@@ -106,9 +105,9 @@ public enum TrackXML {
         if laps > 0 { activity.deviceTimerSeconds = timer }
         if distance > 0 { activity.deviceDistanceMeters = distance }
         if let first, let last, last > first {
-            activity.deviceStart = activity.deviceStart ?? first
-            activity.deviceStart = min(activity.deviceStart!, first)
-            activity.deviceElapsedSeconds = Double(last - activity.deviceStart!) / 1000
+            let start = min(activity.deviceStart ?? first, first)
+            activity.deviceStart = start
+            activity.deviceElapsedSeconds = Double(last - start) / 1000
         }
         return activity
     }

@@ -29,7 +29,8 @@ enum RecordImportCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let dispatcher = try context.dispatcher()
-        guard let blobs = dispatcher.log as? BlobStore else { preconditionFailure("the database keeps no original files") }
+        // Every backend keeps the original files next to its log (the BlobStore port).
+        guard let blobs = dispatcher.log as? BlobStore else { preconditionFailure("the event log of this backend has no blob store") }
         var bar: ProgressBar?
         let importer = ActivityImport(blobs: blobs, zone: context.zone, inflate: { bytes, limit in
             try Gzip.decompress(bytes, limit: limit)
