@@ -243,4 +243,28 @@ struct RecordImportCommandTests {
         let piped = plain.run("record", "import", try Self.stravaExport(in: plain))
         #expect(!piped.stderr.contains("Reading") && !piped.stdout.contains("Reading"))
     }
+
+    @Test("a folder of a watch's FIT files and Garmin Connect's Activities.csv: the device's figures, each once")
+    func watchFolderAndGarminCSV() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z", zone: "Europe/Prague")
+        let watch = tally.directory.path("GARMIN/Activity")
+        try FileManager.default.createDirectory(atPath: watch, withIntermediateDirectories: true)
+        for name in ["fenix5-run.fit", "fenix5-bike.fit", "fenix5-walk.fit", "fenix2-run.fit", "weight-scale.fit"] {
+            try FileManager.default.copyItem(atPath: PackageFiles.url("Tests/Fixtures/activities/\(name)").path, toPath: watch + "/" + name.uppercased())
+        }
+        let result = tally.run("record", "import", watch, "--json")
+        let imported = result.json?.objectValue?["imported"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(imported.count == 4)
+        #expect(result.json?.objectValue?["skipped"]?.arrayValue?.count == 1)
+        let byDate = Dictionary(uniqueKeysWithValues: imported.map { ($0["date"]?.stringValue ?? "", $0) })
+        #expect(byDate["2015-08-15T14:45:08Z"]?["distanceMeters"] == 9_008.2 && byDate["2015-08-15T14:45:08Z"]?["durationSeconds"] == 2_832)
+        #expect(byDate["2017-06-12T16:09:22Z"]?["category"] == "cycling")
+        let csv = tally.directory.path("Activities.csv")
+        try "Activity Type,Date,Favorite,Title,Distance,Calories,Time\nRunning,2026-11-20 18:05:00,false,Evening run,8.40,600,00:42:00\n"
+            .write(toFile: csv, atomically: true, encoding: .utf8)
+        #expect(tally.run("record", "import", csv).stdout.hasPrefix("Imported 1 activity"))
+        #expect(tally.run("record", "import", csv, watch).stdout.hasPrefix("No new activities.\n5 activities were imported before; skipped.\n"))
+        let evening = tally.run("record", "list", "--search", "Evening", "--json").json?.arrayValue?.first?.objectValue
+        #expect(evening?["date"] == "2026-11-20T17:05:00Z" && evening?["distanceMeters"] == 8_400 && evening?["durationSeconds"] == 2_520)
+    }
 }
