@@ -13,7 +13,7 @@ CRASH_KILLS ?= 200
 
 all: build
 
-## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root).
+## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish for the completion tests when it can.
 deps:
 	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -38,6 +38,15 @@ deps:
 		exit 1; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "tally needs a Swift 6 toolchain: https://swift.org/install"; exit 1; }
+	@if command -v fish >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing fish (its completion script is tested)..."; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1 \
+			|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1; } \
+			|| echo "fish could not be installed; the fish completion tests are skipped."; \
+	else \
+		echo "fish is not installed; the fish completion tests are skipped."; \
+	fi
 
 ## build: debug build of tally (.build/debug/tally).
 build: deps
@@ -47,11 +56,11 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: every test: unit, storage, end-to-end (runs the built binary), then a seconds-long smoke run of the benchmark harness.
+## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage, end-to-end (runs the built binary); ends with the test summary.
 test: deps
 	$(SWIFT) build
+	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null 2>&1 || .build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke
 	$(SWIFT) test
-	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null
 
 ## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
 bench: deps
@@ -81,7 +90,7 @@ completions: release
 ## install: install the binary, the man page and the completion scripts under $(PREFIX) (default /usr/local).
 install: man completions
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
-	install -m 755 .build/release/tally $(DESTDIR)$(BINDIR)/tally
+	install -m 755 -s .build/release/tally $(DESTDIR)$(BINDIR)/tally
 	install -m 644 tally.1 $(DESTDIR)$(MANDIR)/tally.1
 	install -m 644 .build/completions/tally.bash $(DESTDIR)$(BASHDIR)/tally
 	install -m 644 .build/completions/_tally $(DESTDIR)$(ZSHDIR)/_tally

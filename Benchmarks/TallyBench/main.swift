@@ -15,6 +15,8 @@ struct Profile {
     var small: (todos: Int, events: Int)
     var longHistory: (todos: Int, events: Int)
     var large: (todos: Int, events: Int)
+    /// The store with as many todos as events, for `list --limit 20` and the peak memory of `add`.
+    var huge: (todos: Int, events: Int)
     /// Runs of each short process measurement (after one warm-up run).
     var runs: Int
     /// Runs of each long measurement (rebuild, bulk append, raw baseline).
@@ -24,9 +26,9 @@ struct Profile {
     /// Activities of the Strava-like export and GPS points per track (`record import`, `record bests`).
     var activities: (count: Int, points: Int) = (1_000, 9_000)
 
-    static let full = Profile(name: "full", small: (10_000, 10_000), longHistory: (10_000, 1_000_000), large: (100_000, 1_000_000), runs: 21, heavyRuns: 3, judged: true)
-    static let quick = Profile(name: "quick", small: (10_000, 10_000), longHistory: (10_000, 100_000), large: (20_000, 100_000), runs: 11, heavyRuns: 3, judged: false, activities: (100, 3_600))
-    static let smoke = Profile(name: "smoke", small: (200, 200), longHistory: (200, 2_000), large: (500, 2_000), runs: 2, heavyRuns: 1, judged: false, activities: (4, 300))
+    static let full = Profile(name: "full", small: (10_000, 10_000), longHistory: (10_000, 1_000_000), large: (100_000, 1_000_000), huge: (1_000_000, 1_000_000), runs: 21, heavyRuns: 3, judged: true)
+    static let quick = Profile(name: "quick", small: (10_000, 10_000), longHistory: (10_000, 100_000), large: (20_000, 100_000), huge: (100_000, 100_000), runs: 11, heavyRuns: 3, judged: false, activities: (100, 3_600))
+    static let smoke = Profile(name: "smoke", small: (200, 200), longHistory: (200, 2_000), large: (500, 2_000), huge: (1_000, 1_000), runs: 2, heavyRuns: 1, judged: false, activities: (4, 300))
 }
 
 struct Options {

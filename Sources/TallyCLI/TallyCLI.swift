@@ -28,6 +28,9 @@ public enum TallyCLI {
         defer { console.flush() }
         let catalog = Catalog.forEnvironment(environment)
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        let errorColor = Settings.useColor(
+            noColorFlag: arguments.prefix { $0 != "--" }.contains("--no-color"), stdoutIsTerminal: console.stderrIsTerminal, environment: environment
+        )
         var opened: CLIContext?
         defer { opened?.closeDatabases() }
         do {
@@ -41,6 +44,9 @@ public enum TallyCLI {
                 let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root
                 console.out(HelpRenderer.render(spec, path: path, globalOptions: CommandTree.globalOptions))
             case .run(let command, let globals):
+                if globals.value("db") == "" {
+                    throw UsageError(kind: .missingValue(option: "--db"), commandPath: command.path)
+                }
                 let settings = try makeSettings(globals, console: console, environment: environment)
                 let context = CLIContext(settings: settings, catalog: catalog, console: console)
                 opened = context
@@ -50,11 +56,15 @@ public enum TallyCLI {
                     throw UsageError(kind: .unknownCommand(command.path.joined(separator: " "), suggestion: nil), commandPath: [])
                 }
                 try handler.run(command, context)
+                // Only a command that writes leaves a new database file behind.
+                context.removeDatabaseLeftEmpty()
             }
             return ExitCode.success.rawValue
         } catch {
+            // A failed command leaves no new database file behind either.
+            opened?.removeDatabaseLeftEmpty()
             let failure = FailureMapper.failure(for: error, catalog: catalog)
-            report(failure, json: wantsJSON, console: console, catalog: catalog)
+            report(failure, json: wantsJSON, console: console, catalog: catalog, color: errorColor)
             return failure.exit.rawValue
         }
     }
@@ -65,13 +75,12 @@ public enum TallyCLI {
             guard let ms = Timestamp.parse(raw) else { throw CLIError.invalidNow(raw) }
             fixedNow = ms
         }
-        let width = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 20 ? $0 : nil }
         return Settings(
             databasePath: Settings.databasePath(option: globals.values["db"], environment: environment),
             json: globals.flags.contains("json"),
             color: Settings.useColor(noColorFlag: globals.flags.contains("no-color"), stdoutIsTerminal: console.stdoutIsTerminal, environment: environment),
             unicode: Settings.useUnicode(environment: environment),
-            width: width ?? (console.stdoutIsTerminal ? 100 : nil),
+            width: TerminalWidth.forOutput(1, isTerminal: console.stdoutIsTerminal, environment: environment),
             actor: Settings.actor(environment: environment),
             fixedNow: fixedNow,
             zone: Settings.zone(environment: environment),
@@ -79,13 +88,19 @@ public enum TallyCLI {
         )
     }
 
-    static func report(_ failure: Failure, json: Bool, console: Console, catalog: Catalog) {
+    /// Prints a failure on stderr; with `color`, the `Error:` prefix is red.
+    static func report(_ failure: Failure, json: Bool, console: Console, catalog: Catalog, color: Bool = false) {
         if json {
             let error: JSON = .object(["error": .object(["code": .string(failure.code), "message": .string(failure.message)])])
             console.errorLine(error.serialized(.compact))
             return
         }
-        console.errorLine(catalog.text(.errorPrefix, ["message": failure.message]))
+        if color {
+            let prefix = catalog.text(.errorPrefix, ["message": ""]).trimmingCharacters(in: .whitespaces)
+            console.errorLine(Style(color: true).red(prefix) + " " + failure.message)
+        } else {
+            console.errorLine(catalog.text(.errorPrefix, ["message": failure.message]))
+        }
         for detail in failure.details { console.errorLine(detail) }
         if let path = failure.usagePath {
             let spec = CommandTree.root.descendant(at: path) ?? CommandTree.root

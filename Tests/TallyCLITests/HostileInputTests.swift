@@ -121,7 +121,8 @@ struct HostileInputTests {
         HostileCase("no REF", ["toggle"], exit: 64, "Missing expected argument 'REF'."),
         HostileCase("extra argument", ["show", "1", "2"], exit: 64, "Unexpected argument '2'."),
         HostileCase("edit without changes", ["edit", "1"], exit: 64, "Nothing to change"),
-        HostileCase("record without its required options", ["record", "add", "Run"], exit: 64, "Missing expected argument '--category'."),
+        HostileCase("record without its required options", ["record", "add", "Run"], exit: 64, "Missing required options '--category' and '--duration'."),
+        HostileCase("record without its duration", ["record", "add", "Run", "--category", "run"], exit: 64, "Missing expected argument '--duration'."),
         HostileCase("stats grouping that does not exist", ["stats", "--by", "decade"], exit: 64, "expected one of week, month, category, year"),
         HostileCase("completions for an unknown shell", ["completions", "tcsh"], exit: 64, "expected one of bash, zsh, fish"),
         HostileCase("import format that does not exist", ["import", "--from", "csv", "x"], exit: 64, "expected one of tally, taskwarrior, todotxt"),
@@ -227,7 +228,26 @@ struct HostileInputTests {
         HostileCase("an event of an unknown type in the log", ["list"], setup: .sql("DROP TRIGGER events_reject_update; UPDATE events SET type = 'todo.teleported' WHERE seq = 3"), exit: 74, "cannot be read"),
     ]
 
-    static let all = usage + invalidData + references + imports + databases
+    /// Input forms of restore, record list --deleted, --db and --as-of at the edges of the log.
+    static let firstHour: [HostileCase] = [
+        HostileCase("empty --db path", ["--db", "", "list"], exit: 64, "Missing value for option '--db'."),
+        HostileCase("empty --db path, writing", ["--db", "", "add", "x"], exit: 64, "Missing value for option '--db'."),
+        HostileCase("restore without REF", ["restore"], exit: 64, "Missing expected argument 'REF'."),
+        HostileCase("restore an unknown todo", ["restore", "99"], exit: 1, "No todo matches '99'."),
+        HostileCase("restore an ambiguous prefix", ["restore", "abcd"], exit: 1, "'abcd' matches 2 todos"),
+        HostileCase("restore one unknown among known", ["restore", "1", "77"], exit: 1, "No todo matches '77'."),
+        HostileCase("record restore without REF", ["record", "restore"], exit: 64, "Missing expected argument 'REF'."),
+        HostileCase("record restore an unknown record", ["record", "restore", "9"], exit: 1, "No record matches '9'."),
+        HostileCase("record list --deleted with a value", ["record", "list", "--deleted", "yes"], exit: 64, "Unexpected argument 'yes'."),
+        HostileCase("--as-of past the end of the log", ["list", "--as-of", "@99999"], exit: 65, "the log ends at @"),
+        HostileCase("stats --as-of past the end of the log", ["stats", "--as-of", "@99999"], exit: 65, "the log ends at @"),
+        HostileCase("show a todo before it existed", ["show", "2", "--as-of", "@1"], exit: 1, "Todo 2 did not exist yet at @1."),
+        HostileCase("show a record before it existed", ["record", "show", "1", "--as-of", "@1"], exit: 1, "Record 1 did not exist yet at @1."),
+        HostileCase("distance without a unit", ["record", "add", "Run", "--category", "run", "--duration", "30m", "--distance", "5"], exit: 65, "a unit is required (km, m or mi)"),
+        HostileCase("distance in words", ["record", "add", "Run", "--category", "run", "--duration", "30m", "--distance", "far"], exit: 65, "expected a number and a unit, like 5km, 800m or 3.1mi."),
+    ]
+
+    static let all = usage + invalidData + references + imports + databases + firstHour
 
     @Test("the catalog is large enough and its names are unique")
     func catalogSize() {

@@ -20,7 +20,8 @@ private func distanceError(_ text: String) -> ValueError? {
         #expect(try Distance.parse(text) == meters)
     }
 
-    @Test(arguments: [("3.1mi", 4988.9664), ("42.195km", 42195.0), ("26.2 mi", 42164.8128)])
+    /// Stored to the millimetre, so sums and JSON stay short.
+    @Test(arguments: [("3.1mi", 4988.966), ("42.195km", 42195.0), ("26.2 mi", 42164.813)])
     func parsesWithinRounding(text: String, meters: Double) throws {
         #expect(abs(try Distance.parse(text) - meters) < 1e-6)
     }
@@ -53,7 +54,7 @@ private func distanceError(_ text: String) -> ValueError? {
         (String(repeating: "9", count: 400) + "m", "must be at most 1000000 km"),
     ])
     func rejects(text: String, reason: String) {
-        #expect(distanceError(text) == ValueError(kind: .distance, input: text, reason: reason))
+        #expect(distanceError(text).map { [$0.kind.rawValue, $0.input, $0.reason] } == ["distance", text, reason])
     }
 
     @Test(arguments: [

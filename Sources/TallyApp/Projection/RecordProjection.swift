@@ -6,9 +6,9 @@ public struct RecordView: Sendable, Equatable {
     public var records: [Record]
     /// How many matched before the limit.
     public var matched: Int
-    /// Total time of the records shown.
+    /// Total time of the records shown, deleted ones left out.
     public var totalSeconds: Int
-    /// Total distance of the records shown.
+    /// Total distance of the records shown, deleted ones left out.
     public var totalMeters: Double
 }
 
@@ -21,7 +21,7 @@ public enum RecordProjection {
         let until = try query.until.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
         var matches = model.records.filter { record in
-            if record.deleted { return false }
+            if record.deleted && !query.includeDeleted { return false }
             if !query.categories.isEmpty && !query.categories.contains(record.category) { return false }
             if !query.sources.isEmpty && !query.sources.contains(record.source) { return false }
             if let since, record.date < since { return false }
@@ -39,8 +39,8 @@ public enum RecordProjection {
         }
         return RecordView(
             records: matches, matched: matched,
-            totalSeconds: matches.reduce(0) { $0 + $1.durationSeconds },
-            totalMeters: matches.reduce(0) { $0 + ($1.distanceMeters ?? 0) }
+            totalSeconds: matches.reduce(0) { $0 + ($1.deleted ? 0 : $1.durationSeconds) },
+            totalMeters: matches.reduce(0) { $0 + ($1.deleted ? 0 : $1.distanceMeters ?? 0) }
         )
     }
 
@@ -79,7 +79,7 @@ enum QueryBounds {
             throw .invalid(.value(error))
         }
         if case .logPosition = when {
-            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
+            throw .invalid(.value(ValueError(kind: .when, input: raw, key: .logPositionNotAllowed)))
         }
         return when
     }

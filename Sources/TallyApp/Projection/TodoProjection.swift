@@ -7,52 +7,83 @@ public struct TodoView: Sendable, Equatable {
     public var todos: [Todo]
     /// How many matched before the limit.
     public var matched: Int
-    /// Active and completed among the matches (before the limit).
+    /// Active and completed among the matches that are not deleted (before the limit).
     public var active: Int
     public var completed: Int
+    /// Deleted todos among the matches (only with `includeDeleted`), counted neither active nor completed.
+    public var deleted: Int = 0
 }
 
 /// Serves filtered, sorted views of the todos.
 public enum TodoProjection {
     /// Runs a query against the read model. Date bounds are resolved against `now` in `zone`.
     ///
-    /// Matches are collected as positions, not copies, and with a limit only the first `limit`
-    /// are ordered (a bounded heap), so a short page of a large list stays cheap.
+    /// Filters and sort keys are read from the todos' summary rows (see `TodoSummary`), so a todo is
+    /// decoded only when the query looks at its tags or text, or when it is shown. Matches are
+    /// collected as positions with their sort key, and with a limit only the first `limit` are
+    /// ordered (a bounded heap), so a short page of a large list stays cheap. Sorting by title
+    /// decodes the matching todos.
     /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n).
     public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> TodoView {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
+        let readsItems = !query.tags.isEmpty || needle != nil
 
-        var matches: [Int] = []
+        var titles: [String] = []
+        // With a limit, only the page is kept (a bounded heap); without one, every match is sorted.
+        let less = ordering(query.sort, reverse: query.reverse, titles: { titles })
+        var page = query.limit.map { PartialSort.Smallest<Match>($0, by: less) }
+        var matches: [Match] = []
+        var matched = 0
         var active = 0
         var completed = 0
-        let less = ordering(query.sort, reverse: query.reverse, zone: zone)
-        // Through a buffer pointer, fields are read in place: the array's accessor copied whole todos.
-        let ordered: [Todo] = model.todos.withUnsafeBufferPointer { todos in
-            for index in todos.indices {
-                if todos[index].deleted && !query.includeDeleted { continue }
-                switch query.status {
-                case .active where todos[index].completed: continue
-                case .completed where !todos[index].completed: continue
-                default: break
-                }
-                if !query.tags.isEmpty, !query.tags.allSatisfy(todos[index].tags.contains) { continue }
-                if let priority = query.priority, todos[index].priority != priority { continue }
-                if before != nil || after != nil {
-                    guard let due = todos[index].due?.sortInstant(in: zone) else { continue }
-                    if let before, due >= before { continue }
-                    if let after, due < after { continue }
-                }
-                if let needle, !matchesSearch(todos[index], needle) { continue }
-                matches.append(index)
-                if todos[index].completed { completed += 1 } else { active += 1 }
+        var deleted = 0
+        for index in 0..<model.todos.count {
+            let row = model.todoSummary(at: index)
+            if row.deleted && !query.includeDeleted { continue }
+            switch query.status {
+            case .active where row.completed: continue
+            case .completed where !row.completed: continue
+            default: break
             }
-            let byIndex: (Int, Int) -> Bool = { less(todos[$0], todos[$1]) }
-            let positions = query.limit.map { PartialSort.smallest($0, of: matches, by: byIndex) } ?? matches.sorted(by: byIndex)
-            return positions.map { todos[$0] }
+            if let priority = query.priority, row.priority != priority { continue }
+            var dueInstant: Int64?
+            if before != nil || after != nil || query.sort == .due {
+                dueInstant = row.due?.sortInstant(in: zone)
+            }
+            if before != nil || after != nil {
+                guard let due = dueInstant else { continue }
+                if let before, due >= before { continue }
+                if let after, due < after { continue }
+            }
+            if readsItems {
+                let todo = model.todo(at: index)
+                if !query.tags.isEmpty, !query.tags.allSatisfy(todo.tags.contains) { continue }
+                if let needle, !matchesSearch(todo, needle) { continue }
+            }
+            let key: Int64? = switch query.sort {
+            case .created: row.createdAt
+            case .updated: row.updatedAt
+            case .due: dueInstant
+            case .priority: row.priority.map { -Int64($0.rank) }
+            case .title: Int64(titles.count)
+            }
+            if query.sort == .title { titles.append(model.todo(at: index).title) }
+            let match = Match(position: index, key: key ?? 0, missing: key == nil)
+            if page != nil { page!.offer(match) } else { matches.append(match) }
+            matched += 1
+            if row.deleted { deleted += 1 } else if row.completed { completed += 1 } else { active += 1 }
         }
-        return TodoView(todos: ordered, matched: matches.count, active: active, completed: completed)
+        let ordered = page?.sorted() ?? matches.sorted(by: less)
+        return TodoView(todos: ordered.map { model.todo(at: $0.position) }, matched: matched, active: active, completed: completed, deleted: deleted)
+    }
+
+    /// A matching todo: its position and its sort key (for a title sort, the slot of its title).
+    struct Match {
+        var position: Int
+        var key: Int64
+        var missing: Bool
     }
 
     private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {
@@ -65,23 +96,18 @@ public enum TodoProjection {
     ///
     /// Todos without a due date or priority stay last in both directions: reversing
     /// "soonest first" should give "latest first", not "undated first".
-    static func ordering(_ key: TodoSortKey, reverse: Bool, zone: TimeZone) -> (Todo, Todo) -> Bool {
-        let missing: (Todo) -> Bool = switch key {
-        case .due: { $0.due == nil }
-        case .priority: { $0.priority == nil }
-        case .created, .updated, .title: { _ in false }
+    /// `titles` gives the titles collected so far, for a title sort (its keys are slots in that list).
+    static func ordering(_ key: TodoSortKey, reverse: Bool, titles: @escaping () -> [String]) -> (Match, Match) -> Bool {
+        let primary: (Match, Match) -> ComparisonResult = switch key {
+        case .title: { lhs, rhs in
+            let all = titles()
+            return all[Int(lhs.key)].compare(all[Int(rhs.key)], options: [.caseInsensitive])
         }
-        let primary: (Todo, Todo) -> ComparisonResult = switch key {
-        case .created: { compare($0.createdAt, $1.createdAt) }
-        case .updated: { compare($0.updatedAt, $1.updatedAt) }
-        case .due: { compare($0.due?.sortInstant(in: zone) ?? 0, $1.due?.sortInstant(in: zone) ?? 0) }
-        case .priority: { compare($1.priority?.rank ?? 0, $0.priority?.rank ?? 0) }
-        case .title: { lhs, rhs in lhs.title.compare(rhs.title, options: [.caseInsensitive]) }
+        default: { compare($0.key, $1.key) }
         }
         return { lhs, rhs in
-            let (lhsMissing, rhsMissing) = (missing(lhs), missing(rhs))
-            if lhsMissing != rhsMissing { return rhsMissing }
-            var result = lhsMissing ? .orderedSame : primary(lhs, rhs)
+            if lhs.missing != rhs.missing { return rhs.missing }
+            var result = lhs.missing ? .orderedSame : primary(lhs, rhs)
             if reverse {
                 result = switch result {
                 case .orderedAscending: .orderedDescending
@@ -89,7 +115,7 @@ public enum TodoProjection {
                 case .orderedSame: .orderedSame
                 }
             }
-            return result == .orderedSame ? lhs.number < rhs.number : result == .orderedAscending
+            return result == .orderedSame ? lhs.position < rhs.position : result == .orderedAscending
         }
     }
 

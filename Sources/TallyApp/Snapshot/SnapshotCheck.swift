@@ -23,7 +23,13 @@ public enum SnapshotCheck {
         var opened: [(info: SnapshotInfo, folded: Replayer.Folded)] = []
         for info in current {
             switch try StateLoader.open(info, log: log, store: store, head: head.seq, instantBound: nil) {
-            case .usable(let folded): opened.append((info, folded))
+            case .usable(let folded):
+                // Start-up checks the tables' structure; here every stored item and index entry is read.
+                if let damage = folded.model.todos.damage() ?? folded.model.records.damage() {
+                    problems.append(SnapshotProblem(seq: info.seq, kind: .undecodable(damage)))
+                } else {
+                    opened.append((info, folded))
+                }
             case .invalid(let problem): problems.append(problem)
             case .notForThisBound: break
             }

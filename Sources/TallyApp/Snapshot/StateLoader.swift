@@ -72,16 +72,16 @@ public enum StateLoader {
         var checksumMatches = false
         var tooLate = false
         do {
-            let found = try store.withSnapshotBody(info) { body in
-                checksumMatches = SnapshotChecksum.hex(body) == info.checksum
-                guard checksumMatches else { return }
-                if let instantBound, let header = try? SnapshotCodec.header(body), header.latestRecordedAt > instantBound {
+            // One read of the body into a buffer the models then use in place.
+            guard let buffer = try store.snapshotBody(info) else { return .notForThisBound }
+            checksumMatches = SnapshotChecksum.hex(buffer.bytes) == info.checksum
+            if checksumMatches {
+                if let instantBound, let header = try? SnapshotCodec.header(buffer.bytes), header.latestRecordedAt > instantBound {
                     tooLate = true
-                    return
+                } else {
+                    decoded = Result { () throws(SnapshotDecodingError) in try SnapshotCodec.decode(buffer) }
                 }
-                decoded = Result { () throws(SnapshotDecodingError) in try SnapshotCodec.decode(body) }
             }
-            guard found else { return .notForThisBound }
         } catch {
             return problem(.storage("\(error)"))
         }

@@ -17,6 +17,8 @@ struct OptionSpec: Sendable, Equatable {
     /// When set, the parser rejects other values and help shows `(values: a, b)`.
     var allowedValues: [String]? = nil
     var hidden: Bool = false
+    /// The command cannot run without it: usage lines show it outside brackets.
+    var required: Bool = false
 
     /// Whether the option takes a value (as opposed to being a flag).
     var takesValue: Bool { valueName != nil }

@@ -102,7 +102,11 @@ struct HelpRenderer {
             let core = placeholder(argument.name) + (argument.repeating ? " ..." : "")
             return argument.optional ? "[\(core)]" : core
         }
-        let options = spec.options.filter { !$0.hidden }
+        // Required options are spelled out, unbracketed, however many the others are.
+        parts += spec.options.filter { $0.required && !$0.hidden }.map { option in
+            option.displayName + (option.valueName.map { " " + placeholder($0) } ?? "")
+        }
+        let options = spec.options.filter { !$0.hidden && !$0.required }
         if options.count > maxUsageOptions {
             parts.append("[<options>]")
         } else {

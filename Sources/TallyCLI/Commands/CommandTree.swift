@@ -3,11 +3,11 @@ enum CommandTree {
     static var handlers: [CommandHandler.Type] {
         [
         AddCommand.self, ToggleCommand.self, DoneCommand.self, ReopenCommand.self, EditCommand.self,
-        DeleteCommand.self, ListCommand.self, ShowCommand.self,
+        DeleteCommand.self, RestoreCommand.self, ListCommand.self, ShowCommand.self,
         FilterSetCommand.self, FilterShowCommand.self, FilterResetCommand.self,
         RecordAddCommand.self, RecordEditCommand.self, RecordDeleteCommand.self, RecordShowCommand.self,
         RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
-        RecordExportCommand.self, RecordImportCommand.self, RecordBestsCommand.self, StatsCommand.self,
+        RecordExportCommand.self, RecordRestoreCommand.self, RecordImportCommand.self, RecordBestsCommand.self, StatsCommand.self,
         InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
                 CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
@@ -26,7 +26,7 @@ enum CommandTree {
         discussion: "Every change is appended to a log that is never rewritten: see who changed what and when, look at the past, undo, and verify the history.",
         subcommands: [
             AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
-            DeleteCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
+            DeleteCommand.spec, RestoreCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
             RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
             SnapshotCommand.spec, RebuildCommand.spec,
             LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,

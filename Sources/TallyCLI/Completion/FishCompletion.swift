@@ -44,7 +44,7 @@ enum FishCompletion {
             "    set -l words (commandline -opc)",
             "    set -l index (contains -i -- --db $words)",
             "    and set -q words[(math $index + 1)]",
-            "    and echo --db $words[(math $index + 1)]",
+            "    and printf '%s\\n' --db $words[(math $index + 1)]",
             "end",
             "",
             "complete -c tally -f",
@@ -57,13 +57,21 @@ enum FishCompletion {
             for option in node.options {
                 var line = "complete -c tally \(guardCondition) -l \(option.name)"
                 if let short = option.short { line += " -s \(short)" }
+                // Values get a line of their own, without -d: fish would repeat the option's
+                // description after every value. The described line comes second, so `--so<Tab>`
+                // still shows the description.
+                var values: String?
                 if option.takesValue {
                     switch CompletionModel.values(for: option, path: node.path) {
                     case .none: line += " -x"
-                    case .words(let words): line += " -x -a " + quote(words.joined(separator: " "))
-                    case .dynamic(let kind): line += " -x -a " + quote("(tally (__tally_db) __complete \(kind) (commandline -ct) 2>/dev/null)")
+                    case .words(let words): values = quote(words.joined(separator: " "))
+                    case .dynamic(let kind): values = quote("(tally (__tally_db) __complete \(kind) (commandline -ct) 2>/dev/null)")
                     case .files: line += " -r -F"
                     }
+                }
+                if let values {
+                    lines.append(line + " -x -a " + values)
+                    line += " -r"
                 }
                 lines.append(line + " -d " + quote(firstLine(option.help)))
             }

@@ -6,6 +6,8 @@ enum ManPage {
     static func render(root: CommandSpec, globalOptions: [OptionSpec], version: String, date: String) -> String {
         var out: [String] = [
             ".TH TALLY 1 \(quoted(date)) \(quoted("tally " + version)) \(quoted("User Commands"))",
+            // Paths, option values and field names must read as typed: no hyphenation at line ends.
+            ".nh",
             ".SH NAME",
             "tally \\- " + escape(root.abstract),
             ".SH SYNOPSIS",
@@ -31,7 +33,8 @@ enum ManPage {
             item("TALLY_NOW", "An ISO\\-8601 instant that replaces the clock, for tests and reproducible demos."),
             item("TZ", "The local time zone for the dates you type and see; storage is UTC."),
             item("NO_COLOR", "When set and not empty, output has no color."),
-            item("COLUMNS", "The width tables and help are fitted to."),
+            item("COLUMNS", "The width tables are fitted to when the terminal does not report its own, or when output goes to a pipe."),
+            item("TALLY_BUSY_TIMEOUT", "Milliseconds one wait for the database lock may take before tally retries or reports busy (default: 5000)."),
             item("LC_ALL, LC_MESSAGES, LANG", "The first one set decides the language of messages: a value starting with \\fBcs\\fR selects Czech. LC_ALL, LC_CTYPE and LANG decide whether output may use UTF\\-8 symbols."),
             ".SH EXIT STATUS",
             item("0", "Success, including a command that changed nothing and said so."),
@@ -45,7 +48,7 @@ enum ManPage {
             item("~/.local/share/tally/tally.db", "The default database: one SQLite file holding the event log."),
             ".SH SEE ALSO",
             ".BR task (1),",
-            ".BR todo.sh (1),",
+            ".BR todo\\-txt (1),",
             ".BR sqlite3 (1)",
         ]
         return out.joined(separator: "\n") + "\n"
@@ -98,8 +101,11 @@ enum ManPage {
     }
 
     /// Text safe for a roff text line: backslashes and dashes escaped, no leading control character.
+    /// With hyphenation off, a comma directly followed by more text is a place the line may break
+    /// (`\:`), so long lists such as a JSON field list still fit the page.
     static func escape(_ text: String) -> String {
         var result = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        result = result.replacingOccurrences(of: ",(?=[^ ])", with: ",\\\\:", options: .regularExpression)
         if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
         return result
     }

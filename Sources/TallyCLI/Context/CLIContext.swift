@@ -31,9 +31,26 @@ final class CLIContext {
 
     /// The database for writing, created and migrated when needed.
     func openForWriting() throws -> SQLiteEventLog {
+        let existed = FileManager.default.fileExists(atPath: settings.databasePath)
         let log = try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
         openedLogs.append(log)
+        if !existed { createdLog = log }
         return log
+    }
+
+    /// The database this command created, if it did.
+    private var createdLog: SQLiteEventLog?
+
+    /// Removes the database file this command created when it holds no event after all (a failed
+    /// write rolled back, or the command changed nothing), so a typo in `--db`, a refused first
+    /// command or a first `toggle --all` on nothing leaves no file behind.
+    func removeDatabaseLeftEmpty() {
+        guard let log = createdLog, (try? log.eventCount()) == 0 else { return }
+        createdLog = nil
+        closeDatabases()
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: log.path + suffix)
+        }
     }
 
     /// Closes every database the command opened. Read models stay alive (see `keptUntilExit`), but
@@ -71,6 +88,7 @@ final class CLIContext {
 
     /// The read models from the newest valid snapshot plus its tail; skipped snapshots get one warning line.
     func loadState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> LoadedState {
+        try TimeTravel.check(bound, against: log)
         let loaded = try StateLoader.load(log: log, snapshots: log as? SnapshotStore, bound: bound)
         warnAboutSnapshots(loaded.problems, replayedFrom: loaded.base)
         return loaded

@@ -10,6 +10,8 @@ enum ExitCode: Int32 {
     case noInput = 66
     case ioError = 74
     case busy = 75
+    /// Ended by Ctrl-C (128 + SIGINT, as a shell reports it).
+    case interrupted = 130
 }
 
 /// Failures that belong to the command line itself.
@@ -53,6 +55,10 @@ enum FailureMapper {
             return cli(error, catalog: catalog)
         case let error as AuditFailure:
             return error.failure(catalog: catalog)
+        case let error as TimeTravel.NotYet:
+            return TimeTravel.failure(error, catalog: catalog)
+        case is Interruption.Interrupted:
+            return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(.errorInterruptedImport))
         case let error as ImportFormatError where error.otherFormat != nil:
             return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorJSONNotTodoTxt, ["path": error.path ?? "-"]))
         case let error as ImportFormatError:
@@ -121,13 +127,7 @@ enum InvalidInputMessages {
     static func text(_ input: InvalidInput, catalog: Catalog) -> String {
         switch input {
         case .value(let error):
-            let id: MessageID = switch error.kind {
-            case .when: .errorInvalidWhen
-            case .duration: .errorInvalidDuration
-            case .distance: .errorInvalidDistance
-            case .date: .errorInvalidDate
-            }
-            return catalog.text(id, ["input": error.input, "reason": error.reason])
+            return ValueReasonMessages.message(error, catalog: catalog)
         case .emptyTitle: return catalog.text(.errorEmptyTitle)
         case .titleTooLong(let max): return catalog.text(.errorTitleTooLong, ["max": String(max)])
         case .controlCharacters(let field): return catalog.text(.errorControlCharacters, ["field": field])

@@ -68,7 +68,8 @@ struct Catalog: Sendable {
 
     /// Replaces `{name}` with its argument; unknown names are left as they are.
     static func fill(_ pattern: String, _ arguments: [String: String]) -> String {
-        guard pattern.contains("{") else { return pattern }
+        // On the UTF-8 bytes: `contains("{")` is Foundation's substring search, 13% of a 10k-row list.
+        guard pattern.utf8.contains(UInt8(ascii: "{")) else { return pattern }
         var result = ""
         var rest = Substring(pattern)
         while let open = rest.firstIndex(of: "{") {

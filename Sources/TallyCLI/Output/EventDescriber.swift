@@ -51,7 +51,12 @@ struct EventDescriber {
         case .recordDeleted: return catalog.text(.historyDeleted)
         case .recordRestored: return catalog.text(.historyRestored)
         case .filterSaved(let scope, let filter):
-            return catalog.text(.historyFilterSaved, ["scope": scope.rawValue, "filter": JSON.object(filter).serialized(.compact)])
+            // The view as the options that make it, the way 'filter show' prints it.
+            let options = switch scope {
+            case .todos: TodoOptions.describe(TodoQuery(json: filter))
+            case .records: RecordOptions.describe(RecordQuery(json: filter))
+            }
+            return catalog.text(.historyFilterSaved, ["scope": scope.rawValue, "filter": options.isEmpty ? catalog.text(.filterDefaultOptions) : options])
         case .filterReset(let scope):
             return catalog.text(.historyFilterReset, ["scope": scope.rawValue])
         case .historyUndone(let command):

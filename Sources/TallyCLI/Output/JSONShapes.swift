@@ -36,7 +36,7 @@ enum JSONShapes {
             "name": .string(record.name),
             "category": .string(record.category),
             "durationSeconds": .int(Int64(record.durationSeconds)),
-            "distanceMeters": record.distanceMeters.map { .double($0) } ?? .null,
+            "distanceMeters": record.distanceMeters.map { .double(Distance.toMillimetre($0)) } ?? .null,
             "paceSecondsPerKm": record.paceSecondsPerKm.map { .double(($0 * 10).rounded() / 10) } ?? .null,
             "place": record.place.map { .string($0) } ?? .null,
             "date": .string(Timestamp.format(record.date)),

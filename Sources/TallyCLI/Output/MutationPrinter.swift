@@ -67,6 +67,8 @@ enum NoticeText {
         case .filterUnchanged(let scope): catalog.text(.noticeFilterUnchanged, ["scope": scope.rawValue])
         case .noSavedFilter(let scope): catalog.text(.noticeNoSavedFilter, ["scope": scope.rawValue])
         case .alreadyImported(let source): catalog.text(.noticeAlreadyImported, ["source": ForeignImport.label(source, catalog)])
+        case .notDeleted(let number): catalog.text(.noticeNotDeleted, ["number": String(number)])
+        case .recordNotDeleted(let number): catalog.text(.noticeRecordNotDeleted, ["number": String(number)])
         case .recordAlreadyImported(let id): catalog.text(.noticeRecordAlreadyImported, ["id": String(id.prefix(8))])
         }
     }

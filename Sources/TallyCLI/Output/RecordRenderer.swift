@@ -25,6 +25,12 @@ struct RecordRenderer {
         record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? ""
     }
 
+    /// The name cell: deleted records say so in words, dimmed on a terminal.
+    func name(_ record: Record) -> String {
+        guard record.deleted else { return record.name }
+        return Style(color: context.settings.color).dim(catalog.text(.recordDeletedName, ["name": record.name]))
+    }
+
     /// The list table and its footer.
     func table(_ view: RecordView) -> String {
         guard !view.records.isEmpty else { return catalog.text(.recordListEmpty) }
@@ -32,19 +38,27 @@ struct RecordRenderer {
             Table.Column(title: catalog.text(.columnNumber), alignRight: true),
             Table.Column(title: catalog.text(.columnDate)),
             Table.Column(title: catalog.text(.columnName), truncatable: true, minWidth: 10),
-            Table.Column(title: catalog.text(.columnCategory)),
+            Table.Column(title: catalog.text(.columnCategory), dropOrder: 3),
             Table.Column(title: catalog.text(.columnDuration), alignRight: true),
-            Table.Column(title: catalog.text(.columnDistance), alignRight: true),
-            Table.Column(title: catalog.text(.columnPace), alignRight: true),
-            Table.Column(title: catalog.text(.columnPlace), truncatable: true, minWidth: 5),
+            Table.Column(title: catalog.text(.columnDistance), alignRight: true, dropOrder: 4),
+            Table.Column(title: catalog.text(.columnPace), alignRight: true, dropOrder: 2),
+            Table.Column(title: catalog.text(.columnPlace), truncatable: true, minWidth: 5, dropOrder: 1),
         ]
-        let rows = view.records.map { record in
-            [
-                String(record.number), date(record.date), record.name, record.category,
-                ActivityDuration.format(record.durationSeconds), distance(record.distanceMeters), pace(record), record.place ?? "",
-            ]
+        func table(withTime: Bool) -> Table {
+            let rows = view.records.map { record in
+                [
+                    String(record.number), Timestamp.formatLocal(record.date, in: context.zone, withTime: withTime), name(record), record.category,
+                    ActivityDuration.format(record.durationSeconds), distance(record.distanceMeters), pace(record), record.place ?? "",
+                ]
+            }
+            return Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...")
         }
-        return Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width) + "\n\n" + footer(view)
+        // Last of the narrowing steps, after the dropped columns: dates without their time.
+        var chosen = table(withTime: true)
+        if let width = context.settings.width, chosen.renderedWidth(maxWidth: width) > width {
+            chosen = table(withTime: false)
+        }
+        return chosen.render(maxWidth: context.settings.width) + "\n\n" + footer(view)
     }
 
     func footer(_ view: RecordView) -> String {

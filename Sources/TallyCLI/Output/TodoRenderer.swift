@@ -37,15 +37,17 @@ struct TodoRenderer {
             Table.Column(title: catalog.text(.columnNumber), alignRight: true),
             Table.Column(title: catalog.text(.columnDone)),
             Table.Column(title: catalog.text(.columnTitle), truncatable: true, minWidth: 10),
-            Table.Column(title: catalog.text(.columnTags), truncatable: true, minWidth: 4),
-            Table.Column(title: catalog.text(.columnPriority)),
-            Table.Column(title: catalog.text(.columnDue)),
+            Table.Column(title: catalog.text(.columnTags), truncatable: true, minWidth: 4, dropOrder: 1),
+            Table.Column(title: catalog.text(.columnPriority), dropOrder: 2),
+            Table.Column(title: catalog.text(.columnDue), dropOrder: 3),
         ]
+        // Looked up once per table, not once per row.
+        let priorities = priorityLabels
         let rows = view.todos.map { todo -> [String] in
             let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
             return [
                 String(todo.number), marker(todo), title, todo.tags.joined(separator: " "),
-                todo.priority.map { catalog.text(priorityID($0)) } ?? "", due(todo.due),
+                priorityCell(todo, labels: priorities), dueCell(todo),
             ]
         }
         var text = Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
@@ -55,10 +57,39 @@ struct TodoRenderer {
 
     func footer(_ view: TodoView) -> String {
         var text = catalog.plural(.footerActive, count: view.active) + ", " + catalog.plural(.footerCompleted, count: view.completed)
+        if view.deleted > 0 {
+            text += ", " + catalog.plural(.footerDeleted, count: view.deleted)
+        }
         if view.todos.count < view.matched {
             text += " " + catalog.text(.footerShowing, ["shown": String(view.todos.count), "matched": String(view.matched)])
         }
         return text
+    }
+
+    /// Whether a live todo's due date or time has passed.
+    func isOverdue(_ todo: Todo) -> Bool {
+        guard !todo.completed, !todo.deleted, let due = todo.due else { return false }
+        let end = switch due {
+        case .date(let date): When.date(date).endInstant(in: context.zone)
+        case .instant(let ms): ms
+        }
+        return end <= context.now
+    }
+
+    /// The due date, in red on a terminal when it has passed (the date itself says so too).
+    func dueCell(_ todo: Todo) -> String {
+        isOverdue(todo) ? style.red(due(todo.due)) : due(todo.due)
+    }
+
+    /// The priority word, in bold yellow on a terminal when it is high (the word says so too).
+    /// Every priority's label in the current language.
+    var priorityLabels: [Priority: String] {
+        Dictionary(uniqueKeysWithValues: Priority.allCases.map { ($0, catalog.text(priorityID($0))) })
+    }
+
+    func priorityCell(_ todo: Todo, labels: [Priority: String]) -> String {
+        guard let priority = todo.priority, let text = labels[priority] else { return "" }
+        return priority == .high && !todo.completed && !todo.deleted ? style.bold(style.yellow(text)) : text
     }
 
     func priorityID(_ priority: Priority) -> MessageID {
@@ -77,8 +108,8 @@ struct TodoRenderer {
             (catalog.text(.fieldTitle), todo.title),
             (catalog.text(.fieldStatus), status(todo)),
             (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : todo.tags.joined(separator: " ")),
-            (catalog.text(.fieldPriority), todo.priority.map { catalog.text(priorityID($0)) } ?? "-"),
-            (catalog.text(.fieldDue), todo.due.map { due($0) } ?? "-"),
+            (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo, labels: priorityLabels)),
+            (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo)),
             (catalog.text(.fieldNote), todo.note ?? "-"),
             (catalog.text(.fieldCreated), time(todo.createdAt)),
             (catalog.text(.fieldUpdated), time(todo.updatedAt)),

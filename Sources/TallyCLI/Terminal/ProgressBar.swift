@@ -45,13 +45,18 @@ final class ProgressBar {
         lastDraw = now
         var suffix = ""
         if showsRate {
+            // The first moments say nothing about the rate (a few events in microseconds), so it is
+            // only shown once it has been measured over `rateWarmUp`.
             let elapsed = Self.seconds(now - start)
-            let rate = elapsed > 0 ? Double(done) / elapsed : 0
-            let eta = rate > 0 ? String(Int((Double(total - done) / rate).rounded(.up))) : catalog.text(.rebuildEtaUnknown)
-            suffix = "  " + catalog.text(.rebuildProgress, ["rate": String(Int(rate)), "eta": eta])
+            let rate = elapsed >= Self.rateWarmUp ? Double(done) / elapsed : 0
+            let unknown = catalog.text(.rebuildEtaUnknown)
+            let eta = rate > 0 ? String(Int((Double(total - done) / rate).rounded(.up))) : unknown
+            suffix = catalog.text(.rebuildProgress, ["rate": rate > 0 ? String(Int(rate)) : unknown, "eta": eta])
         }
-        let line = Self.line(done: done, total: total, label: label, width: width - TextWidth.of(suffix), unicode: unicode, countText: countText)
-        console.errorRaw("\r" + line + suffix + "\u{1B}[K")
+        // Asked at every redraw, so a terminal made narrower meanwhile still gets one line.
+        let width = TerminalWidth.ofTerminal(2) ?? width
+        let line = Self.line(done: done, total: total, label: label, width: width, unicode: unicode, suffix: suffix, countText: countText)
+        console.errorRaw("\r" + line + "\u{1B}[K")
     }
 
     /// Erases the bar.
@@ -61,18 +66,39 @@ final class ProgressBar {
         shownPercent = -1
     }
 
-    /// `label [████░░░░]  50%  5/10`, one column narrower than `width` so the cursor never wraps; `#` and `-` when not UTF-8.
-    static func line(done: Int, total: Int, label: String, width: Int, unicode: Bool, countText: (Int) -> String = { String($0) }) -> String {
+    /// Seconds of work before a rate is shown.
+    static let rateWarmUp = 0.5
+
+    /// `label [████░░░░]  50%  5/10  suffix`, at least one column narrower than `width` so the cursor
+    /// never wraps (a wrapped bar cannot be redrawn in place); `#` and `-` when not UTF-8.
+    ///
+    /// When it does not fit with a bar of 5, the suffix goes first, then the counts, then the label;
+    /// the bar is at most 40 wide.
+    static func line(done: Int, total: Int, label: String, width: Int, unicode: Bool, suffix: String = "", countText: (Int) -> String = { String($0) }) -> String {
         let done = min(max(done, 0), total)
         let percent = percent(done, of: total)
         let counts = "\(countText(done))/\(countText(total))"
         let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
-        let fixed = TextWidth.of(label) + " [] ".count + percentText.count + 2 + counts.count
-        let barWidth = max(min(width - fixed - 1, 40), 5)
+        let available = width - 1
+        var showLabel = !label.isEmpty
+        var showCounts = true
+        var showSuffix = !suffix.isEmpty
+        func fixed() -> Int {
+            (showLabel ? TextWidth.of(label) + 1 : 0) + "[] ".count + percentText.count
+                + (showCounts ? 2 + counts.count : 0) + (showSuffix ? 2 + TextWidth.of(suffix) : 0)
+        }
+        let minimumBar = 5
+        if fixed() + minimumBar > available { showSuffix = false }
+        if fixed() + minimumBar > available { showCounts = false }
+        if fixed() + minimumBar > available { showLabel = false }
+        let barWidth = max(min(available - fixed(), 40), 1)
         let filled = total == 0 ? 0 : barWidth * done / total
         let (full, empty) = unicode ? ("█", "░") : ("#", "-")
         let bar = String(repeating: full, count: filled) + String(repeating: empty, count: barWidth - filled)
-        return "\(label) [\(bar)] \(percentText)  \(counts)"
+        var line = (showLabel ? label + " " : "") + "[\(bar)] \(percentText)"
+        if showCounts { line += "  " + counts }
+        if showSuffix { line += "  " + suffix }
+        return TextWidth.truncate(line, to: max(available, 1), ellipsis: "")
     }
 
     /// A `Duration` in seconds.

@@ -11,6 +11,9 @@ struct Table: Sendable {
         var truncatable: Bool = false
         /// The narrowest a truncatable column may become.
         var minWidth: Int = 1
+        /// When the table does not fit even with every truncatable column at its `minWidth`, columns
+        /// with a drop order are left out, lowest first, until it does; nil columns always stay.
+        var dropOrder: Int? = nil
     }
 
     var columns: [Column]
@@ -23,17 +26,25 @@ struct Table: Sendable {
 
     /// The table as lines joined by "\n", with no trailing spaces and no final newline.
     ///
-    /// When the natural width exceeds `maxWidth`, the widest truncatable column shrinks one
-    /// column at a time until the table fits or every truncatable column is at its `minWidth`;
-    /// a table that still does not fit is printed wider than `maxWidth`.
+    /// When the natural width exceeds `maxWidth`, columns are first dropped by `dropOrder` while
+    /// the table cannot fit with its truncatable columns at their `minWidth`; then the widest
+    /// truncatable column shrinks one column at a time until the table fits or every truncatable
+    /// column is at its `minWidth`; a table that still does not fit is printed wider than `maxWidth`.
     func render(maxWidth: Int?) -> String {
         guard !columns.isEmpty else { return "" }
         let widths = columnWidths(maxWidth: maxWidth)
-        let lines = [columns.map(\.title)] + rows
-        return lines.map { line(for: $0, widths: widths) }.joined(separator: "\n")
+        // One byte buffer for the whole table: cells are copied in as UTF-8, never joined per line.
+        var text: [UInt8] = []
+        text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rows.count + 1))
+        appendLine(columns.map(\.title), widths: widths, to: &text)
+        for row in rows {
+            text.append(UInt8(ascii: "\n"))
+            appendLine(row, widths: widths, to: &text)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// Natural widths, shrunk as described in `render(maxWidth:)`.
+    /// Natural widths, dropped columns at width 0, shrunk as described in `render(maxWidth:)`.
     func columnWidths(maxWidth: Int?) -> [Int] {
         var widths = columns.map { TextWidth.of($0.title) }
         for row in rows {
@@ -42,9 +53,11 @@ struct Table: Sendable {
             }
         }
         guard let maxWidth else { return widths }
-        var overflow = widths.reduce(0, +) + Self.gap.count * (columns.count - 1) - maxWidth
+        let shown = shownColumns(naturalWidths: widths, maxWidth: maxWidth)
+        for index in columns.indices where !shown.contains(index) { widths[index] = 0 }
+        var overflow = shown.map { widths[$0] }.reduce(0, +) + Self.gap.count * (shown.count - 1) - maxWidth
         while overflow > 0 {
-            let shrinkable = columns.indices.filter {
+            let shrinkable = shown.filter {
                 columns[$0].truncatable && widths[$0] > max(columns[$0].minWidth, 1)
             }
             guard let widest = shrinkable.max(by: { widths[$0] < widths[$1] }) else { break }
@@ -54,16 +67,57 @@ struct Table: Sendable {
         return widths
     }
 
-    /// One rendered line: cells cut and padded to `widths`, trailing spaces removed.
-    private func line(for cells: [String], widths: [Int]) -> String {
-        var parts: [String] = []
-        for (index, column) in columns.enumerated() {
-            let cell = index < cells.count ? cells[index] : ""
-            let fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
-            parts.append(TextWidth.pad(fitted, to: widths[index], alignRight: column.alignRight))
+    /// The width of the widest line `render(maxWidth:)` produces.
+    func renderedWidth(maxWidth: Int?) -> Int {
+        let widths = columnWidths(maxWidth: maxWidth).filter { $0 > 0 }
+        return widths.reduce(0, +) + Self.gap.count * max(widths.count - 1, 0)
+    }
+
+    /// The columns left after dropping, lowest `dropOrder` first, while even the narrowest layout is wider than `maxWidth`.
+    private func shownColumns(naturalWidths widths: [Int], maxWidth: Int) -> [Int] {
+        var shown = Array(columns.indices)
+        func narrowest() -> Int {
+            shown.map { columns[$0].truncatable ? min(widths[$0], max(columns[$0].minWidth, 1)) : widths[$0] }.reduce(0, +)
+                + Self.gap.count * (shown.count - 1)
         }
-        var text = parts.joined(separator: Self.gap)
-        while text.last == " " { text.removeLast() }
-        return text
+        let droppable = columns.indices.filter { columns[$0].dropOrder != nil }.sorted { columns[$0].dropOrder! < columns[$1].dropOrder! }
+        for index in droppable where narrowest() > maxWidth {
+            shown.removeAll { $0 == index }
+        }
+        return shown
+    }
+
+    /// Appends one line: cells cut and padded to `widths`, dropped columns left out, without trailing spaces.
+    ///
+    /// Padding is held back until something visible follows it, so nothing is written only to be
+    /// removed; a cell that itself ends in spaces at the end of the line is trimmed afterwards.
+    private func appendLine(_ cells: [String], widths: [Int], to text: inout [UInt8]) {
+        let lineStart = text.count
+        var pending = 0
+        var first = true
+        for (index, column) in columns.enumerated() where widths[index] > 0 || column.dropOrder == nil {
+            if !first { pending += Self.gap.utf8.count }
+            first = false
+            let cell = index < cells.count ? cells[index] : ""
+            var width = TextWidth.of(cell)
+            var fitted = cell
+            if width > widths[index] {
+                fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
+                width = TextWidth.of(fitted)
+            }
+            let missing = max(widths[index] - width, 0)
+            if column.alignRight { pending += missing }
+            if !fitted.isEmpty {
+                Self.appendSpaces(pending, to: &text)
+                pending = 0
+                text.append(contentsOf: fitted.utf8)
+            }
+            if !column.alignRight { pending += missing }
+        }
+        while text.count > lineStart, text.last == UInt8(ascii: " ") { text.removeLast() }
+    }
+
+    private static func appendSpaces(_ count: Int, to text: inout [UInt8]) {
+        if count > 0 { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
     }
 }

@@ -6,6 +6,7 @@
 enum TextWidth {
     /// The display width of `s`.
     static func of(_ s: String) -> Int {
+        if let width = asciiWidth(s) { return width }
         var total = 0
         for token in tokens(s) {
             if case .text(_, let width) = token { total += width }
@@ -42,6 +43,59 @@ enum TextWidth {
             }
         }
         return result
+    }
+
+    /// The width of text that is printable ASCII and escape sequences, counted on its bytes without
+    /// grapheme segmentation (every such byte is one column); nil for any other text.
+    /// - Complexity: O(bytes), a few instructions each.
+    static func asciiWidth(_ s: String) -> Int? {
+        s.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var width = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x20 && byte < 0x7F {
+                    width += 1
+                    index += 1
+                    continue
+                }
+                guard byte == 0x1B, let end = endOfASCIIEscape(bytes, startingAt: index) else { return nil }
+                index = end
+            }
+            return width
+        } ?? nil
+    }
+
+    /// `endOfEscape` on bytes; nil when the sequence holds a non-ASCII byte.
+    private static func endOfASCIIEscape(_ bytes: UnsafeBufferPointer<UInt8>, startingAt start: Int) -> Int? {
+        var index = start + 1
+        guard index < bytes.count else { return index }
+        let kind = bytes[index]
+        index += 1
+        guard kind < 0x80 else { return nil }
+        switch kind {
+        case UInt8(ascii: "["):
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte >= 0x80 { return nil }
+                if (0x40...0x7E).contains(byte) { break }
+            }
+        case UInt8(ascii: "]"):
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte >= 0x80 { return nil }
+                if byte == 0x07 { break }
+                if byte == 0x1B, index < bytes.count, bytes[index] == UInt8(ascii: "\\") {
+                    index += 1
+                    break
+                }
+            }
+        default:
+            break
+        }
+        return index
     }
 
     /// `s` padded with spaces to `width` columns, on the left when `alignRight`; never cut.

@@ -112,6 +112,10 @@ public enum Command: Sendable, Equatable {
     case resetFilter(FilterScope)
     /// Todos from another tool; ones whose stream already exists are skipped with a notice.
     case importTodos([ImportedTodo])
+    /// Brings deleted todos back; todos that are not deleted get a notice.
+    case restoreTodos([String])
+    /// Brings deleted records back; records that are not deleted get a notice.
+    case restoreRecords([String])
     /// Activities from device files and exports; ones already in the log are skipped with a notice.
     case importRecords([ImportedRecord])
 }

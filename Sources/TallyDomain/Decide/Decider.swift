@@ -97,6 +97,8 @@ public enum Decider {
         case .importTodos(let items):
             try decideImport(items, state: state, into: &builder)
 
+        case .restoreTodos, .restoreRecords:
+            try decideRestore(command, state: state, into: &builder)
         case .importRecords(let items):
             try decideRecordImport(items, state: state, into: &builder)
 

@@ -29,6 +29,10 @@ public enum Notice: Sendable, Equatable {
     case noSavedFilter(FilterScope)
     /// An imported item is in the log already (an earlier import brought it in).
     case alreadyImported(source: ImportSource)
+    /// `restore` named a todo that is not deleted.
+    case notDeleted(number: Int)
+    /// `record restore` named a record that is not deleted.
+    case recordNotDeleted(number: Int)
     /// An imported activity (by its stream) is in the log already, and not deleted.
     case recordAlreadyImported(id: String)
 }

@@ -74,7 +74,7 @@ public enum Validation {
             throw .invalid(.value(error))
         }
         if case .logPosition = when {
-            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
+            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: ParseReason(.logPositionNotAllowed))))
         }
         let instant = when.startInstant(in: zone)
         guard instant <= now + futureAllowanceMilliseconds else { throw .invalid(.dateTooFarInFuture(raw)) }
@@ -143,7 +143,7 @@ public enum Validation {
         switch when {
         case .date(let date): return .date(date)
         case .instant(let ms): return .instant(ms)
-        case .logPosition: throw .invalid(.value(ValueError(kind: .when, input: raw, reason: "a log position (@SEQ) is not allowed here")))
+        case .logPosition: throw .invalid(.value(ValueError(kind: .when, input: raw, reason: ParseReason(.logPositionNotAllowed))))
         }
     }
 

@@ -35,6 +35,12 @@ public protocol SnapshotStore: AnyObject {
     /// The buffer is valid only during the call, so large bodies are decoded without a copy.
     func withSnapshotBody(_ info: SnapshotInfo, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
 
+    /// The stored body of one snapshot in a buffer of its own, to be used in place; nil when it is gone.
+    ///
+    /// A backend that can read a body straight into the buffer (SQLite's incremental blob I/O)
+    /// does so; the default copies what `withSnapshotBody` hands out.
+    func snapshotBody(_ info: SnapshotInfo) throws -> SnapshotBuffer?
+
     /// Stores a snapshot, replacing one with the same seq, format and reducer version; in the same
     /// transaction deletes every snapshot of another format or reducer version and all but the
     /// `keep` newest of this one. Runs in the current write transaction, or in its own.
@@ -42,4 +48,12 @@ public protocol SnapshotStore: AnyObject {
 
     /// Deletes every snapshot.
     func deleteAllSnapshots() throws(EventLogError)
+}
+
+extension SnapshotStore {
+    public func snapshotBody(_ info: SnapshotInfo) throws -> SnapshotBuffer? {
+        var buffer: SnapshotBuffer?
+        guard try withSnapshotBody(info, { buffer = SnapshotBuffer(copying: $0) }) else { return nil }
+        return buffer
+    }
 }

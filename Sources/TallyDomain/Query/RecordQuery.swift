@@ -20,6 +20,8 @@ public struct RecordQuery: Sendable, Equatable {
     public var sort: RecordSortKey
     public var reverse: Bool
     public var limit: Int?
+    /// Deleted records are shown too (`record list --deleted`).
+    public var includeDeleted = false
 
     public init(
         categories: [String] = [], sources: [RecordSource] = [], since: String? = nil, until: String? = nil,
@@ -51,6 +53,7 @@ extension RecordQuery {
         if sort != .date { object["sort"] = .string(sort.rawValue) }
         if reverse { object["reverse"] = .bool(true) }
         if let limit { object["limit"] = .int(Int64(limit)) }
+        if includeDeleted { object["deleted"] = .bool(true) }
         return object
     }
 
@@ -65,5 +68,6 @@ extension RecordQuery {
         if let raw = object["sort"]?.stringValue, let value = RecordSortKey(rawValue: raw) { sort = value }
         reverse = object["reverse"]?.boolValue ?? false
         if let value = object["limit"]?.intValue, value > 0 { limit = Int(value) }
+        includeDeleted = object["deleted"]?.boolValue ?? false
     }
 }

@@ -16,8 +16,9 @@ public struct BinaryReader {
     private let base: UnsafeRawBufferPointer
     public private(set) var offset = 0
 
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    public init(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
         base = bytes
+        self.offset = offset
     }
 
     /// True when every byte has been read.
@@ -42,6 +43,19 @@ public struct BinaryReader {
         let slice = UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
         offset += count
         return slice
+    }
+
+    /// A little-endian 32-bit unsigned integer written by `BinaryWriter.fixed32`.
+    public mutating func fixed32() throws(SnapshotDecodingError) -> Int {
+        let bytes = try raw(4)
+        return Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+    }
+
+    /// Moves past `count` bytes, checking that they are there; returns where they start.
+    public mutating func skip(_ count: Int) throws(SnapshotDecodingError) -> Int {
+        let start = offset
+        _ = try raw(count)
+        return start
     }
 
     /// A varint; one-byte values (most counts, flags and lengths) take the inlined fast path.

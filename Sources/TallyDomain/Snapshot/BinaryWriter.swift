@@ -40,6 +40,25 @@ public struct BinaryWriter: Sendable {
         uint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
+    /// A little-endian 64-bit integer: fixed width, so a row of them can be read in place.
+    public mutating func fixed(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A little-endian 32-bit unsigned integer, for offset tables and counts read in place.
+    public mutating func fixed32(_ value: Int) {
+        precondition(value >= 0 && value <= Int(UInt32.max), "offset does not fit 32 bits")
+        withUnsafeBytes(of: UInt32(value).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Overwrites 4 bytes at `offset` with a little-endian 32-bit value (a count known only later).
+    public mutating func patch32(_ value: Int, at offset: Int) {
+        precondition(value >= 0 && value <= Int(UInt32.max), "offset does not fit 32 bits")
+        withUnsafeBytes(of: UInt32(value).littleEndian) { raw in
+            for index in 0..<4 { bytes[offset + index] = raw[index] }
+        }
+    }
+
     /// 1 for true, 0 for false.
     public mutating func bool(_ value: Bool) {
         bytes.append(value ? 1 : 0)

@@ -8,8 +8,8 @@ extension ReadModel {
     /// Appends every stored property in the snapshot order.
     func write(to writer: inout BinaryWriter) {
         writer.int(position)
-        writer.array(todos) { $1.write(to: &$0) }
-        writer.array(records) { $1.write(to: &$0) }
+        todos.write(to: &writer)
+        records.write(to: &writer)
         let scopes = filters.keys.sorted { $0.rawValue < $1.rawValue }
         writer.count(scopes.count)
         for scope in scopes {
@@ -24,18 +24,13 @@ extension ReadModel {
         }
     }
 
-    /// Reads the properties back in the order `write(to:)` wrote them, rebuilding the indexes.
-    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+    /// Reads the properties back in the order `write(to:)` wrote them; the item tables stay in
+    /// `buffer` and are decoded item by item when read.
+    init(reading reader: inout BinaryReader, in buffer: SnapshotBuffer) throws(SnapshotDecodingError) {
         self.init()
         position = try reader.int()
-        let todoCount = try reader.count()
-        reserveTodos(todoCount)
-        for _ in 0..<todoCount {
-            insertTodo(try Todo(reading: &reader))
-        }
-        for _ in 0..<(try reader.count()) {
-            insertRecord(try Record(reading: &reader))
-        }
+        todos = try ItemTable(reading: &reader, in: buffer)
+        records = try ItemTable(reading: &reader, in: buffer)
         for _ in 0..<(try reader.count()) {
             let raw = try reader.string()
             guard let scope = FilterScope(rawValue: raw) else { throw reader.failure("unknown filter scope '\(raw)'") }
@@ -52,7 +47,7 @@ extension ReadModel {
 
 extension Todo {
     /// Appends every stored property in the snapshot order.
-    func write(to writer: inout BinaryWriter) {
+    public func write(to writer: inout BinaryWriter) {
         writer.identifier(id)
         writer.count(number)
         writer.string(title)
@@ -74,7 +69,7 @@ extension Todo {
     }
 
     /// Reads one todo; written out field by field (no closures) because it runs once per todo at start-up.
-    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+    public init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
         let id = try reader.identifier()
         let number = try reader.natural()
         let title = try reader.string()
@@ -104,7 +99,7 @@ extension Todo {
 
 extension Record {
     /// Appends every stored property in the snapshot order; the distance as its IEEE 754 bit pattern.
-    func write(to writer: inout BinaryWriter) {
+    public func write(to writer: inout BinaryWriter) {
         writer.identifier(id)
         writer.count(number)
         writer.string(name)
@@ -123,7 +118,7 @@ extension Record {
     }
 
     /// Reads one record, field by field like `Todo.init(reading:)`.
-    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+    public init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
         let id = try reader.identifier()
         let number = try reader.natural()
         let name = try reader.string()

@@ -29,7 +29,7 @@ public enum SnapshotCodec {
     /// Bump whenever the layout changes (a field added, removed, reordered or re-encoded).
     ///
     /// `SnapshotCodecTests` pins the bytes of a fixed model to this number.
-    public static let format = 4
+    public static let format = 5
 
     static let magic: [UInt8] = Array("TSNP".utf8)
 
@@ -50,12 +50,21 @@ public enum SnapshotCodec {
         return try readHeader(&reader)
     }
 
-    /// Reads a whole body back. Fails on a format it does not know, on any malformed byte and on trailing bytes.
-    /// - Complexity: O(size of the body).
+    /// Opens a whole body: copies it once and checks its structure; the items stay encoded in the
+    /// copy until read (see `ItemTable`). Fails on a format it does not know, on a malformed table and
+    /// on trailing bytes; an item's own bytes are checked when it is read, and by `ItemTable.damage()`.
+    /// - Complexity: O(size of the body) for the copy, O(items) for the structure check.
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(SnapshotDecodingError) -> (header: SnapshotHeader, model: ReadModel) {
-        var reader = BinaryReader(bytes)
+        _ = try header(bytes)
+        return try decode(SnapshotBuffer(copying: bytes))
+    }
+
+    /// Opens a body in its own buffer, which the models keep and read in place: no copy at all.
+    /// - Complexity: O(items) for the structure check.
+    public static func decode(_ buffer: SnapshotBuffer) throws(SnapshotDecodingError) -> (header: SnapshotHeader, model: ReadModel) {
+        var reader = BinaryReader(buffer.bytes)
         let header = try readHeader(&reader)
-        let model = try ReadModel(reading: &reader)
+        let model = try ReadModel(reading: &reader, in: buffer)
         guard reader.isAtEnd else { throw reader.failure("trailing bytes after the read models") }
         guard model.position == header.position else {
             throw reader.failure("the models are at position \(model.position), the header says \(header.position)")

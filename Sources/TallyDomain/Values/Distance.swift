@@ -9,8 +9,14 @@ public enum Distance: Sendable {
         do {
             return try read(text.trimmingCharacters(in: .whitespacesAndNewlines))
         } catch {
-            throw ValueError(kind: .distance, input: text, reason: error.text)
+            throw ValueError(kind: .distance, input: text, reason: error)
         }
+    }
+
+    /// `meters` rounded to the millimetre, so sums and miles print short (`4988.966`, not `4988.9664000000005`).
+    public static func toMillimetre(_ meters: Double) -> Double {
+        guard meters.isFinite, meters.magnitude < 1e12 else { return meters }
+        return (meters * 1000).rounded() / 1000
     }
 
     /// `5.00 km` from 1000 m on, `800 m` below; metres are rounded first, so 999.6 m shows as `1.00 km`.
@@ -30,36 +36,34 @@ public enum Distance: Sendable {
         return "\(seconds / 60):\(ValueMath.pad(seconds % 60, 2)) /km"
     }
 
-    private static let shape = "expected a number and a unit, like 5km, 800m or 3.1mi"
-
     private static func read(_ text: String) throws(ParseReason) -> Double {
-        guard !text.isEmpty else { throw ParseReason("is empty") }
-        guard !text.hasPrefix("-") else { throw ParseReason("must not be negative") }
+        guard !text.isEmpty else { throw ParseReason(.empty) }
+        guard !text.hasPrefix("-") else { throw ParseReason(.negative) }
         var cursor = ByteCursor(Array(text.utf8))
-        let number = try DecimalNumber.read(&cursor, shape: shape)
+        let number = try DecimalNumber.read(&cursor, shape: .distanceShape)
         if let next = cursor.peek, next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
             var lookahead = cursor
             lookahead.index += 1
             if let after = lookahead.peek, ByteCursor.isDigit(after) || after == UInt8(ascii: "+") || after == UInt8(ascii: "-") {
-                throw ParseReason("exponents are not allowed")
+                throw ParseReason(.exponents)
             }
         }
         cursor.skipSpaces()
         let unit = cursor.letters()
         guard !unit.isEmpty else {
-            throw ParseReason(cursor.atEnd ? "a unit is required (km, m or mi)" : shape)
+            throw ParseReason(cursor.atEnd ? .distanceUnitRequired : .distanceShape)
         }
         let factor: Double
         switch unit {
         case "km": factor = 1000
         case "m": factor = 1
         case "mi": factor = metersPerMile
-        default: throw ParseReason("unknown unit '\(unit)' (use km, m or mi)")
+        default: throw ParseReason(.distanceUnknownUnit, ["unit": unit])
         }
         guard cursor.atEnd else { throw DateTimeText.trailing(cursor) }
-        guard let value = Double(number.text), value.isFinite else { throw ParseReason("must be at most 1000000 km") }
+        guard let value = Double(number.text), value.isFinite else { throw ParseReason(.distanceTooLong) }
         let meters = value * factor
-        guard meters.isFinite, meters <= maxMeters else { throw ParseReason("must be at most 1000000 km") }
-        return meters
+        guard meters.isFinite, meters <= maxMeters else { throw ParseReason(.distanceTooLong) }
+        return toMillimetre(meters)
     }
 }

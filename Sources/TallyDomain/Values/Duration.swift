@@ -10,7 +10,7 @@ public enum ActivityDuration: Sendable {
         do {
             return try read(text.trimmingCharacters(in: .whitespacesAndNewlines))
         } catch {
-            throw ValueError(kind: .duration, input: text, reason: error.text)
+            throw ValueError(kind: .duration, input: text, reason: error)
         }
     }
 
@@ -25,36 +25,34 @@ public enum ActivityDuration: Sendable {
 
     private static let nanosPerSecond: Int64 = 1_000_000_000
     private static let fractionDigits = 9
-    private static let shape = "expected a duration like 45m, 1h30m, 1:30:00 or 27:30"
-    private static let tooLong = "must be at most 100 years"
 
     private static func read(_ text: String) throws(ParseReason) -> Int {
-        guard !text.isEmpty else { throw ParseReason("is empty") }
-        guard !text.hasPrefix("-") else { throw ParseReason("must not be negative") }
+        guard !text.isEmpty else { throw ParseReason(.empty) }
+        guard !text.hasPrefix("-") else { throw ParseReason(.negative) }
         let bytes = Array(text.utf8)
         let nanos = bytes.contains(UInt8(ascii: ":")) ? try clock(bytes) : try units(bytes)
         // Round half up to whole seconds.
         let seconds = (nanos + nanosPerSecond / 2) / nanosPerSecond
-        guard seconds <= Int64(maxSeconds) else { throw ParseReason(tooLong) }
+        guard seconds <= Int64(maxSeconds) else { throw ParseReason(.durationTooLong) }
         return Int(seconds)
     }
 
     /// `h:mm:ss` or `m:ss`; every field after the first is two digits 00-59.
     private static func clock(_ bytes: [UInt8]) throws(ParseReason) -> Int64 {
         let fields = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard fields.count == 2 || fields.count == 3 else { throw ParseReason("expected h:mm:ss or m:ss") }
-        guard !fields[0].isEmpty, fields[0].allSatisfy(ByteCursor.isDigit) else { throw ParseReason(shape) }
-        guard let lead = ByteCursor.value(fields[0]) else { throw ParseReason(tooLong) }
-        let names = fields.count == 3 ? ["minutes", "seconds"] : ["seconds"]
+        guard fields.count == 2 || fields.count == 3 else { throw ParseReason(.clockShape) }
+        guard !fields[0].isEmpty, fields[0].allSatisfy(ByteCursor.isDigit) else { throw ParseReason(.durationShape) }
+        guard let lead = ByteCursor.value(fields[0]) else { throw ParseReason(.durationTooLong) }
+        let names: [ValueReasonKey] = fields.count == 3 ? [.minutesField, .secondsField] : [.secondsField]
         var seconds = lead
         for (field, name) in zip(fields.dropFirst(), names) {
             guard field.count == 2, field.allSatisfy(ByteCursor.isDigit), let value = ByteCursor.value(field), value <= 59 else {
-                throw ParseReason("\(name) must be two digits 00-59")
+                throw ParseReason(name)
             }
-            guard let scaled = checked(seconds, times: 60, plus: value) else { throw ParseReason(tooLong) }
+            guard let scaled = checked(seconds, times: 60, plus: value) else { throw ParseReason(.durationTooLong) }
             seconds = scaled
         }
-        guard let nanos = checked(seconds, times: nanosPerSecond, plus: 0) else { throw ParseReason(tooLong) }
+        guard let nanos = checked(seconds, times: nanosPerSecond, plus: 0) else { throw ParseReason(.durationTooLong) }
         return nanos
     }
 
@@ -68,22 +66,22 @@ public enum ActivityDuration: Sendable {
         while true {
             cursor.skipSpaces()
             if cursor.atEnd { break }
-            let number = try DecimalNumber.read(&cursor, shape: shape)
+            let number = try DecimalNumber.read(&cursor, shape: .durationShape)
             cursor.skipSpaces()
             let unit = cursor.letters()
             if unit.isEmpty {
-                guard cursor.atEnd else { throw ParseReason(shape) }
-                guard lastRank == -1 else { throw ParseReason("a unit is required after \(number.text) (h, m or s)") }
+                guard cursor.atEnd else { throw ParseReason(.durationShape) }
+                guard lastRank == -1 else { throw ParseReason(.durationUnitAfterNumber, ["number": number.text]) }
                 return try scale(number, by: 60)
             }
             guard let perUnit = unitSeconds[unit], let rank = order.firstIndex(of: unit) else {
-                throw ParseReason("unknown unit '\(unit)' (use h, m or s)")
+                throw ParseReason(.durationUnknownUnit, ["unit": unit])
             }
-            guard rank != lastRank else { throw ParseReason("unit '\(unit)' appears twice") }
-            guard rank > lastRank else { throw ParseReason("units must come in the order h, m, s") }
+            guard rank != lastRank else { throw ParseReason(.durationUnitTwice, ["unit": unit]) }
+            guard rank > lastRank else { throw ParseReason(.durationUnitOrder) }
             lastRank = rank
             let (sum, overflow) = total.addingReportingOverflow(try scale(number, by: perUnit))
-            guard !overflow else { throw ParseReason(tooLong) }
+            guard !overflow else { throw ParseReason(.durationTooLong) }
             total = sum
         }
         return total
@@ -93,12 +91,12 @@ public enum ActivityDuration: Sendable {
     private static func scale(_ number: DecimalNumber, by seconds: Int64) throws(ParseReason) -> Int64 {
         guard let whole = ByteCursor.value(number.whole),
               let wholeNanos = checked(whole, times: seconds * nanosPerSecond, plus: 0)
-        else { throw ParseReason(tooLong) }
+        else { throw ParseReason(.durationTooLong) }
         // Fraction digits beyond nanoseconds cannot change the rounded second.
         var fraction = Array(number.fraction.prefix(fractionDigits))
         fraction += Array(repeating: UInt8(ascii: "0"), count: fractionDigits - fraction.count)
         let fractionNanos = (ByteCursor.value(fraction[...]) ?? 0) * seconds
-        guard let nanos = checked(wholeNanos, times: 1, plus: fractionNanos) else { throw ParseReason(tooLong) }
+        guard let nanos = checked(wholeNanos, times: 1, plus: fractionNanos) else { throw ParseReason(.durationTooLong) }
         return nanos
     }
 
@@ -120,15 +118,15 @@ struct DecimalNumber {
     }
 
     /// Reads a number at the cursor; `shape` is the reason given when there is none.
-    static func read(_ cursor: inout ByteCursor, shape: String) throws(ParseReason) -> DecimalNumber {
+    static func read(_ cursor: inout ByteCursor, shape: ValueReasonKey) throws(ParseReason) -> DecimalNumber {
         let whole = cursor.digits()
         guard !whole.isEmpty else {
-            if cursor.peek == UInt8(ascii: "-") { throw ParseReason("must not be negative") }
+            if cursor.peek == UInt8(ascii: "-") { throw ParseReason(.negative) }
             throw ParseReason(shape)
         }
         guard cursor.take(UInt8(ascii: ".")) else { return DecimalNumber(whole: whole, fraction: []) }
         let fraction = cursor.digits()
-        guard !fraction.isEmpty else { throw ParseReason("expected digits after '.'") }
+        guard !fraction.isEmpty else { throw ParseReason(.digitsAfterPoint) }
         return DecimalNumber(whole: whole, fraction: fraction)
     }
 }

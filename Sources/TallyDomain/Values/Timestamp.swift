@@ -39,15 +39,6 @@ public enum Timestamp: Sendable {
     }
 }
 
-/// A phrase explaining why text was refused; the public parsers wrap it into a `ValueError`.
-struct ParseReason: Error, Equatable {
-    let text: String
-
-    init(_ text: String) {
-        self.text = text
-    }
-}
-
 /// A forward-only reader over ASCII bytes.
 struct ByteCursor {
     let bytes: [UInt8]
@@ -126,10 +117,6 @@ struct DateTimeText: Equatable {
     /// Offset from UTC; nil when no zone was written.
     var offsetMs: Int64?
 
-    static let dateShape = "expected a date as YYYY-MM-DD"
-    static let timeShape = "expected a time as HH:MM or HH:MM:SS"
-    static let zoneShape = "expected a zone as Z, ±HH:MM, ±HHMM or ±HH"
-
     static func parse(_ bytes: [UInt8]) throws(ParseReason) -> DateTimeText {
         var cursor = ByteCursor(bytes)
         let date = try parseDate(&cursor)
@@ -144,49 +131,51 @@ struct DateTimeText: Equatable {
     }
 
     static func trailing(_ cursor: ByteCursor) -> ParseReason {
-        ParseReason("unexpected '\(cursor.rest)' at the end")
+        ParseReason(.trailing, ["rest": cursor.rest])
     }
 
     private static func parseDate(_ cursor: inout ByteCursor) throws(ParseReason) -> LocalDate {
         let yearDigits = cursor.digits()
-        if yearDigits.count > 4 { throw ParseReason("year must be 0001-9999") }
-        guard yearDigits.count == 4, cursor.take(0x2D) else { throw ParseReason(dateShape) }
+        if yearDigits.count > 4 { throw ParseReason(.year) }
+        guard yearDigits.count == 4, cursor.take(0x2D) else { throw ParseReason(.dateShape) }
         let monthDigits = cursor.digits()
-        guard monthDigits.count == 2, cursor.take(0x2D) else { throw ParseReason(dateShape) }
+        guard monthDigits.count == 2, cursor.take(0x2D) else { throw ParseReason(.dateShape) }
         let dayDigits = cursor.digits()
-        guard dayDigits.count == 2 else { throw ParseReason(dateShape) }
+        guard dayDigits.count == 2 else { throw ParseReason(.dateShape) }
         let year = Int(ByteCursor.value(yearDigits) ?? 0)
         let month = Int(ByteCursor.value(monthDigits) ?? 0)
         let day = Int(ByteCursor.value(dayDigits) ?? 0)
-        guard LocalDate.supportedYears.contains(year) else { throw ParseReason("year must be 0001-9999") }
-        guard (1...12).contains(month) else { throw ParseReason("month must be 01-12") }
-        guard (1...31).contains(day) else { throw ParseReason("day must be 01-31") }
+        guard LocalDate.supportedYears.contains(year) else { throw ParseReason(.year) }
+        guard (1...12).contains(month) else { throw ParseReason(.month) }
+        guard (1...31).contains(day) else { throw ParseReason(.day) }
         let length = LocalDate.daysInMonth(year: year, month: month)
         guard day <= length else {
-            throw ParseReason("\(LocalDate.monthNames[month - 1]) \(ValueMath.pad(year, 4)) has \(length) days")
+            throw ParseReason(.monthLength, [
+                "monthName": LocalDate.monthNames[month - 1], "month": ValueMath.pad(month, 2), "year": ValueMath.pad(year, 4), "days": String(length),
+            ])
         }
         return LocalDate(uncheckedYear: year, month: month, day: day)
     }
 
     private static func parseTime(_ cursor: inout ByteCursor) throws(ParseReason) -> Int64 {
         let hourDigits = cursor.digits()
-        guard hourDigits.count == 2, cursor.take(0x3A) else { throw ParseReason(timeShape) }
+        guard hourDigits.count == 2, cursor.take(0x3A) else { throw ParseReason(.timeShape) }
         let minuteDigits = cursor.digits()
-        guard minuteDigits.count == 2 else { throw ParseReason(timeShape) }
+        guard minuteDigits.count == 2 else { throw ParseReason(.timeShape) }
         let hour = ByteCursor.value(hourDigits) ?? 0
         let minute = ByteCursor.value(minuteDigits) ?? 0
-        guard hour <= 23 else { throw ParseReason("hour must be 00-23") }
-        guard minute <= 59 else { throw ParseReason("minute must be 00-59") }
+        guard hour <= 23 else { throw ParseReason(.hour) }
+        guard minute <= 59 else { throw ParseReason(.minute) }
         var second: Int64 = 0
         var millis: Int64 = 0
         if cursor.take(0x3A) {
             let secondDigits = cursor.digits()
-            guard secondDigits.count == 2 else { throw ParseReason(timeShape) }
+            guard secondDigits.count == 2 else { throw ParseReason(.timeShape) }
             second = ByteCursor.value(secondDigits) ?? 0
-            guard second <= 59 else { throw ParseReason("second must be 00-59") }
+            guard second <= 59 else { throw ParseReason(.second) }
             if cursor.take(0x2E) {
                 let fraction = cursor.digits()
-                guard !fraction.isEmpty else { throw ParseReason("expected digits after '.'") }
+                guard !fraction.isEmpty else { throw ParseReason(.digitsAfterPoint) }
                 // Truncate to milliseconds: keep the first three digits, padded on the right.
                 let kept = Array(fraction.prefix(3)) + Array(repeating: 0x30, count: max(0, 3 - fraction.count))
                 millis = ByteCursor.value(kept[...]) ?? 0
@@ -206,17 +195,17 @@ struct DateTimeText: Equatable {
             hours = ByteCursor.value(first) ?? 0
             if cursor.take(0x3A) {
                 let minuteDigits = cursor.digits()
-                guard minuteDigits.count == 2 else { throw ParseReason(zoneShape) }
+                guard minuteDigits.count == 2 else { throw ParseReason(.zoneShape) }
                 minutes = ByteCursor.value(minuteDigits) ?? 0
             }
         case 4:
             hours = ByteCursor.value(first.prefix(2)) ?? 0
             minutes = ByteCursor.value(first.suffix(2)) ?? 0
         default:
-            throw ParseReason(zoneShape)
+            throw ParseReason(.zoneShape)
         }
-        guard hours <= 23 else { throw ParseReason("zone offset hour must be 00-23") }
-        guard minutes <= 59 else { throw ParseReason("zone offset minute must be 00-59") }
+        guard hours <= 23 else { throw ParseReason(.zoneHour) }
+        guard minutes <= 59 else { throw ParseReason(.zoneMinute) }
         let magnitude = (hours * 60 + minutes) * 60_000
         return sign == 0x2D ? -magnitude : magnitude
     }

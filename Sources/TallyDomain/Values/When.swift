@@ -20,7 +20,7 @@ public enum When: Sendable, Hashable {
             return try read(text.trimmingCharacters(in: .whitespacesAndNewlines), now: now, zone: zone,
                             allowLogPosition: allowLogPosition)
         } catch {
-            throw ValueError(kind: .when, input: text, reason: error.text)
+            throw ValueError(kind: .when, input: text, reason: error)
         }
     }
 
@@ -60,10 +60,10 @@ public enum When: Sendable, Hashable {
     }
 
     static let maxRelativeDigits = 6
-    static let shape = "expected a date (YYYY-MM-DD), a datetime (YYYY-MM-DD HH:MM), now, today, yesterday, tomorrow or an offset like -2d"
+    static let shape = ValueReasonKey.whenShape.english
 
     private static func read(_ text: String, now: Int64, zone: TimeZone, allowLogPosition: Bool) throws(ParseReason) -> When {
-        guard !text.isEmpty else { throw ParseReason("is empty") }
+        guard !text.isEmpty else { throw ParseReason(.empty) }
         switch text.lowercased() {
         case "now": return .instant(now)
         case "today": return try .date(shift(LocalDate.containing(now, in: zone), by: 0))
@@ -73,7 +73,7 @@ public enum When: Sendable, Hashable {
         }
         let bytes = Array(text.utf8)
         if bytes[0] == UInt8(ascii: "@") {
-            guard allowLogPosition else { throw ParseReason("a log position (@SEQ) is not allowed here") }
+            guard allowLogPosition else { throw ParseReason(.logPositionNotAllowed) }
             return .logPosition(try position(Array(bytes.dropFirst())))
         }
         var probe = ByteCursor(bytes)
@@ -83,7 +83,7 @@ public enum When: Sendable, Hashable {
             return try absolute(DateTimeText.parse(bytes), zone: zone)
         }
         if leading.isEmpty, bytes[0] != UInt8(ascii: "+"), bytes[0] != UInt8(ascii: "-") {
-            throw ParseReason(shape)
+            throw ParseReason(.whenShape)
         }
         return try relative(bytes, now: now, zone: zone)
     }
@@ -100,12 +100,12 @@ public enum When: Sendable, Hashable {
         var cursor = ByteCursor(bytes)
         let negative = cursor.take(anyOf: [UInt8(ascii: "+"), UInt8(ascii: "-")]) == UInt8(ascii: "-")
         let digits = cursor.digits()
-        guard !digits.isEmpty else { throw ParseReason(shape) }
+        guard !digits.isEmpty else { throw ParseReason(.whenShape) }
         guard digits.count <= maxRelativeDigits else {
-            throw ParseReason("the number must have at most \(maxRelativeDigits) digits")
+            throw ParseReason(.relativeTooManyDigits, ["max": String(maxRelativeDigits)])
         }
         let unit = cursor.letters()
-        guard !unit.isEmpty || !cursor.atEnd else { throw ParseReason("a unit is required (m, h, d or w)") }
+        guard !unit.isEmpty || !cursor.atEnd else { throw ParseReason(.relativeUnitRequired) }
         guard cursor.atEnd else { throw DateTimeText.trailing(cursor) }
         let amount = (ByteCursor.value(digits) ?? 0) * (negative ? -1 : 1)
         switch unit {
@@ -113,7 +113,7 @@ public enum When: Sendable, Hashable {
         case "h": return .instant(now + amount * 3_600_000)
         case "d": return try shiftKeepingWallTime(now, days: amount, zone: zone)
         case "w": return try shiftKeepingWallTime(now, days: amount * 7, zone: zone)
-        default: throw ParseReason("unknown unit '\(unit)' (use m, h, d or w)")
+        default: throw ParseReason(.relativeUnknownUnit, ["unit": unit])
         }
     }
 
@@ -128,7 +128,7 @@ public enum When: Sendable, Hashable {
 
     private static func shift(_ date: LocalDate, by days: Int64) throws(ParseReason) -> LocalDate {
         let result = date.adding(days: Int(days))
-        guard result.isInSupportedYears else { throw ParseReason("the result is outside the years 0001-9999") }
+        guard result.isInSupportedYears else { throw ParseReason(.outsideYears) }
         return result
     }
 
@@ -137,11 +137,11 @@ public enum When: Sendable, Hashable {
         var cursor = ByteCursor(bytes)
         let digits = cursor.digits()
         guard !digits.isEmpty, cursor.atEnd else {
-            if bytes.first == UInt8(ascii: "-") { throw ParseReason("a log position must be 1 or more") }
-            throw ParseReason("expected a log position as @SEQ, like @42")
+            if bytes.first == UInt8(ascii: "-") { throw ParseReason(.logPositionMinimum) }
+            throw ParseReason(.logPositionShape)
         }
-        guard let seq = ByteCursor.value(digits) else { throw ParseReason("the log position is too big") }
-        guard seq >= 1 else { throw ParseReason("a log position must be 1 or more") }
+        guard let seq = ByteCursor.value(digits) else { throw ParseReason(.logPositionTooBig) }
+        guard seq >= 1 else { throw ParseReason(.logPositionMinimum) }
         return seq
     }
 }

@@ -40,8 +40,12 @@ public final class SQLiteEventLog: EventLog {
             }
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw .io("\(path) is a directory, not a database file")
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw .io("\(path) is a directory, not a database file") }
+            // Refused before SQLite opens it: a read-write open of a file it cannot write falls back
+            // to read-only and creates a `-shm` with the file's read-only mode, which would stop
+            // every later writer once the file is writable again.
+            if access(path, W_OK) != 0 { throw .io("the database is read-only (\(path))") }
         }
         let log: SQLiteEventLog
         do {
@@ -63,7 +67,7 @@ public final class SQLiteEventLog: EventLog {
         if isDirectory.boolValue { throw .io("\(path) is a directory, not a database file") }
         let log: SQLiteEventLog
         do {
-            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: .readOnly), busyTimeout: busyTimeout)
+            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: readAccess(path)), busyTimeout: busyTimeout)
             try log.configure(writable: false)
         } catch {
             throw StorageErrors.map(error)
@@ -73,6 +77,17 @@ public final class SQLiteEventLog: EventLog {
             throw .newerSchema(found: applied, known: log.migrator.latestVersion)
         }
         return log
+    }
+
+    /// How a reader opens `path`. A file nobody may write (no write bit at all, as after
+    /// `chmod 444`) is opened immutable when its write-ahead log is absent or empty: everything is in
+    /// the file and nothing changes it meanwhile. An ordinary read would create a `-shm` with the
+    /// file's read-only mode, which stops every later writer once the file is writable again.
+    static func readAccess(_ path: String) -> Connection.Access {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & 0o222 == 0 else { return .readOnly }
+        let walIsEmpty = stat(path + "-wal", &status) != 0 || status.st_size == 0
+        return walIsEmpty ? .immutable : .readOnly
     }
 
     private func configure(writable: Bool) throws(SQLiteError) {

@@ -4,6 +4,8 @@ import CSQLite
 final class Connection {
     enum Access {
         case readOnly
+        /// Read-only on a file nobody can change meanwhile: no locks, no `-shm` or `-wal` created.
+        case immutable
         case readWrite
     }
 
@@ -22,9 +24,11 @@ final class Connection {
         var handle: OpaquePointer?
         let flags = switch access {
         case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         }
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let name = access == .immutable ? Self.immutableURI(path) : path
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(connection: handle, code: code, sql: nil)
             sqlite3_close_v2(handle)
@@ -37,6 +41,20 @@ final class Connection {
 
     deinit {
         close()
+    }
+
+    /// `file:PATH?immutable=1`, with the characters a URI gives meaning to escaped.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:\(escaped)?immutable=1"
     }
 
     /// Finalizes the cached statements and closes the connection; the last connection to a WAL

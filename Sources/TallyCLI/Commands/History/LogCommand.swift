@@ -112,9 +112,9 @@ struct AuditLines {
         let columns = [
             Table.Column(title: catalog.text(.auditColumnSeq), alignRight: true),
             Table.Column(title: catalog.text(.auditColumnTime)),
-            Table.Column(title: catalog.text(.auditColumnActor), truncatable: true, minWidth: 8),
-            Table.Column(title: catalog.text(.auditColumnType)),
-            Table.Column(title: catalog.text(.auditColumnItem), truncatable: true, minWidth: 8),
+            Table.Column(title: catalog.text(.auditColumnActor), truncatable: true, minWidth: 8, dropOrder: 1),
+            Table.Column(title: catalog.text(.auditColumnType), dropOrder: 2),
+            Table.Column(title: catalog.text(.auditColumnItem), truncatable: true, minWidth: 8, dropOrder: 3),
             Table.Column(title: catalog.text(.auditColumnSummary), truncatable: true, minWidth: 12),
         ]
         let rows = events.map { event in

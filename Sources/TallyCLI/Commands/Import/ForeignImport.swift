@@ -23,6 +23,7 @@ enum ForeignImport {
         }
         var imported: [Todo] = []
         var present: [ImportSource] = []
+        try Interruption.check()
         if !batch.todos.isEmpty {
             let outcome = try context.dispatcher().execute(.importTodos(batch.todos))
             imported = outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }

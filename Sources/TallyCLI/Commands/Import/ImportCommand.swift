@@ -38,10 +38,13 @@ enum ImportCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let format = command.value("from") ?? "tally"
-        if format == "tally" {
-            try importEvents(path: command.arguments[0], context)
-        } else {
-            try ForeignImport.run(format: format, path: command.arguments[0], context)
+        // Ctrl-C rolls the import back and says so (exit 130), instead of leaving a bar and a large write-ahead log.
+        try Interruption.watch {
+            if format == "tally" {
+                try importEvents(path: command.arguments[0], context)
+            } else {
+                try ForeignImport.run(format: format, path: command.arguments[0], context)
+            }
         }
     }
 
@@ -82,7 +85,10 @@ enum ImportCommand: CommandHandler {
                     if !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { sawEvent = true }
                 }
                 consumed += bytes.count + 1
-                if number % progressInterval == 0 { bar.update(consumed) }
+                if number % progressInterval == 0 {
+                    try Interruption.check()
+                    bar.update(consumed)
+                }
             }
         }
         bar.finish()

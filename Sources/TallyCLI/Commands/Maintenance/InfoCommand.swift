@@ -51,10 +51,11 @@ enum InfoCommand: CommandHandler {
             rows.append((catalog.text(.infoSchema), String(schema) + (known > schema ? " (\(known))" : "")))
             rows.append((catalog.text(.infoEvents), String(head.seq)))
             rows.append((catalog.text(.infoTodos), catalog.text(.infoTodoCounts, [
-                "total": String(todos.count), "active": String(active), "completed": String(completed), "deleted": String(deleted),
+                "total": String(todos.count), "active": catalog.plural(.footerActive, count: active),
+                "completed": catalog.plural(.footerCompleted, count: completed), "deleted": catalog.plural(.footerDeleted, count: deleted),
             ])))
             rows.append((catalog.text(.infoRecords), catalog.text(.infoRecordCounts, [
-                "total": String(state.records.count), "deleted": String(state.records.filter(\.deleted).count),
+                "total": String(state.records.count), "deleted": catalog.plural(.footerDeleted, count: state.records.filter(\.deleted).count),
             ])))
             rows.append((catalog.text(.infoSize), ByteSize.format(size)))
             rows.append((catalog.text(.infoSnapshot), snapshotStatus(loaded, head: head.seq, context)))

@@ -12,7 +12,7 @@ enum RecordGroup {
             CommandExample("tally record list --category cycling --since -30d", "Rides of the last thirty days, with totals."),
         ],
         subcommands: [
-            RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordShowCommand.spec,
+            RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordRestoreCommand.spec, RecordShowCommand.spec,
             RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec, RecordImportCommand.spec, RecordBestsCommand.spec,
         ]
     )
@@ -26,7 +26,7 @@ enum RecordAddCommand: CommandHandler {
         abstract: "Log an activity.",
         discussion: "The name is the words given, trimmed (1-200 characters). Pace is derived when a distance is given.",
         arguments: [ArgumentSpec(name: "NAME", help: "What it was.", repeating: true)],
-        options: [RecordOptions.category, RecordOptions.duration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
+        options: [RecordOptions.requiredCategory, RecordOptions.requiredDuration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
         examples: [
             CommandExample(command: "tally record add Morning run --category running --duration 27:30 --distance 5km", explanation: "Log a 5 km run of 27 minutes 30 seconds, now."),
             CommandExample(command: "tally record add Gym --category gym --duration 1h --date yesterday", explanation: "Log yesterday's gym session."),
@@ -34,6 +34,11 @@ enum RecordAddCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let missing = [RecordOptions.requiredCategory, RecordOptions.requiredDuration].filter { command.value($0.name) == nil }
+        if missing.count > 1 {
+            let names = missing.map { "'\($0.displayName)'" }.joined(separator: context.catalog.text(.usageListAnd))
+            throw UsageError(kind: .custom(context.catalog.text(.usageMissingOptions, ["names": names])), commandPath: path)
+        }
         guard let category = command.value("category") else { throw UsageError(kind: .missingArgument("--category"), commandPath: path) }
         guard let duration = command.value("duration") else { throw UsageError(kind: .missingArgument("--duration"), commandPath: path) }
         let input = RecordInput(
@@ -78,7 +83,7 @@ enum RecordDeleteCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "delete",
         aliases: ["rm"],
-        abstract: "Delete records (undo brings them back).",
+        abstract: "Delete records ('tally record restore' brings them back).",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.", repeating: true)],
         examples: [
             CommandExample(command: "tally record delete 4", explanation: "Delete record 4."),
@@ -109,7 +114,7 @@ enum RecordShowCommand: CommandHandler {
         let bound = try context.asOfBound(command.value("as-of"))
         let log = try context.readLog()
         let state = try context.readState(log, bound: bound)
-        let record = try ReferenceResolver.record(command.arguments[0], in: state)
+        let record = try TimeTravel.resolve(command.arguments[0], kind: .record, asOf: command.value("as-of"), in: state, log: log, context: context, ReferenceResolver.record)
         let history = try log.events(inStream: record.id).filter { Replayer.includes($0, bound: bound) }
         if context.json {
             context.printJSON(.object(["record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event))]))

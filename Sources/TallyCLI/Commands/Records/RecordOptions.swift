@@ -4,6 +4,9 @@ import TallyDomain
 enum RecordOptions {
     static let category = OptionSpec(name: "category", valueName: "CATEGORY", help: "A lowercase word: running, cycling, swimming, walking, gym, ...")
     static let duration = OptionSpec(name: "duration", valueName: "DURATION", help: "How long: 45m, 1h30m, 90s, 1:30:00, 27:30 (m:ss) or minutes.")
+    /// `--category` and `--duration` as `record add` needs them.
+    static let requiredCategory = with(category) { $0.required = true }
+    static let requiredDuration = with(duration) { $0.required = true }
     static let distance = OptionSpec(name: "distance", valueName: "DISTANCE", help: "How far: 5km, 800m, 3.1mi.")
     static let place = OptionSpec(name: "place", valueName: "PLACE", help: "Where.")
     static let date = OptionSpec(name: "date", valueName: "WHEN", help: "When it happened (default: now). A day means its local midnight.")
@@ -19,7 +22,14 @@ enum RecordOptions {
         OptionSpec(name: "sort", valueName: "KEY", help: "Sort order.", defaultValue: "date", allowedValues: RecordSortKey.allCases.map(\.rawValue)),
         OptionSpec(name: "reverse", help: "Reverse the sort order."),
         OptionSpec(name: "limit", valueName: "N", help: "Show at most N records."),
+        OptionSpec(name: "deleted", help: "Include deleted records."),
     ]
+
+    private static func with(_ option: OptionSpec, _ change: (inout OptionSpec) -> Void) -> OptionSpec {
+        var option = option
+        change(&option)
+        return option
+    }
 
     static func hasViewOptions(_ command: ParsedCommand) -> Bool {
         view.contains { option in
@@ -38,6 +48,7 @@ enum RecordOptions {
         if let raw = command.value("sort"), let sort = RecordSortKey(rawValue: raw) { query.sort = sort }
         query.reverse = command.has("reverse")
         query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
+        query.includeDeleted = command.has("deleted")
         return try Decider.validated(query, context: context.environment.decisionContext)
     }
 
@@ -58,6 +69,7 @@ enum RecordOptions {
         if query.sort != .date { parts.append("--sort \(query.sort.rawValue)") }
         if query.reverse { parts.append("--reverse") }
         if let limit = query.limit { parts.append("--limit \(limit)") }
+        if query.includeDeleted { parts.append("--deleted") }
         return parts.joined(separator: " ")
     }
 }

@@ -62,7 +62,7 @@ enum StatsCommand: CommandHandler {
         [
             ("count", .int(Int64(totals.count))),
             ("durationSeconds", .int(Int64(totals.durationSeconds))),
-            ("distanceMeters", .double(totals.distanceMeters)),
+            ("distanceMeters", .double(Distance.toMillimetre(totals.distanceMeters))),
             ("paceSecondsPerKm", totals.paceSecondsPerKm.map { .double(($0 * 10).rounded() / 10) } ?? .null),
         ]
     }
@@ -82,21 +82,33 @@ enum StatsCommand: CommandHandler {
             Table.Column(title: catalog.text(keyTitle)),
             Table.Column(title: catalog.text(.columnCount), alignRight: true),
             Table.Column(title: catalog.text(.columnTime), alignRight: true),
-            Table.Column(title: catalog.text(.columnDistance), alignRight: true),
-            Table.Column(title: catalog.text(.columnPace), alignRight: true),
-            Table.Column(title: ""),
+            Table.Column(title: catalog.text(.columnDistance), alignRight: true, dropOrder: 2),
+            Table.Column(title: catalog.text(.columnPace), alignRight: true, dropOrder: 1),
         ]
-        func row(_ key: String, _ totals: StatsTotals, bar: String) -> [String] {
+        func row(_ key: String, _ totals: StatsTotals) -> [String] {
             [
                 key, String(totals.count), ActivityDuration.format(totals.durationSeconds),
                 totals.distanceMeters > 0 ? Distance.format(totals.distanceMeters) : "",
-                totals.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "", bar,
+                totals.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "",
             ]
         }
-        var rows = report.buckets.map { bucket in
-            row(bucket.key, bucket.totals, bar: chart.bar(Double(bucket.totals.durationSeconds), maximum: longest, width: 30))
+        let rows = report.buckets.map { row($0.key, $0.totals) } + [row(catalog.text(.statsTotal), report.totals)]
+        // The bar takes what the numbers leave, up to 30 columns; the numbers give way (pace, then
+        // distance) only to keep a bar of at least `minimumBar`, and a bar narrower than that is left out.
+        let minimumBar = 10
+        guard let width = context.settings.width else {
+            return withBars(columns, rows, report, chart: chart, longest: longest, width: 30).render(maxWidth: nil)
         }
-        rows.append(row(catalog.text(.statsTotal), report.totals, bar: ""))
-        return Table(columns: columns, rows: rows).render(maxWidth: nil)
+        let numbers = Table(columns: columns, rows: rows)
+        let reserved = numbers.renderedWidth(maxWidth: width - minimumBar - Table.gap.count)
+        let barWidth = min(30, width - reserved - Table.gap.count)
+        guard barWidth >= minimumBar else { return numbers.render(maxWidth: width) }
+        return withBars(columns, rows, report, chart: chart, longest: longest, width: barWidth).render(maxWidth: width)
+    }
+
+    /// The stats table with a bar column `width` wide after the numbers (the total row has none).
+    private static func withBars(_ columns: [Table.Column], _ rows: [[String]], _ report: StatsReport, chart: BarChart, longest: Double, width: Int) -> Table {
+        let bars = report.buckets.map { chart.bar(Double($0.totals.durationSeconds), maximum: longest, width: width) } + [""]
+        return Table(columns: columns + [Table.Column(title: "")], rows: zip(rows, bars).map { $0 + [$1] })
     }
 }

@@ -6,7 +6,7 @@ enum DeleteCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "delete",
         aliases: ["rm"],
-        abstract: "Delete todos (undo brings them back).",
+        abstract: "Delete todos ('tally restore' brings them back).",
         discussion: "Deleting appends an event; nothing is erased. Deleted todos keep their number and show with 'list --deleted'.",
         arguments: [ArgumentSpec(name: "REF", help: "A todo number or a unique id prefix.", repeating: true, optional: true)],
         options: [OptionSpec(name: "completed", help: "Delete every completed todo, as one command.")],

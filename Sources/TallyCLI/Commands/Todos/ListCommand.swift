@@ -51,7 +51,7 @@ enum ShowCommand: CommandHandler {
         let bound = try context.asOfBound(command.value("as-of"))
         let log = try context.readLog()
         let state = try context.readState(log, bound: bound)
-        let todo = try ReferenceResolver.todo(command.arguments[0], in: state)
+        let todo = try TimeTravel.resolve(command.arguments[0], kind: .todo, asOf: command.value("as-of"), in: state, log: log, context: context, ReferenceResolver.todo)
         let history = try log.events(inStream: todo.id).filter { Replayer.includes($0, bound: bound) }
         if context.json {
             context.printJSON(.object(["todo": JSONShapes.todo(todo), "history": .array(history.map(JSONShapes.event))]))
