@@ -8,8 +8,11 @@ ZSHDIR  = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_FLAGS = -c release --static-swift-stdlib
 CRASH_KILLS ?= 200
+# The end-to-end suites that also run against PostgreSQL (TALLY_TEST_BACKEND=postgresql).
+# The short stress (4 x 12 commands) and crash (6 kills) runs are part of it.
+PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests|StressTests|CrashTests
 
-.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick
+.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test
 
 all: build
 
@@ -37,6 +40,19 @@ deps:
 		echo "  brew install zlib                       (macOS)"; \
 		exit 1; \
 	fi
+	@if pkg-config --exists libpq 2>/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing postgresql and libpq-dev (the PostgreSQL backend and its tests)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 postgresql libpq-dev; \
+	elif ! pkg-config --exists libpq 2>/dev/null; then \
+		echo "tally needs the PostgreSQL client library (libpq). Install it with:"; \
+		echo "  sudo apt-get install libpq-dev postgresql   (Debian, Ubuntu; the server only for the tests)"; \
+		echo "  sudo dnf install libpq-devel                (Fedora)"; \
+		echo "  brew install libpq                          (macOS)"; \
+		exit 1; \
+	else \
+		echo "Note: no PostgreSQL server binaries (initdb); the PostgreSQL tests will be skipped."; \
+	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "tally needs a Swift 6 toolchain: https://swift.org/install"; exit 1; }
 	@if command -v fish >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -56,11 +72,14 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage, end-to-end (runs the built binary); ends with the test summary.
+## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage,
+## end-to-end (runs the built binary), then the named end-to-end suites again against a throw-away PostgreSQL
+## cluster; ends with the test summary.
 test: deps
 	$(SWIFT) build
 	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null 2>&1 || .build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke
-	$(SWIFT) test
+	./scripts/with-postgres $(SWIFT) test
+	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=6 $(SWIFT) test --skip-build --filter '$(PG_E2E_SUITES)'
 
 ## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
 bench: deps
@@ -110,6 +129,16 @@ stress: deps
 crash-test: deps
 	$(SWIFT) build --build-tests
 	CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
+
+## pg-stress: the stress test against one PostgreSQL log: 8 processes x 200 mixed commands and a tailing reader (make test runs a short version).
+pg-stress: deps
+	$(SWIFT) build --build-tests
+	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql STRESS_PROCESSES=8 STRESS_COMMANDS=200 $(SWIFT) test --skip-build --filter StressTests
+
+## pg-crash-test: the crash harness against PostgreSQL: CRASH_KILLS (default 200) writers killed with SIGKILL at random moments.
+pg-crash-test: deps
+	$(SWIFT) build --build-tests
+	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
 ## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
 fuzz: deps

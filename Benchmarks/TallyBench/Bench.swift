@@ -244,6 +244,14 @@ final class Bench {
                 pass: sizeRatio <= 1.1
             ),
         ]
+        // The shared log, side by side with SQLite (not in the seconds-long smoke run).
+        if profile.name != "smoke" {
+            do {
+                rows += try PostgresBench(bench: self).rows(smallStore: smallPath, largeStore: largePath)
+            } catch {
+                note("PostgreSQL figures skipped: \(error)")
+            }
+        }
         rows += try ActivityBench(bench: self, activities: profile.activities.count, points: profile.activities.points).rows()
         print(Report(profile: profile, rows: rows).markdown())
     }

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+import TallyBackends
 import TallyDomain
 import TallyTestSupport
 
 /// Several processes writing one database at once. `make stress` runs the full size
 /// (STRESS_PROCESSES=8, STRESS_COMMANDS=200); `swift test` runs a short version.
 /// The log starts just short of the snapshot threshold, so the writers also store snapshots,
-/// several of them at about the same time.
+/// several of them at about the same time. A tailing reader polls `seq > cursor` meanwhile.
+/// With `TALLY_TEST_BACKEND=postgresql` the same runs against one PostgreSQL log (`make pg-stress`).
 @Suite("Several processes on one database")
 struct StressTests {
     static let processes = Int(ProcessInfo.processInfo.environment["STRESS_PROCESSES"] ?? "") ?? 4
@@ -75,6 +77,8 @@ struct StressTests {
         let lock = NSLock()
         nonisolated(unsafe) var outcomes: [Outcome] = []
         let group = DispatchGroup()
+        let tail = TailingReader(location: StoreLocation(tally.databasePath), from: Int64(Self.preloaded))
+        tail.start()
         for index in 0..<Self.processes {
             group.enter()
             Thread {
@@ -86,6 +90,7 @@ struct StressTests {
             }.start()
         }
         group.wait()
+        let tailed = tail.stop()
         #expect(outcomes.count == Self.processes)
         #expect(outcomes.flatMap(\.failures).isEmpty, "\(outcomes.flatMap(\.failures).prefix(3))")
         #expect(outcomes.flatMap(\.warnings).isEmpty, "\(outcomes.flatMap(\.warnings).prefix(3))")
@@ -98,6 +103,9 @@ struct StressTests {
         #expect(records.sorted() == outcomes.flatMap(\.records).sorted())
         let expectedEvents = outcomes.reduce(preload.ids.count) { $0 + $1.titles.count + $1.notes.count + $1.records.count + $1.toggles }
         #expect(tally.eventCount == Int64(expectedEvents), "each successful command appends exactly one event, and nothing else is in the log")
+        #expect(tailed.failure == nil, "\(tailed.failure ?? "")")
+        #expect(tailed.seqs == Array(Int64(Self.preloaded + 1) ... Int64(expectedEvents)),
+                "the tailing reader saw every event exactly once, in order, with no gap")
 
         let verify = tally.run("verify")
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
@@ -105,5 +113,56 @@ struct StressTests {
         #expect(info.stderr == "", "start-up ignored a snapshot the writers stored")
         let snapshot = info.json?.objectValue?["snapshot"]?.objectValue?["seq"]?.intValue ?? 0
         #expect(snapshot >= 1000, "no writer stored a usable snapshot past the threshold")
+    }
+}
+
+/// Polls the log for `seq > cursor` on its own thread while writers run, as a client following a
+/// shared log does, recording every seq it sees; after `stop` it reads once more up to the head.
+final class TailingReader: @unchecked Sendable {
+    let location: StoreLocation
+    private let lock = NSLock()
+    private var running = true
+    private var seen: [Int64] = []
+    private var failure: String?
+    private var cursor: Int64
+    private let done = DispatchSemaphore(value: 0)
+
+    init(location: StoreLocation, from cursor: Int64) {
+        self.location = location
+        self.cursor = cursor
+    }
+
+    func start() {
+        Thread { [self] in
+            defer { done.signal() }
+            while lock.withLock({ running }) {
+                if !poll() { return }
+                usleep(2_000)
+            }
+            _ = poll()
+        }.start()
+    }
+
+    /// Stops polling, reads the rest, and returns what was seen.
+    func stop() -> (seqs: [Int64], failure: String?) {
+        lock.withLock { running = false }
+        done.wait()
+        return lock.withLock { (seen, failure) }
+    }
+
+    /// One read of `seq > cursor`; false after a failure.
+    private func poll() -> Bool {
+        do {
+            guard let store = try StoreFactory.openForReading(location) else { return true }
+            defer { store.close() }
+            try store.scan(after: cursor, through: nil) { event in
+                lock.withLock { seen.append(event.seq) }
+                cursor = event.seq
+            }
+            return true
+        } catch {
+            lock.withLock { failure = "\(error)" }
+            return false
+        }
     }
 }

@@ -132,13 +132,13 @@ struct TodoCommandTests {
         let human = tally.run("show", "1")
         #expect(human.status == 0)
         for expected in ["Title      Buy milk", "Status     completed", "Tags       shop", "Note       oat", "Completed  2026-11-21 13:00",
-                         "History", "2026-11-21 12:00  tester@e2e  created 'Buy milk'", "2026-11-21 13:00  bob@phone  completed"] {
+                         "History", "2026-11-21 12:00  \(tally.who("tester@e2e"))  created 'Buy milk'", "2026-11-21 13:00  \(tally.who("bob@phone"))  completed"] {
             #expect(human.stdout.contains(expected), "missing \(expected) in\n\(human.stdout)")
         }
         guard case .object(let shown)? = tally.run("show", "1", "--json").json else { Issue.record("not JSON"); return }
         let history = shown["history"]?.arrayValue ?? []
         #expect(history.count == 2)
-        #expect(history.first?.objectValue?.keys == ["seq", "id", "stream", "version", "type", "schema", "recordedAt", "actor", "command", "data", "hash"])
+        #expect(history.first?.objectValue?.keys == ["seq", "id", "stream", "version", "type", "schema", "recordedAt", "actor", "command", "data", "hash"] + tally.extraEventKeys)
         #expect(history.last?.objectValue?["actor"] == "bob@phone" && history.last?.objectValue?["recordedAt"] == "2026-11-21T13:00:00Z")
         #expect(shown["todo"]?.objectValue?["completedAt"] == "2026-11-21T13:00:00Z")
     }
@@ -167,13 +167,13 @@ struct TodoCommandTests {
         #expect(tally.run("list").stdout == "No todos.\n")
         #expect(tally.run("list", "--json").stdout == "[]\n")
         #expect(tally.run("filter", "show").status == 0)
-        #expect(tally.run("info").stdout.contains("not created yet"))
+        #expect(tally.run("info").stdout.contains(tally.notCreatedText))
         #expect(!FileManager.default.fileExists(atPath: tally.databasePath))
         tally.run("add", "a")
         tally.run("add", "b")
         tally.run("done", "2")
         guard case .object(let info)? = tally.run("info", "--json").json else { Issue.record("not JSON"); return }
-        #expect(info["path"]?.stringValue == tally.databasePath && info["events"] == 3 && info["schemaVersion"] == 3)
+        #expect(info["path"]?.stringValue == tally.displayedLocation && info["events"] == 3 && info["schemaVersion"] == 3)
         #expect(info["todos"] == .object(["total": 2, "active": 1, "completed": 1, "deleted": 0]))
         #expect((info["fileSizeBytes"]?.intValue ?? 0) > 0)
     }

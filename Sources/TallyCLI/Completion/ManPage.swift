@@ -27,7 +27,7 @@ enum ManPage {
         }
         out += [
             ".SH ENVIRONMENT",
-            item("TALLY_DB", "The database file when \\fB\\-\\-db\\fR is not given."),
+            item("TALLY_DB", "The database file when \\fB\\-\\-db\\fR is not given, or a \\fIpostgresql://\\fR URI of a shared log on PostgreSQL (both accept either)."),
             item("XDG_DATA_HOME", "Without TALLY_DB, the database is \\fI$XDG_DATA_HOME/tally/tally.db\\fR, else \\fI~/.local/share/tally/tally.db\\fR."),
             item("TALLY_ACTOR", "Who is recorded on each event (default: user@host)."),
             item("TALLY_NOW", "An ISO\\-8601 instant that replaces the clock, for tests and reproducible demos."),

@@ -1,7 +1,7 @@
 import Foundation
 import TallyApp
+import TallyBackends
 import TallyDomain
-import TallyStorage
 
 /// What every command handler gets: settings, the catalog, the console and access to the store.
 final class CLIContext {
@@ -18,39 +18,38 @@ final class CLIContext {
     }
 
     /// Every database this command opened, closed by `closeDatabases()` before the process exits.
-    private var openedLogs: [SQLiteEventLog] = []
+    private var openedLogs: [any EventStore] = []
 
     var json: Bool { settings.json }
 
-    /// The database for reading, without creating it; nil when the file does not exist.
-    func openForReading() throws -> SQLiteEventLog? {
-        let log = try SQLiteEventLog.openForReading(path: settings.databasePath, busyTimeout: settings.busyTimeout)
+    /// The database for reading, without creating it; nil when there is none yet (no file, or a
+    /// server database without the tally schema).
+    func openForReading() throws -> (any EventStore)? {
+        let log = try StoreFactory.openForReading(settings.storeLocation, lockTimeout: settings.busyTimeout)
         if let log { openedLogs.append(log) }
         return log
     }
 
     /// The database for writing, created and migrated when needed.
-    func openForWriting() throws -> SQLiteEventLog {
-        let existed = FileManager.default.fileExists(atPath: settings.databasePath)
-        let log = try SQLiteEventLog.openForWriting(path: settings.databasePath, now: now, busyTimeout: settings.busyTimeout)
+    func openForWriting() throws -> any EventStore {
+        let existed = StoreFactory.exists(settings.storeLocation)
+        let log = try StoreFactory.openForWriting(settings.storeLocation, now: now, lockTimeout: settings.busyTimeout)
         openedLogs.append(log)
         if !existed { createdLog = log }
         return log
     }
 
     /// The database this command created, if it did.
-    private var createdLog: SQLiteEventLog?
+    private var createdLog: (any EventStore)?
 
     /// Removes the database file this command created when it holds no event after all (a failed
     /// write rolled back, or the command changed nothing), so a typo in `--db`, a refused first
     /// command or a first `toggle --all` on nothing leaves no file behind.
     func removeDatabaseLeftEmpty() {
-        guard let log = createdLog, (try? log.eventCount()) == 0 else { return }
+        guard let log = createdLog, (try? log.head().seq) == 0 else { return }
         createdLog = nil
         closeDatabases()
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: log.path + suffix)
-        }
+        StoreFactory.removeCreated(settings.storeLocation)
     }
 
     /// Closes every database the command opened. Read models stay alive (see `keptUntilExit`), but

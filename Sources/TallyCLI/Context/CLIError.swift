@@ -103,6 +103,18 @@ enum FailureMapper {
             return Failure(exit: .ioError, code: "disk_full", message: catalog.text(.errorDiskFull))
         case .io(let reason):
             return Failure(exit: .ioError, code: "io", message: catalog.text(.errorIO, ["reason": reason]))
+        case .unavailable(let failure):
+            let (code, id): (String, MessageID) = switch failure.kind {
+            case .refused: ("cannot_connect", .errorServerRefused)
+            case .authentication: ("authentication", .errorServerAuthentication)
+            case .unknownDatabase: ("unknown_database", .errorServerUnknownDatabase)
+            case .lost: ("connection_lost", .errorServerLost)
+            }
+            return Failure(exit: .ioError, code: code, message: catalog.text(id, ["server": failure.server, "detail": failure.detail]))
+        case .permissionDenied(let detail):
+            return Failure(exit: .ioError, code: "permission_denied", message: catalog.text(.errorPermissionDenied, ["detail": detail]))
+        case .foreignSchema(let detail):
+            return Failure(exit: .ioError, code: "not_a_tally_database", message: catalog.text(.errorForeignSchema, ["detail": detail]))
         }
     }
 

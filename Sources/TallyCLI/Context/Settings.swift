@@ -1,9 +1,10 @@
 import Foundation
+import TallyBackends
 import TallyDomain
-import TallyStorage
 
 /// Everything the process environment decides: where the database is, how to print, who acts and when.
 struct Settings: Sendable {
+    /// `--db` / `TALLY_DB` as given: a file path or a PostgreSQL URI (see `storeLocation`).
     var databasePath: String
     var json: Bool
     var color: Bool
@@ -14,6 +15,9 @@ struct Settings: Sendable {
     var zone: TimeZone
     /// Milliseconds one wait for the database lock may take (`TALLY_BUSY_TIMEOUT`).
     var busyTimeout: Int32
+
+    /// Where the log is: a SQLite file or a PostgreSQL database.
+    var storeLocation: StoreLocation { StoreLocation(databasePath) }
 
     /// The database path from `--db`, `TALLY_DB`, `XDG_DATA_HOME` or the home directory, in that order.
     static func databasePath(option: String?, environment: [String: String]) -> String {
@@ -50,7 +54,7 @@ struct Settings: Sendable {
 
     /// `TALLY_BUSY_TIMEOUT` in milliseconds, else the storage default.
     static func busyTimeout(environment: [String: String]) -> Int32 {
-        environment["TALLY_BUSY_TIMEOUT"].flatMap { Int32($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? SQLiteEventLog.defaultBusyTimeout
+        environment["TALLY_BUSY_TIMEOUT"].flatMap { Int32($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? StoreFactory.defaultLockTimeout
     }
 
     /// The zone named by `TZ` (an IANA name, optionally with a leading colon), else the system's.

@@ -388,6 +388,18 @@ extension Language {
             .importPriorityKeptInTitle: .text("pri:{value} není priorita (jedno velké písmeno A až Z); ponecháno v názvu"),
             .importMalformedField: .text("pole '{field}' nemá tvar, jaký Taskwarrior zapisuje; ponecháno v poznámce jako text"),
 
+            // MARK: shared log on PostgreSQL
+            .errorServerRefused: .text("Nelze se připojit k serveru PostgreSQL {server}: {detail}. Ověřte, že běží a že hostitel a port jsou správné; nic se nezměnilo."),
+            .errorServerAuthentication: .text("Server PostgreSQL {server} odmítl přihlášení: {detail}. Zkontrolujte jméno uživatele a heslo (PGPASSWORD, ~/.pgpass); nic se nezměnilo."),
+            .errorServerUnknownDatabase: .text("Server PostgreSQL {server} takovou databázi nemá: {detail}. Nejprve ji vytvořte (createdb); nic se nezměnilo."),
+            .errorServerLost: .text("Spojení se serverem PostgreSQL {server} se přerušilo: {detail}. Příkaz je jedna transakce: provedl se celý, nebo vůbec ('tally log' ukáže který případ nastal)."),
+            .errorPermissionDenied: .text("Databáze této roli operaci odepřela: {detail}. Požádejte vlastníka logu o oprávnění (viz oddíl README o sdíleném logu); nic se nezměnilo."),
+            .errorForeignSchema: .text("Tato databáze není log tally: {detail}. Nasměrujte --db na prázdnou databázi nebo na databázi tally; nic se nezměnilo."),
+            .infoServer: .text("Server"),
+            .infoServerValue: .text("PostgreSQL, zapisuje se jako role {role}"),
+            .infoServerMissing: .text("v této databázi zatím není log tally (vytvoří ho první změna)"),
+            .infoServerSize: .text("Velikost na serveru"),
+
             // MARK: Activity files (record import, bests, streaks, year to date)
             .columnYear: .text("Rok"),
             .noticeRecordAlreadyImported: .text("Záznam {id} byl importován už dříve; přeskočen."),

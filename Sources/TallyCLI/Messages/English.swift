@@ -338,6 +338,18 @@ extension Language {
             .importPriorityKeptInTitle: .text("pri:{value} is not a priority (one capital letter, A to Z); kept in the title"),
             .importMalformedField: .text("field '{field}' is not in the form Taskwarrior writes; kept in the note as text"),
 
+            // MARK: shared log on PostgreSQL
+            .errorServerRefused: .text("Cannot connect to the PostgreSQL server {server}: {detail}. Check that it runs and that host and port are right; nothing was changed."),
+            .errorServerAuthentication: .text("The PostgreSQL server {server} refused the login: {detail}. Check the user name and the password (PGPASSWORD, ~/.pgpass); nothing was changed."),
+            .errorServerUnknownDatabase: .text("The PostgreSQL server {server} has no such database: {detail}. Create it first (createdb); nothing was changed."),
+            .errorServerLost: .text("Lost the connection to the PostgreSQL server {server}: {detail}. A command is one transaction: it was applied in full or not at all ('tally log' shows which)."),
+            .errorPermissionDenied: .text("The database refused this role: {detail}. Ask the owner of the log for the grants (see the README's shared log section); nothing was changed."),
+            .errorForeignSchema: .text("This database is not a tally log: {detail}. Point --db at an empty database or a tally one; nothing was changed."),
+            .infoServer: .text("Server"),
+            .infoServerValue: .text("PostgreSQL, appending as role {role}"),
+            .infoServerMissing: .text("no tally log in this database yet (the first change creates it)"),
+            .infoServerSize: .text("Size on server"),
+
             // MARK: Activity files (record import, bests, streaks, year to date)
             .columnYear: .text("Year"),
             .noticeRecordAlreadyImported: .text("Record {id} was imported before; skipped."),

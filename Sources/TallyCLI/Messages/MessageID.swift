@@ -346,6 +346,18 @@ enum MessageID: String, CaseIterable, Sendable {
     case importMalformedField = "import.malformed-field"
     case importPriorityKeptInTitle = "import.priority-kept-in-title"
 
+    // MARK: shared log on PostgreSQL
+    case errorServerRefused = "error.server-refused"
+    case errorServerAuthentication = "error.server-authentication"
+    case errorServerUnknownDatabase = "error.server-unknown-database"
+    case errorServerLost = "error.server-lost"
+    case errorPermissionDenied = "error.permission-denied"
+    case errorForeignSchema = "error.foreign-schema"
+    case infoServer = "info.server"
+    case infoServerValue = "info.server-value"
+    case infoServerMissing = "info.server-missing"
+    case infoServerSize = "info.server-size"
+
     // MARK: Activity files (record import, bests, streaks, year to date)
     case columnYear = "column.year"
     case noticeRecordAlreadyImported = "notice.record-already-imported"

@@ -8,7 +8,12 @@ struct EventDescriber {
 
     /// `2026-11-21 14:30  alice@laptop  completed`
     func historyLine(_ event: EventEnvelope) -> String {
-        "\(Timestamp.formatLocal(event.recordedAt, in: zone, withTime: true))  \(event.actor)  \(summary(event))"
+        "\(Timestamp.formatLocal(event.recordedAt, in: zone, withTime: true))  \(Self.who(event))  \(summary(event))"
+    }
+
+    /// The actor, and the database role that appended the event where the store records one: `alice@laptop (alice)`.
+    static func who(_ event: EventEnvelope) -> String {
+        event.role.map { "\(event.actor) (\($0))" } ?? event.actor
     }
 
     /// What the event did, in one line.

@@ -51,7 +51,7 @@ enum JSONShapes {
 
     static func event(_ event: EventEnvelope) -> JSON {
         let data = (try? JSON.parse(event.data)) ?? .string(event.data)
-        return .object([
+        var shape: JSONObject = [
             "seq": .int(event.seq),
             "id": .string(event.id),
             "stream": .string(event.stream),
@@ -63,6 +63,9 @@ enum JSONShapes {
             "command": .string(event.command),
             "data": data,
             "hash": .string(event.hash),
-        ])
+        ]
+        // A server log records the database role that appended the event.
+        if let role = event.role { shape["role"] = .string(role) }
+        return .object(shape)
     }
 }

@@ -21,10 +21,13 @@ public struct EventEnvelope: Sendable, Equatable {
     public var command: String
     /// Hex SHA-256 link of the hash chain.
     public var hash: String
+    /// The database role that appended the event, recorded by a server log itself (so it cannot
+    /// be forged by the client); nil where the store does not record one. Not part of the hash.
+    public var role: String?
 
     public init(
         seq: Int64, id: String, stream: String, version: Int, type: String, schema: Int, data: String,
-        recordedAt: Int64, actor: String, command: String, hash: String
+        recordedAt: Int64, actor: String, command: String, hash: String, role: String? = nil
     ) {
         self.seq = seq
         self.id = id
@@ -37,6 +40,7 @@ public struct EventEnvelope: Sendable, Equatable {
         self.actor = actor
         self.command = command
         self.hash = hash
+        self.role = role
     }
 }
 

@@ -27,6 +27,38 @@ public enum EventLogError: Error, Sendable, Hashable {
     case full
     /// The disk or the file system refused (full, read-only, permissions, ...).
     case io(String)
+    /// A database server could not be reached, refused the login, or went away mid-command.
+    case unavailable(ServerFailure)
+    /// The database refused an operation to this role (a missing GRANT); nothing was written.
+    case permissionDenied(String)
+    /// The database has tables of tally's names that tally did not create.
+    case foreignSchema(String)
+}
+
+/// Why a database server could not serve a command.
+public struct ServerFailure: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// Nothing listens there, or the host cannot be reached.
+        case refused
+        /// The server rejected the login (a wrong password, no such role, not allowed by its rules).
+        case authentication
+        /// The server has no database of that name.
+        case unknownDatabase
+        /// The connection broke during the command; its transaction was rolled back.
+        case lost
+    }
+
+    public var kind: Kind
+    /// The server and database, never with a password.
+    public var server: String
+    /// The server's or the client library's own words.
+    public var detail: String
+
+    public init(kind: Kind, server: String, detail: String) {
+        self.kind = kind
+        self.server = server
+        self.detail = detail
+    }
 }
 
 /// The append-only event log the application talks to; SQLite is one implementation.

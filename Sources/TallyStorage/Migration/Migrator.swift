@@ -1,6 +1,6 @@
 import TallyDomain
 
-/// One numbered schema change from `migrations/`.
+/// One numbered schema change from `migrations/sqlite/`.
 public struct Migration: Sendable, Equatable {
     public var version: Int
     public var name: String

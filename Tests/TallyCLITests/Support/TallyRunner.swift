@@ -29,11 +29,25 @@ final class TallyRunner: @unchecked Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
-    var databasePath: String { directory.path("tally.db") }
+    /// The database the runner's commands use: a file in `directory`, or with
+    /// `TALLY_TEST_BACKEND=postgresql` a fresh database on the test cluster (its URI).
+    let databasePath: String
+
+    /// True when the end-to-end suites run against PostgreSQL (`TALLY_TEST_BACKEND=postgresql`).
+    static let onPostgres = ProcessInfo.processInfo.environment["TALLY_TEST_BACKEND"] == "postgresql"
 
     init(now: String = "2026-11-21T12:00:00Z", zone: String = "UTC") {
+        if Self.onPostgres {
+            do {
+                databasePath = try PostgresTestServer.shared().makeDatabase("e2e")
+            } catch {
+                fatalError("TALLY_TEST_BACKEND=postgresql, but no PostgreSQL: \(error)")
+            }
+        } else {
+            databasePath = directory.path("tally.db")
+        }
         environment = [
-            "TALLY_DB": directory.path("tally.db"),
+            "TALLY_DB": databasePath,
             "TALLY_NOW": now,
             "TALLY_ACTOR": "tester@e2e",
             "TZ": zone,
@@ -89,6 +103,22 @@ final class TallyRunner: @unchecked Sendable {
     func run(_ arguments: String...) -> RunResult {
         run(arguments)
     }
+
+    /// The database as tally prints it: the path, or the URI with its password hidden.
+    var displayedLocation: String {
+        databasePath.replacingOccurrences(of: ":\(PostgresTestServer.password)@", with: ":***@")
+    }
+
+    /// How history lines name who appended an event: on PostgreSQL the actor and the server's role.
+    func who(_ actor: String) -> String {
+        Self.onPostgres ? "\(actor) (\(PostgresTestServer.superuser))" : actor
+    }
+
+    /// The keys of an event in `--json` beyond the common ones: the role on PostgreSQL.
+    var extraEventKeys: [String] { Self.onPostgres ? ["role"] : [] }
+
+    /// What `info` says about a store that no command has created yet.
+    var notCreatedText: String { Self.onPostgres ? "no tally log in this database yet" : "not created yet" }
 
     /// The number of events in the database (0 when it does not exist).
     var eventCount: Int64 {

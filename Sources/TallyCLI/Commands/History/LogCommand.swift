@@ -118,7 +118,7 @@ struct AuditLines {
             Table.Column(title: catalog.text(.auditColumnSummary), truncatable: true, minWidth: 12),
         ]
         let rows = events.map { event in
-            [String(event.seq), Timestamp.formatLocal(event.recordedAt, in: context.zone, withTime: true), event.actor, event.type, item(event), summary(event)]
+            [String(event.seq), Timestamp.formatLocal(event.recordedAt, in: context.zone, withTime: true), EventDescriber.who(event), event.type, item(event), summary(event)]
         }
         return Table(columns: columns, rows: rows).render(maxWidth: context.settings.width)
     }

@@ -1,7 +1,6 @@
 import Foundation
 import TallyApp
 import TallyDomain
-import TallyStorage
 
 /// `tally completions bash|zsh|fish`
 enum CompletionsCommand: CommandHandler {

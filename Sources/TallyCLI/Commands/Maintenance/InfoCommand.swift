@@ -1,7 +1,7 @@
 import Foundation
 import TallyApp
 import TallyDomain
-import TallyStorage
+import TallyBackends
 
 /// `tally info`
 enum InfoCommand: CommandHandler {
@@ -17,9 +17,10 @@ enum InfoCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let path = context.settings.databasePath
-        let sqlite = try context.openForReading()
-        let log: EventLog = sqlite ?? InMemoryEventLog()
+        let location = context.settings.storeLocation
+        let path = location.display
+        let store = try context.openForReading()
+        let log: EventLog = store ?? InMemoryEventLog()
         let loaded = try context.loadReadOnlyState(log)
         let state = loaded.model
         let head = try log.head()
@@ -27,26 +28,31 @@ enum InfoCommand: CommandHandler {
         let deleted = todos.filter(\.deleted).count
         let completed = todos.filter { $0.completed && !$0.deleted }.count
         let active = todos.count - deleted - completed
-        let size = try sqlite?.fileSize() ?? 0
-        let schema = try sqlite?.schemaVersion() ?? 0
-        let known = sqlite?.latestSchemaVersion ?? 0
+        let size = try store?.storageSize() ?? 0
+        let schema = try store?.schemaVersion() ?? 0
+        let known = store?.latestSchemaVersion ?? 0
         if context.json {
-            context.printJSON(.object([
+            var shape: JSONObject = [
                 "path": .string(path),
-                "exists": .bool(sqlite != nil),
+                "exists": .bool(store != nil),
                 "schemaVersion": .int(Int64(schema)),
                 "events": .int(head.seq),
                 "todos": .object(["total": .int(Int64(todos.count)), "active": .int(Int64(active)), "completed": .int(Int64(completed)), "deleted": .int(Int64(deleted))]),
                 "records": .object(["total": .int(Int64(state.records.count)), "deleted": .int(Int64(state.records.filter(\.deleted).count))]),
                 "fileSizeBytes": .int(size),
                 "snapshot": loaded.snapshot.map { SnapshotShapes.snapshot($0, head: head.seq, now: context.now) } ?? .null,
-            ]))
+            ]
+            if let role = store?.appendingRole { shape["role"] = .string(role) }
+            context.printJSON(.object(shape))
             return
         }
         let catalog = context.catalog
         var rows: [(String, String)] = [(catalog.text(.infoPath), path)]
-        if sqlite == nil {
-            rows.append((catalog.text(.infoStatus), catalog.text(.infoMissing)))
+        if let role = store?.appendingRole {
+            rows.append((catalog.text(.infoServer), catalog.text(.infoServerValue, ["role": role])))
+        }
+        if store == nil {
+            rows.append((catalog.text(.infoStatus), catalog.text(location.isShared ? .infoServerMissing : .infoMissing)))
         } else {
             rows.append((catalog.text(.infoSchema), String(schema) + (known > schema ? " (\(known))" : "")))
             rows.append((catalog.text(.infoEvents), String(head.seq)))
@@ -57,7 +63,7 @@ enum InfoCommand: CommandHandler {
             rows.append((catalog.text(.infoRecords), catalog.text(.infoRecordCounts, [
                 "total": String(state.records.count), "deleted": catalog.plural(.footerDeleted, count: state.records.filter(\.deleted).count),
             ])))
-            rows.append((catalog.text(.infoSize), ByteSize.format(size)))
+            rows.append((catalog.text(location.isShared ? .infoServerSize : .infoSize), ByteSize.format(size)))
             rows.append((catalog.text(.infoSnapshot), snapshotStatus(loaded, head: head.seq, context)))
         }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0

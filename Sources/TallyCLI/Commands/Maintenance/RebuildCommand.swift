@@ -1,7 +1,6 @@
 import Foundation
 import TallyApp
 import TallyDomain
-import TallyStorage
 
 /// `tally rebuild`
 enum RebuildCommand: CommandHandler {

@@ -1,6 +1,5 @@
 import TallyApp
 import TallyDomain
-import TallyStorage
 
 /// `tally snapshot`
 enum SnapshotCommand: CommandHandler {

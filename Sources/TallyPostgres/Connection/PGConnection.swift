@@ -1,0 +1,270 @@
+import CLibPQ
+import Foundation
+import TallyDomain
+
+/// A failed libpq call: the SQLSTATE when the server sent one, and the message.
+struct PGError: Error {
+    var sqlState: String?
+    var message: String
+    /// True when the connection itself is gone (not only the statement).
+    var connectionLost: Bool
+}
+
+/// One libpq connection; every statement goes through `execute`.
+///
+/// Parameters travel as text, except `[UInt8]` values, which travel as binary (bytea).
+final class PGConnection {
+    private let handle: OpaquePointer
+    private var prepared: Set<String> = []
+    /// The server as messages name it, without a password.
+    let server: String
+
+    /// Connects with a URI or `key=value` string; libpq reads `PGPASSWORD`, `~/.pgpass`, service files.
+    init(conninfo: String, server: String) throws(PGError) {
+        self.server = server
+        guard let handle = PQconnectdb(conninfo) else {
+            throw PGError(sqlState: nil, message: "out of memory", connectionLost: true)
+        }
+        if PQstatus(handle) != CONNECTION_OK {
+            let message = Self.trimmed(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw PGError(sqlState: nil, message: message, connectionLost: true)
+        }
+        self.handle = handle
+        // Notices (such as "relation already exists, skipping") are not for the user's terminal.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// The role the server logged this connection in as.
+    var sessionUser: String { PQuser(handle).map { String(cString: $0) } ?? "" }
+
+    var isOK: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// True inside a transaction block (or a failed one waiting for ROLLBACK).
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Runs statements without parameters (several, separated by `;`, are allowed).
+    func execute(_ sql: String) throws(PGError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result)
+    }
+
+    /// Runs one statement with parameters and hands the result to `body`.
+    func query<T>(_ sql: String, _ parameters: [PGValue] = [], binaryResult: Bool = false, _ body: (PGResult) throws -> T) throws -> T {
+        let result = try run(sql: sql, name: nil, parameters, binaryResult: binaryResult)
+        defer { PQclear(result) }
+        return try body(PGResult(result))
+    }
+
+    /// Runs one statement with parameters, ignoring any rows.
+    func run(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) {
+        let result = try run(sql: sql, name: nil, parameters, binaryResult: false)
+        PQclear(result)
+    }
+
+    /// Runs a statement prepared once per connection under `name`.
+    func runPrepared(_ name: String, _ sql: String, _ parameters: [PGValue]) throws(PGError) {
+        let result = try run(sql: sql, name: name, parameters, binaryResult: false)
+        PQclear(result)
+    }
+
+    /// The first column of the first row as an integer; nil for no row or NULL.
+    func scalarInt(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> Int64? {
+        let result = try run(sql: sql, name: nil, parameters, binaryResult: false)
+        defer { PQclear(result) }
+        let rows = PGResult(result)
+        guard rows.count > 0, !rows.isNull(0, 0) else { return nil }
+        return rows.int64(0, 0)
+    }
+
+    private func run(sql: String, name: String?, _ parameters: [PGValue], binaryResult: Bool) throws(PGError) -> OpaquePointer? {
+        if let name, !prepared.contains(name) {
+            let result = PQprepare(handle, name, sql, Int32(parameters.count), nil)
+            defer { PQclear(result) }
+            try check(result)
+            prepared.insert(name)
+        }
+        let result = withParameters(parameters) { count, pointers, lengths, formats in
+            if let name {
+                return PQexecPrepared(handle, name, count, pointers, lengths, formats, binaryResult ? 1 : 0)
+            }
+            return PQexecParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
+        }
+        return try checked(result)
+    }
+
+    /// The result when it succeeded; otherwise it is freed and its error thrown.
+    private func checked(_ result: OpaquePointer?) throws(PGError) -> OpaquePointer? {
+        do {
+            try check(result)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
+    /// Sends a query without waiting for its rows; `receive` collects them. Lets the server work
+    /// on the next page while the caller processes this one.
+    func send(_ sql: String, _ parameters: [PGValue]) throws(PGError) {
+        let sent = withParameters(parameters) { count, pointers, lengths, formats in
+            PQsendQueryParams(handle, sql, count, nil, pointers, lengths, formats, 0)
+        }
+        guard sent == 1 else {
+            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: PQstatus(handle) != CONNECTION_OK)
+        }
+    }
+
+    /// The rows of the query `send` sent; the caller clears the result. The connection is free again afterwards.
+    func receive() throws(PGError) -> OpaquePointer? {
+        let result = PQgetResult(handle)
+        discardPending()
+        return try checked(result)
+    }
+
+    /// Reads and drops whatever results of a sent query are still due.
+    func discardPending() {
+        while let extra = PQgetResult(handle) { PQclear(extra) }
+    }
+
+    /// Calls `body` with the parameters as libpq takes them: text, except bytes (binary).
+    private func withParameters<T>(
+        _ parameters: [PGValue],
+        _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> T
+    ) -> T {
+        // Each value is copied into its own buffer, which libpq reads during the call.
+        let count = parameters.count
+        var lengths = [Int32](repeating: 0, count: count)
+        var formats = [Int32](repeating: 0, count: count)
+        var pointers = [UnsafePointer<CChar>?](repeating: nil, count: count)
+        var owned: [UnsafeMutableRawPointer] = []
+        defer { owned.forEach { $0.deallocate() } }
+        for (index, value) in parameters.enumerated() {
+            let bytes: [UInt8]
+            switch value {
+            case .null: continue
+            case .text(let text): bytes = Array(text.utf8)
+            case .int(let number): bytes = Array(String(number).utf8)
+            case .bytes(let raw): bytes = raw; formats[index] = 1
+            }
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes.count + 1, alignment: 1)
+            owned.append(buffer)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: bytes.count) }
+            buffer.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+            lengths[index] = Int32(bytes.count)
+            pointers[index] = UnsafePointer(buffer.assumingMemoryBound(to: CChar.self))
+        }
+        return body(Int32(count), pointers, lengths, formats)
+    }
+
+    private func check(_ result: OpaquePointer?) throws(PGError) {
+        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        switch status {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN:
+            return
+        default:
+            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+            var message = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
+            if message == nil || message!.isEmpty { message = Self.trimmed(PQerrorMessage(handle)) }
+            throw PGError(sqlState: state, message: message ?? "unknown error", connectionLost: PQstatus(handle) != CONNECTION_OK)
+        }
+    }
+
+    /// Sends rows with `COPY ... FROM STDIN` (text format); `rows` are complete lines ending in "\n".
+    func copyIn(_ sql: String, rows: [UInt8]) throws(PGError) {
+        let start = PQexec(handle, sql)
+        defer { PQclear(start) }
+        try check(start)
+        let sent = rows.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
+            } ?? 1
+        }
+        let ended = PQputCopyEnd(handle, sent == 1 ? nil : "client failed to send the rows")
+        guard ended == 1 else {
+            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: PQstatus(handle) != CONNECTION_OK)
+        }
+        var failure: PGError?
+        while let result = PQgetResult(handle) {
+            do { try check(result) } catch { if failure == nil { failure = error } }
+            PQclear(result)
+        }
+        if let failure { throw failure }
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// One statement parameter.
+enum PGValue {
+    case null
+    case text(String)
+    case int(Int64)
+    case bytes([UInt8])
+
+    static func int(_ value: Int) -> PGValue { .int(Int64(value)) }
+}
+
+/// Rows of one result; valid only inside the `query` callback that receives it.
+struct PGResult {
+    private let handle: OpaquePointer?
+
+    init(_ handle: OpaquePointer?) {
+        self.handle = handle
+    }
+
+    var count: Int { Int(PQntuples(handle)) }
+
+    /// Frees a result that `receive` returned (`query` frees its own).
+    func clear() {
+        PQclear(handle)
+    }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool {
+        PQgetisnull(handle, Int32(row), Int32(column)) == 1
+    }
+
+    func string(_ row: Int, _ column: Int) -> String {
+        withBytes(row, column) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func optionalString(_ row: Int, _ column: Int) -> String? {
+        isNull(row, column) ? nil : string(row, column)
+    }
+
+    func int64(_ row: Int, _ column: Int) -> Int64 {
+        withBytes(row, column) { bytes in
+            var value: Int64 = 0
+            var negative = false
+            for byte in bytes {
+                if byte == UInt8(ascii: "-") { negative = true; continue }
+                value = value &* 10 &+ Int64(byte &- 48)
+            }
+            return negative ? -value : value
+        }
+    }
+
+    func int(_ row: Int, _ column: Int) -> Int { Int(int64(row, column)) }
+
+    /// The value's bytes (text, or binary for a binary result), without a copy.
+    func withBytes<T>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        guard let value = PQgetvalue(handle, Int32(row), Int32(column)) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try value.withMemoryRebound(to: UInt8.self, capacity: length) { pointer in
+            try body(UnsafeBufferPointer(start: pointer, count: length))
+        }
+    }
+}

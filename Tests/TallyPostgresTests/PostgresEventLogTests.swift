@@ -1,0 +1,279 @@
+import Foundation
+import Testing
+import TallyApp
+import TallyBackends
+import TallyDomain
+@testable import TallyPostgres
+import TallyTestSupport
+
+@Suite("PostgreSQL migrations")
+struct PostgresMigrationFileTests {
+    @Test("the SQL compiled into the binary matches migrations/postgresql/*.sql exactly")
+    func migrationsDoNotDrift() throws {
+        let embedded = PostgresMigration.embedded.map { (version: $0.version, name: $0.name, sql: $0.sql) }
+        #expect(try MigrationDrift.differences(folder: "migrations/postgresql", embedded: embedded) == [])
+    }
+}
+
+@Suite("PostgreSQL event log", .enabled(if: PostgresTestServer.isEnabled))
+struct PostgresEventLogTests {
+    let server: PostgresTestServer
+
+    init() throws {
+        server = try PostgresTestServer.shared()
+    }
+
+    func open(_ uri: String) throws -> PostgresEventLog {
+        try PostgresEventLog.openForWriting(conninfo: uri, now: 1, lockTimeout: 5_000)
+    }
+
+    @Test("migrating an empty database creates the schema once; reading one without it reads as absent")
+    func migrateEmpty() throws {
+        let uri = try server.makeDatabase()
+        let database = PostgresTestServer.databaseName(uri)
+        #expect(try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: 1_000) == nil)
+        let log = try open(uri)
+        #expect(try log.schemaVersion() == PostgresMigration.embedded.last!.version)
+        #expect(try log.head() == .empty)
+        _ = try open(uri)
+        #expect(try server.psql("SELECT count(*) FROM schema_migrations", database: database) == String(PostgresMigration.embedded.count))
+        #expect(try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: 1_000) != nil)
+    }
+
+    @Test("appended events read back identically with the server's role, in order, per stream and backwards")
+    func appendAndRead() throws {
+        let log = try open(try server.makeDatabase())
+        var factory = EventFactory()
+        var events = [
+            factory.make(.todoCreated(TodoFields(title: "Buy milk", tags: ["shop"], note: "é ✓ \"quoted\" \\ back\tslash")), stream: "s1"),
+            factory.make(.todoCreated(TodoFields(title: "Other")), stream: "s2"),
+            factory.make(.todoCompleted, stream: "s1"),
+        ]
+        try log.write { try log.append(events) }
+        for index in events.indices { events[index].role = PostgresTestServer.superuser }
+        var read: [EventEnvelope] = []
+        try log.scan(after: 0, through: nil) { read.append($0) }
+        #expect(read == events)
+        #expect(try log.events(inStream: "s1") == [events[0], events[2]])
+        #expect(try log.head() == LogHead(seq: 3, hash: events[2].hash))
+        #expect(try log.event(id: events[1].id) == events[1])
+        #expect(try log.lastVersion(ofStream: "s1") == 2)
+        var backward: [Int64] = []
+        try log.scanBackward(before: 3) { backward.append($0.seq); return true }
+        #expect(backward == [2, 1])
+        var folded: [String] = []
+        try log.scanForFold(after: 1, through: 2) { folded.append(String(decoding: $0.data, as: UTF8.self)) }
+        #expect(folded == [events[1].data])
+    }
+
+    @Test("scans page through a log longer than one page without losing or repeating an event")
+    func paging() throws {
+        let log = try open(try server.makeDatabase())
+        var generator = LogGenerator(seed: 11)
+        let events = generator.events(PostgresEventLog.pageSize + 37)
+        try log.write { try log.append(events) }
+        var seqs: [Int64] = []
+        try log.scanForFold(after: 0, through: nil) { seqs.append($0.seq) }
+        #expect(seqs == Array(1 ... Int64(events.count)))
+        var backward = 0
+        try log.scanBackward(before: nil) { _ in backward += 1; return true }
+        #expect(backward == events.count)
+        // A reader that stops early (the next page already asked for) leaves the connection usable.
+        struct Enough: Error {}
+        #expect(throws: Enough.self) { try log.scanForFold(after: 0, through: nil) { if $0.seq == 3 { throw Enough() } } }
+        #expect(try log.head().seq == Int64(events.count))
+        var tail: [Int64] = []
+        try log.scan(after: Int64(events.count - 2), through: nil) { tail.append($0.seq) }
+        #expect(tail == [Int64(events.count - 1), Int64(events.count)])
+    }
+
+    @Test("the server rejects a duplicate id, a taken (stream, version) and a seq out of order; nothing of the batch stays")
+    func serverConstraints() throws {
+        let log = try open(try server.makeDatabase())
+        var factory = EventFactory()
+        let first = factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")
+        try log.write { try log.append([first]) }
+        var clash = factory.make(.todoCompleted, stream: "s2")
+        var other = EventFactory()
+        var duplicate = other.make(.todoCreated(TodoFields(title: "b")), stream: "s1")
+        clash.seq = 2
+        duplicate.seq = 3
+        duplicate.id = "another-id"
+        #expect(throws: EventLogError.conflict(stream: "s1", version: 1)) {
+            try log.write { try log.append([clash, duplicate]) }
+        }
+        #expect(try log.head().seq == 1)
+        var sameID = factory.make(.todoCompleted, stream: "s1")
+        sameID.id = first.id
+        sameID.seq = 2
+        #expect(throws: EventLogError.duplicateEventID(first.id)) {
+            try log.write { try log.append([sameID]) }
+        }
+        var gap = factory.make(.todoCompleted, stream: "s3")
+        gap.seq = 5
+        #expect(throws: EventLogError.self) { try log.write { try log.append([gap]) } }
+        #expect(try log.head().seq == 1)
+    }
+
+    @Test("triggers reject UPDATE, DELETE and TRUNCATE of events, even for the owner; the role cannot be forged")
+    func appendOnly() throws {
+        let uri = try server.makeDatabase()
+        let database = PostgresTestServer.databaseName(uri)
+        let log = try open(uri)
+        var factory = EventFactory()
+        try log.write { try log.append([factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")]) }
+        for statement in ["UPDATE events SET data = '{}'", "DELETE FROM events", "TRUNCATE events"] {
+            #expect { try server.psql(statement, database: database) } throws: { "\($0)".contains("append-only") }
+        }
+        try server.psql("""
+            INSERT INTO events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role)
+            VALUES (2, 'x', 's9', 1, 't', 1, '{}', 0, 'a', 'c', 'h', 'somebody-else')
+            """, database: database)
+        #expect(try server.psql("SELECT role FROM events WHERE seq = 2", database: database) == PostgresTestServer.superuser)
+        #expect(try server.psql("SELECT count(*) FROM events", database: database) == "2")
+    }
+
+    @Test("a write that throws rolls back everything it appended and releases the lock")
+    func rollback() throws {
+        struct Boom: Error {}
+        let uri = try server.makeDatabase()
+        let log = try open(uri)
+        var factory = EventFactory()
+        let event = factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")
+        #expect(throws: Boom.self) {
+            try log.write {
+                try log.append([event])
+                throw Boom()
+            }
+        }
+        #expect(try log.head() == .empty)
+        let other = try open(uri)
+        try other.write { try other.append([event]) }
+        #expect(try log.head().seq == 1)
+    }
+
+    @Test("a writer waiting for the append lock past its budget gets busy, not a hang")
+    func lockTimeout() throws {
+        let uri = try server.makeDatabase()
+        let holder = try open(uri)
+        let waiter = try PostgresEventLog.openForWriting(conninfo: uri, now: 1, lockTimeout: 200)
+        try holder.write {
+            #expect(throws: EventLogError.busy) { try waiter.write { _ = try waiter.head() } }
+        }
+        try waiter.write { _ = try waiter.head() }
+    }
+
+    @Test("a database from a newer tally is refused, for reading and writing")
+    func newerSchema() throws {
+        let uri = try server.makeDatabase()
+        _ = try open(uri)
+        try server.psql("INSERT INTO schema_migrations(version, name, applied_at) VALUES (999, '0999_future', 0)", database: PostgresTestServer.databaseName(uri))
+        let known = PostgresMigration.embedded.last!.version
+        #expect(throws: EventLogError.newerSchema(found: 999, known: known)) { _ = try open(uri) }
+        #expect(throws: EventLogError.newerSchema(found: 999, known: known)) {
+            _ = try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: 1_000)
+        }
+    }
+
+    @Test("a database with an events table of another shape is refused and left untouched")
+    func foreignSchema() throws {
+        let uri = try server.makeDatabase()
+        let database = PostgresTestServer.databaseName(uri)
+        try server.psql("CREATE TABLE events(id serial PRIMARY KEY, payload jsonb)", database: database)
+        #expect { _ = try open(uri) } throws: { error in
+            guard case .foreignSchema(let reason)? = error as? EventLogError else { return false }
+            return reason.contains("payload")
+        }
+        #expect { _ = try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: 1_000) } throws: { ($0 as? EventLogError).map { if case .foreignSchema = $0 { true } else { false } } ?? false }
+        #expect(try server.psql("SELECT to_regclass('schema_migrations') IS NULL", database: database) == "t")
+    }
+
+    @Test("connection failures name the server without the password, each with its own kind")
+    func connectionFailures() throws {
+        let uri = try server.makeDatabase()
+        let database = PostgresTestServer.databaseName(uri)
+        func kind(_ uri: String) -> (ServerFailure.Kind, String)? {
+            do {
+                _ = try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: 1_000)
+                return nil
+            } catch {
+                if case .unavailable(let failure) = error { return (failure.kind, failure.server + " " + failure.detail) }
+                return nil
+            }
+        }
+        let wrongPassword = kind(server.uri(database: database, password: "not-the-password"))
+        #expect(wrongPassword?.0 == .authentication)
+        #expect(wrongPassword.map { !$0.1.contains("not-the-password") && $0.1.contains("***") } == true)
+        #expect(kind(server.uri(database: "no_such_database"))?.0 == .unknownDatabase)
+        #expect(kind("postgresql://tally:secret@127.0.0.1:1/x?connect_timeout=2")?.0 == .refused)
+        #expect(kind(server.uri(database: database, user: "nobody"))?.0 == .authentication)
+    }
+
+    @Test("snapshots are stored, replaced, pruned and deleted through the port")
+    func snapshots() throws {
+        let log = try open(try server.makeDatabase())
+        func info(_ seq: Int64, format: Int = 1) -> SnapshotInfo {
+            SnapshotInfo(seq: seq, format: format, reducerVersion: 3, createdAt: seq * 10, checksum: "c\(seq)", size: 4)
+        }
+        try log.saveSnapshot(info(1), body: [0, 1, 2, 255], keep: 2)
+        try log.saveSnapshot(info(2), body: [9, 9, 9, 9], keep: 2)
+        try log.saveSnapshot(info(3), body: [7, 0, 7, 0], keep: 2)
+        #expect(try log.snapshots() == [info(3), info(2)])
+        var body: [UInt8] = []
+        #expect(try log.withSnapshotBody(info(3)) { body = Array($0) })
+        #expect(body == [7, 0, 7, 0])
+        #expect(try !log.withSnapshotBody(info(1)) { _ in })
+        try log.saveSnapshot(info(4, format: 2), body: [1, 2, 3, 4], keep: 2)
+        #expect(try log.snapshots() == [info(4, format: 2)])
+        try log.deleteAllSnapshots()
+        #expect(try log.snapshots().isEmpty)
+    }
+
+    @Test("two dispatchers on two connections take turns: each catches up under the lock, the chain stays one")
+    func alternatingDispatchers() throws {
+        let uri = try server.makeDatabase()
+        let first = Dispatcher(log: try open(uri), environment: .live(actor: "one"))
+        let second = Dispatcher(log: try open(uri), environment: .live(actor: "two"))
+        for index in 0 ..< 12 {
+            let dispatcher = index % 3 == 0 ? first : second
+            _ = try dispatcher.execute(.addTodo(TodoInput(title: "todo \(index)")))
+        }
+        _ = try first.execute(.addTodo(TodoInput(title: "last")))
+        #expect(first.state.todos.count == 13)
+        var previous = LogHead.empty
+        var seqs: [Int64] = []
+        try open(uri).scan(after: 0, through: nil) { event in
+            #expect(EventHash.link(previous: previous.hash, event) == event.hash, "broken link at \(event.seq)")
+            previous = LogHead(seq: event.seq, hash: event.hash)
+            seqs.append(event.seq)
+        }
+        #expect(seqs == Array(1 ... 13))
+    }
+}
+
+@Suite("Store locations and URIs")
+struct StoreLocationTests {
+    @Test("--db values: postgresql:// and postgres:// URIs (any case) are server logs, everything else a file path")
+    func parsing() {
+        #expect(StoreLocation("postgresql://u@h/db") == .postgres(uri: "postgresql://u@h/db"))
+        #expect(StoreLocation("POSTGRES://h/db") == .postgres(uri: "POSTGRES://h/db"))
+        #expect(StoreLocation("/home/a/tally.db") == .file(path: "/home/a/tally.db"))
+        #expect(StoreLocation("postgresql.db") == .file(path: "postgresql.db"))
+        #expect(StoreLocation("postgresql://h/db").isShared && !StoreLocation("x.db").isShared)
+    }
+
+    @Test("a password is never shown, wherever the URI carries it", arguments: [
+        ("postgresql://alice:s3cret@db.example.org:5432/team?sslmode=require", "postgresql://alice:***@db.example.org:5432/team?sslmode=require"),
+        ("postgres://alice:p%40ss@host/db", "postgres://alice:***@host/db"),
+        ("postgresql://alice@host/db?password=s3cret&sslmode=require", "postgresql://alice@host/db?password=***&sslmode=require"),
+        ("postgresql://host/db?sslmode=require&PASSWORD=s3cret", "postgresql://host/db?sslmode=require&password=***"),
+        ("postgresql://alice@host:5432/db", "postgresql://alice@host:5432/db"),
+        ("postgresql://:s3cret@host/db", "postgresql://:***@host/db"),
+        ("postgresql:///db?host=/run/postgresql", "postgresql:///db?host=/run/postgresql"),
+    ])
+    func redaction(uri: String, shown: String) {
+        #expect(PostgresURI.redacted(uri) == shown)
+        #expect(StoreLocation(uri).display == shown)
+        #expect(!shown.contains("s3cret"))
+    }
+}
