@@ -16,7 +16,7 @@ public enum EventCatalog {
     public static let currentSchemas: [String: Int] = [
         "todo.created": 3, "todo.edited": 2, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
-        "record.logged": 1, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
+        "record.logged": 2, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
         "history.undone": 1, "history.redone": 1,
     ]
@@ -43,6 +43,7 @@ public enum EventCatalog {
         // Schema 3 only adds the optional `origin` key of imported todos; older payloads have none.
         Upcaster(type: "todo.created", from: 2, transform: { $0 }),
         Upcaster(type: "todo.edited", from: 1, transform: normalizingText),
+        Upcaster(type: "record.logged", from: 1, transform: addingNoTrack),
     ]
 
     /// The type name of an event.
@@ -98,6 +99,7 @@ public enum EventCatalog {
                 "date": .string(Timestamp.format(fields.date)),
                 "note": fields.note.map { .string($0) } ?? .null,
                 "source": .string(fields.source.rawValue),
+                "track": fields.track.map { .object(TrackPayload.encode($0)) } ?? .null,
             ]
         case .recordEdited(let changes):
             var object = JSONObject()
@@ -199,7 +201,8 @@ public enum EventCatalog {
                 place: try reader.optional("place", reader.string),
                 date: try reader.instant("date"),
                 note: try reader.optional("note", reader.string),
-                source: try reader.source("source")
+                source: try reader.source("source"),
+                track: try reader.optional("track", reader.track)
             ))
         case "record.edited":
             var changes = RecordChanges()
@@ -277,6 +280,11 @@ private struct PayloadReader {
     func source(_ key: String) throws(EventDecodingError) -> RecordSource {
         guard let raw = data[key]?.stringValue, let value = RecordSource(rawValue: raw) else { throw fail(key, "local or import") }
         return value
+    }
+
+    func track(_ key: String) throws(EventDecodingError) -> TrackSummary {
+        guard let object = data[key]?.objectValue, let track = TrackPayload.decode(object) else { throw fail(key, "a track summary") }
+        return track
     }
 
     func object(_ key: String) throws(EventDecodingError) -> JSONObject {
