@@ -16,7 +16,7 @@ PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemT
 
 all: build
 
-## deps: make sure the system SQLite headers are present (installs libsqlite3-dev with apt when root), and fish for the completion tests when it can.
+## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish for the completion tests when it can.
 deps:
 	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -27,6 +27,17 @@ deps:
 		echo "  sudo apt-get install libsqlite3-dev     (Debian, Ubuntu)"; \
 		echo "  sudo dnf install sqlite-devel           (Fedora)"; \
 		echo "  brew install sqlite                     (macOS)"; \
+		exit 1; \
+	fi
+	@if [ -f /usr/include/zlib.h ] || pkg-config --exists zlib 2>/dev/null; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing zlib1g-dev (zlib headers, for .gpx.gz and .fit.gz files)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 zlib1g-dev; \
+	else \
+		echo "tally needs the zlib development files. Install them with:"; \
+		echo "  sudo apt-get install zlib1g-dev         (Debian, Ubuntu)"; \
+		echo "  sudo dnf install zlib-devel             (Fedora)"; \
+		echo "  brew install zlib                       (macOS)"; \
 		exit 1; \
 	fi
 	@if pkg-config --exists libpq 2>/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \

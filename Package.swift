@@ -19,26 +19,33 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "TallyDomain"),
+        // Decompression of .gz activity files: the only module that links zlib.
+        .target(name: "TallyZlib", dependencies: ["CZlib"]),
         .target(name: "TallyStorage", dependencies: ["TallyDomain", "CSQLite"]),
         .target(name: "TallyPostgres", dependencies: ["TallyDomain", "CLibPQ"]),
         .target(name: "TallyBackends", dependencies: ["TallyDomain", "TallyStorage", "TallyPostgres"]),
         .target(name: "TallyApp", dependencies: ["TallyDomain"]),
-        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyBackends"]),
+        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyBackends", "TallyZlib"]),
         .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
-        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyBackends", "TallyApp", "TallyTestSupport", "CSQLite"], path: "Benchmarks/TallyBench"),
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyBackends", "TallyApp", "TallyTestSupport", "CSQLite", "TallyZlib"], path: "Benchmarks/TallyBench"),
         .target(name: "TallyTestSupport", dependencies: ["TallyDomain"], path: "Tests/TallyTestSupport"),
         .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyPostgresTests", dependencies: ["TallyPostgres", "TallyBackends", "TallyDomain", "TallyApp", "TallyTestSupport"]),
         .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport", "tally"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport", "TallyZlib", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

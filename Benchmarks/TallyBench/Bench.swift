@@ -256,6 +256,7 @@ final class Bench {
             }
         }
         rows += try syncRows(postgres: postgres?.makeDatabase)
+        rows += try ActivityBench(bench: self, activities: profile.activities.count, points: profile.activities.points).rows()
         print(Report(profile: profile, rows: rows).markdown())
     }
 

@@ -23,10 +23,12 @@ struct Profile {
     var heavyRuns: Int
     /// Whether the figures are compared with the targets (they are stated for the full sizes).
     var judged: Bool
+    /// Activities of the Strava-like export and GPS points per track (`record import`, `record bests`).
+    var activities: (count: Int, points: Int) = (1_000, 9_000)
 
     static let full = Profile(name: "full", small: (10_000, 10_000), longHistory: (10_000, 1_000_000), large: (100_000, 1_000_000), huge: (1_000_000, 1_000_000), runs: 21, heavyRuns: 3, judged: true)
-    static let quick = Profile(name: "quick", small: (10_000, 10_000), longHistory: (10_000, 100_000), large: (20_000, 100_000), huge: (100_000, 100_000), runs: 11, heavyRuns: 3, judged: false)
-    static let smoke = Profile(name: "smoke", small: (200, 200), longHistory: (200, 2_000), large: (500, 2_000), huge: (1_000, 1_000), runs: 2, heavyRuns: 1, judged: false)
+    static let quick = Profile(name: "quick", small: (10_000, 10_000), longHistory: (10_000, 100_000), large: (20_000, 100_000), huge: (100_000, 100_000), runs: 11, heavyRuns: 3, judged: false, activities: (100, 3_600))
+    static let smoke = Profile(name: "smoke", small: (200, 200), longHistory: (200, 2_000), large: (500, 2_000), huge: (1_000, 1_000), runs: 2, heavyRuns: 1, judged: false, activities: (4, 300))
 }
 
 struct Options {

@@ -123,7 +123,7 @@ struct HostileInputTests {
         HostileCase("edit without changes", ["edit", "1"], exit: 64, "Nothing to change"),
         HostileCase("record without its required options", ["record", "add", "Run"], exit: 64, "Missing required options '--category' and '--duration'."),
         HostileCase("record without its duration", ["record", "add", "Run", "--category", "run"], exit: 64, "Missing expected argument '--duration'."),
-        HostileCase("stats grouping that does not exist", ["stats", "--by", "year"], exit: 64, "expected one of week, month, category"),
+        HostileCase("stats grouping that does not exist", ["stats", "--by", "decade"], exit: 64, "expected one of week, month, category, year"),
         HostileCase("completions for an unknown shell", ["completions", "tcsh"], exit: 64, "expected one of bash, zsh, fish"),
         HostileCase("import format that does not exist", ["import", "--from", "csv", "x"], exit: 64, "expected one of tally, taskwarrior, todotxt"),
         HostileCase("negative number read as an option", ["toggle", "-1"], exit: 64, "Unknown option '-1'."),

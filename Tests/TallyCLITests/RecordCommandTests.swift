@@ -54,7 +54,7 @@ struct RecordCommandTests {
         #expect(human.status == 0 && human.stdout == "Logged 1: Morning run\n")
         let json = tally.run("record", "add", "Swim", "--category", "swimming", "--duration", "45m", "--json")
         guard case .object(let record)? = json.json else { Issue.record("not JSON"); return }
-        #expect(record.keys == ["id", "number", "name", "category", "durationSeconds", "distanceMeters", "paceSecondsPerKm", "place", "date", "note", "source", "createdAt", "updatedAt", "deleted"])
+        #expect(record.keys == ["id", "number", "name", "category", "durationSeconds", "distanceMeters", "paceSecondsPerKm", "place", "date", "note", "source", "createdAt", "updatedAt", "deleted", "track"])
         #expect(record["number"] == 2 && record["durationSeconds"] == 2700 && record["distanceMeters"] == .null && record["paceSecondsPerKm"] == .null)
         #expect(record["date"] == "2026-11-21T12:00:00Z" && record["source"] == "local")
         let first = tally.run("record", "show", "1", "--json").json?.objectValue?["record"]?.objectValue
@@ -158,7 +158,7 @@ struct RecordCommandTests {
         (["record", "add", "--category", "running", "--duration", "10m"], 64, "Error: Missing expected argument 'NAME'."),
         (["record", "edit", "1"], 64, "Error: Nothing to change"),
         (["record", "list", "--sort", "pace"], 64, "Error: Invalid value 'pace' for '--sort'"),
-        (["stats", "--by", "year"], 64, "Error: Invalid value 'year' for '--by'"),
+        (["stats", "--by", "decade"], 64, "Error: Invalid value 'decade' for '--by'"),
         (["record", "add", "x", "--category", "Run Fast", "--duration", "10m"], 65, "Error: Invalid category 'Run Fast'"),
         (["record", "add", "x", "--category", "running", "--duration", "0"], 65, "Error: The duration must be above zero"),
         (["record", "add", "x", "--category", "running", "--duration", "-5m"], 65, "Error: Invalid duration '-5m'"),

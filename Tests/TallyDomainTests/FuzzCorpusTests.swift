@@ -70,4 +70,27 @@ struct FuzzCorpusTests {
             #expect(try EventCatalog.decode(type: EventCatalog.typeName(of: event), schema: 1, data: EventCatalog.payload(of: event)) == event, "\(name)")
         }
     }
+
+    @Test("FIT files: decode or refuse, and a decoded activity obeys the event rules")
+    func fit() throws {
+        let inputs = Self.corpus("fit")
+        #expect(inputs.count >= 3)
+        for (name, bytes) in inputs {
+            guard let parsed = try? FITDecoder.decode(bytes),
+                  let fields = try? ActivityFile.fields(parsed, format: "fit", sha256: String(repeating: "0", count: 64), name: nil, category: nil)
+            else { continue }
+            #expect(throws: Never.self, "\(name)") { try EventRules.checkPayload(.recordLogged(fields)) }
+        }
+    }
+
+    @Test("XML, GPX and TCX: parse or refuse, and an accepted activity obeys the event rules")
+    func xml() throws {
+        let inputs = Self.corpus("xml")
+        #expect(inputs.count >= 4)
+        for (name, bytes) in inputs {
+            try? XMLReader.parse(bytes) { _ in }
+            guard let fields = try? ActivityFile.summarize(bytes) else { continue }
+            #expect(throws: Never.self, "\(name)") { try EventRules.checkPayload(.recordLogged(fields)) }
+        }
+    }
 }

@@ -66,7 +66,8 @@ struct SnapshotCodecTests {
             2: "365168260042d1f44541c4ed6f5f1d7312a9e82e0c45310455e2c6084522e258",
             3: "537babc5caaedb83af191efff39171da624cc4538eb054fa4728a2fe2c8425d2",
             4: "c691c5070d8fedf5be3be05c5901287fec286ddf4beb3240e6db881a54bf9589",
-            5: "to-be-pinned",
+            5: "bde22d2fcc27a1088f9dbe21864d229d32a800d0468b6bea2df3519419d7cf96",
+            6: "1f10f0b7e8a96a260d9d1bf4c26edc852d234841c9fb4daedb0794d46a9c8f25",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.

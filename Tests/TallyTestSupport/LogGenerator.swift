@@ -179,7 +179,21 @@ public struct LogGenerator {
             distanceMeters: distance(), place: Bool.random(using: &random) ? nil : "park \(hex(2))",
             date: Fixtures.epoch + Int64.random(in: -100_000_000...100_000, using: &random) * 1000,
             note: Bool.random(using: &random) ? nil : "felt \(hex(3)) ✓",
-            source: Int.random(in: 0..<4, using: &random) == 0 ? .import : .local
+            source: Int.random(in: 0..<4, using: &random) == 0 ? .import : .local,
+            track: Int.random(in: 0..<3, using: &random) == 0 ? track() : nil
+        )
+    }
+
+    /// A track summary as an import computes one: a hash, moving time, maybe a gain, some efforts.
+    private mutating func track() -> TrackSummary {
+        let efforts = BestEfforts.footDistances.prefix(Int.random(in: 0...4, using: &random)).map { meters in
+            TrackEffort(meters: meters, seconds: Double(meters) / Double.random(in: 2...5, using: &random))
+        }
+        return TrackSummary(
+            sha256: hex(64), format: ["gpx", "tcx", "fit"][Int.random(in: 0..<3, using: &random)],
+            movingSeconds: Int.random(in: 0...20_000, using: &random),
+            elevationGainMeters: Bool.random(using: &random) ? nil : Double(Int.random(in: 0...2_000, using: &random)),
+            bestEfforts: Array(efforts)
         )
     }
 

@@ -9,6 +9,8 @@ public enum StatsGrouping: String, Sendable, CaseIterable {
     case month
     /// One bucket per category.
     case category
+    /// Calendar years in the local zone.
+    case year
 }
 
 /// Totals of a group of records.
@@ -68,7 +70,7 @@ public enum StatsProjection {
             switch grouping {
             case .category:
                 key = record.category
-            case .week, .month:
+            case .week, .month, .year:
                 let period = Period(of: record.date, grouping: grouping, zone: zone)
                 periods.insert(period)
                 key = period.label
@@ -80,7 +82,7 @@ public enum StatsProjection {
         case .category:
             buckets = byKey.map { StatsBucket(key: $0.key, totals: $0.value) }
             buckets.sort { $0.totals.durationSeconds != $1.totals.durationSeconds ? $0.totals.durationSeconds > $1.totals.durationSeconds : $0.key < $1.key }
-        case .week, .month:
+        case .week, .month, .year:
             guard let first = periods.min(), let last = periods.max() else {
                 return StatsReport(grouping: grouping, buckets: [], totals: totals)
             }
@@ -109,6 +111,9 @@ struct Period: Hashable, Comparable {
             let week = date.isoWeek
             year = week.year
             index = week.week
+        } else if grouping == .year {
+            year = date.year
+            index = 0
         } else {
             year = date.year
             index = date.month
@@ -122,11 +127,13 @@ struct Period: Hashable, Comparable {
     }
 
     var label: String {
+        if grouping == .year { return String(year) }
         let padded = index < 10 ? "0\(index)" : "\(index)"
         return grouping == .week ? "\(year)-W\(padded)" : "\(year)-\(padded)"
     }
 
     var next: Period {
+        if grouping == .year { return Period(grouping: grouping, year: year + 1, index: 0) }
         if grouping == .month {
             return index == 12 ? Period(grouping: grouping, year: year + 1, index: 1) : Period(grouping: grouping, year: year, index: index + 1)
         }

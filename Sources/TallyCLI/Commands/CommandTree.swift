@@ -7,7 +7,7 @@ enum CommandTree {
         FilterSetCommand.self, FilterShowCommand.self, FilterResetCommand.self,
         RecordAddCommand.self, RecordEditCommand.self, RecordDeleteCommand.self, RecordShowCommand.self,
         RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
-        RecordExportCommand.self, RecordRestoreCommand.self, StatsCommand.self,
+        RecordExportCommand.self, RecordRestoreCommand.self, RecordImportCommand.self, RecordBestsCommand.self, StatsCommand.self,
         InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
                 CompletionsCommand.self, CompleteCommand.self, ManCommand.self,

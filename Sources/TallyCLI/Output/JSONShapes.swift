@@ -47,6 +47,7 @@ enum JSONShapes {
             "createdAt": .string(Timestamp.format(record.createdAt)),
             "updatedAt": .string(Timestamp.format(record.updatedAt)),
             "deleted": .bool(record.deleted),
+            "track": record.track.map { .object(TrackPayload.encode($0)) } ?? .null,
         ])
     }
 

@@ -75,6 +75,7 @@ enum NoticeText {
         case .alreadyImported(let source): catalog.text(.noticeAlreadyImported, ["source": ForeignImport.label(source, catalog)])
         case .notDeleted(let number): catalog.text(.noticeNotDeleted, ["number": String(number)])
         case .recordNotDeleted(let number): catalog.text(.noticeRecordNotDeleted, ["number": String(number)])
+        case .recordAlreadyImported(let id): catalog.text(.noticeRecordAlreadyImported, ["id": String(id.prefix(8))])
         }
     }
 }

@@ -74,7 +74,7 @@ struct RecordRenderer {
 
     /// The detail view of `record show`, ending with the record's history.
     func detail(_ record: Record, history: [EventEnvelope]) -> String {
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(record.number)),
             (catalog.text(.fieldID), record.id),
             (catalog.text(.fieldName), record.name),
@@ -90,6 +90,13 @@ struct RecordRenderer {
             (catalog.text(.fieldCreated), date(record.createdAt)),
             (catalog.text(.fieldUpdated), date(record.updatedAt)),
         ]
+        if let track = record.track {
+            rows.insert(contentsOf: [
+                (catalog.text(.fieldMovingTime), ActivityDuration.format(max(track.movingSeconds, 1))),
+                (catalog.text(.fieldElevationGain), track.elevationGainMeters.map { "\(Int($0.rounded())) m" } ?? "-"),
+                (catalog.text(.fieldTrack), "\(track.format) sha256:\(track.sha256.prefix(16))"),
+            ], at: 8)
+        }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
         lines.append("")

@@ -148,4 +148,6 @@ public enum Command: Sendable, Equatable {
     case restoreTodos([String])
     /// Brings deleted records back; records that are not deleted get a notice.
     case restoreRecords([String])
+    /// Activities from device files and exports; ones already in the log are skipped with a notice.
+    case importRecords([ImportedRecord])
 }

@@ -115,6 +115,8 @@ public enum Decider {
 
         case .restoreTodos, .restoreRecords:
             try decideRestore(command, state: state, into: &builder)
+        case .importRecords(let items):
+            try decideRecordImport(items, state: state, into: &builder)
 
         case .resetFilter(let scope):
             if state.filters[scope] == nil {

@@ -33,6 +33,8 @@ public enum Notice: Sendable, Equatable {
     case notDeleted(number: Int)
     /// `record restore` named a record that is not deleted.
     case recordNotDeleted(number: Int)
+    /// An imported activity (by its stream) is in the log already, and not deleted.
+    case recordAlreadyImported(id: String)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

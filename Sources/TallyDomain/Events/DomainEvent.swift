@@ -68,10 +68,12 @@ public struct RecordFields: Sendable, Equatable {
     public var date: Int64
     public var note: String?
     public var source: RecordSource
+    /// Figures computed from an imported track file, which the blob store keeps by its SHA-256.
+    public var track: TrackSummary?
 
     public init(
         name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil, place: String? = nil,
-        date: Int64, note: String? = nil, source: RecordSource = .local
+        date: Int64, note: String? = nil, source: RecordSource = .local, track: TrackSummary? = nil
     ) {
         self.name = name
         self.category = category
@@ -81,6 +83,7 @@ public struct RecordFields: Sendable, Equatable {
         self.date = date
         self.note = note
         self.source = source
+        self.track = track
     }
 }
 

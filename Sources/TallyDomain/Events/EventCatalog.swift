@@ -16,7 +16,7 @@ public enum EventCatalog {
     public static let currentSchemas: [String: Int] = [
         "todo.created": 4, "todo.edited": 3, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
-        "record.logged": 1, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
+        "record.logged": 2, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
         "history.undone": 1, "history.redone": 1,
         "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
@@ -47,6 +47,7 @@ public enum EventCatalog {
         Upcaster(type: "todo.created", from: 3, transform: addingWaitAndSeries),
         // Schema 3 of `todo.edited` only allows the new keys `wait` and `series`; older payloads have neither.
         Upcaster(type: "todo.edited", from: 2, transform: { payload throws(EventDecodingError) in payload }),
+        Upcaster(type: "record.logged", from: 1, transform: addingNoTrack),
     ]
 
     /// The type name of an event.
@@ -114,6 +115,7 @@ public enum EventCatalog {
                 "date": .string(Timestamp.format(fields.date)),
                 "note": fields.note.map { .string($0) } ?? .null,
                 "source": .string(fields.source.rawValue),
+                "track": fields.track.map { .object(TrackPayload.encode($0)) } ?? .null,
             ]
         case .recordEdited(let changes):
             var object = JSONObject()
@@ -219,7 +221,8 @@ public enum EventCatalog {
                 place: try reader.optional("place", reader.string),
                 date: try reader.instant("date"),
                 note: try reader.optional("note", reader.string),
-                source: try reader.source("source")
+                source: try reader.source("source"),
+                track: try reader.optional("track", reader.track)
             ))
         case "record.edited":
             var changes = RecordChanges()
@@ -319,6 +322,11 @@ private struct PayloadReader {
     func source(_ key: String) throws(EventDecodingError) -> RecordSource {
         guard let raw = data[key]?.stringValue, let value = RecordSource(rawValue: raw) else { throw fail(key, "local or import") }
         return value
+    }
+
+    func track(_ key: String) throws(EventDecodingError) -> TrackSummary {
+        guard let object = data[key]?.objectValue, let track = TrackPayload.decode(object) else { throw fail(key, "a track summary") }
+        return track
     }
 
     func object(_ key: String) throws(EventDecodingError) -> JSONObject {

@@ -58,6 +58,7 @@ public enum EventRules {
             try distance(fields.distanceMeters)
             try place(fields.place)
             try note(fields.note)
+            if let track = fields.track, let reason = TrackPayload.problem(track) { throw EventLineError(reason) }
         case .recordEdited(let changes):
             if let value = changes.name { try name(value) }
             if let value = changes.category { try category(value) }

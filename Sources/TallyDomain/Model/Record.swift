@@ -22,11 +22,13 @@ public struct Record: Sendable, Equatable, Identifiable {
     public var updatedAt: Int64
     public var deleted: Bool
     public var version: Int
+    /// What was computed from the original track file; nil for records typed by hand or without a track.
+    public var track: TrackSummary?
 
     public init(
         id: String, number: Int, name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil,
         place: String? = nil, date: Int64, note: String? = nil, source: RecordSource = .local,
-        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1
+        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, track: TrackSummary? = nil
     ) {
         self.id = id
         self.number = number
@@ -42,6 +44,7 @@ public struct Record: Sendable, Equatable, Identifiable {
         self.updatedAt = updatedAt
         self.deleted = deleted
         self.version = version
+        self.track = track
     }
 
     /// Seconds per kilometre; nil without a positive distance.

@@ -1,7 +1,7 @@
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 4
+    public static let version = 5
 
     /// Folds one event into the model.
     ///
@@ -49,7 +49,7 @@ public enum Reducer {
                 id: stream, number: model.records.count + 1, name: fields.name, category: fields.category,
                 durationSeconds: fields.durationSeconds, distanceMeters: fields.distanceMeters, place: fields.place,
                 date: fields.date, note: fields.note, source: fields.source,
-                createdAt: time, updatedAt: time, version: version
+                createdAt: time, updatedAt: time, version: version, track: fields.track
             ))
         case .recordEdited(let changes):
             model.updateRecord(id: stream) { record in

@@ -122,6 +122,7 @@ extension Record {
         writer.int(updatedAt)
         writer.bool(deleted)
         writer.count(version)
+        writer.optional(track) { $1.write(to: &$0) }
     }
 
     /// Reads one record, field by field like `Todo.init(reading:)`.
@@ -145,11 +146,40 @@ extension Record {
         let updatedAt = try reader.int()
         let deleted = try reader.bool()
         let version = try reader.natural()
+        let track = try reader.bool() ? try TrackSummary(reading: &reader) : nil
         self.init(
             id: id, number: number, name: name, category: category, durationSeconds: durationSeconds,
             distanceMeters: distanceMeters, place: place, date: date, note: note, source: source,
-            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version
+            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version, track: track
         )
+    }
+}
+
+extension TrackSummary {
+    /// The hash and format as strings, moving seconds, the gain as IEEE 754 bits, then each effort's metres and seconds' bits.
+    func write(to writer: inout BinaryWriter) {
+        writer.string(sha256)
+        writer.string(format)
+        writer.count(movingSeconds)
+        writer.optional(elevationGainMeters) { $0.uint($1.bitPattern) }
+        writer.array(bestEfforts) { writer, effort in
+            writer.count(effort.meters)
+            writer.uint(effort.seconds.bitPattern)
+        }
+    }
+
+    /// Reads what `write(to:)` wrote.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let sha256 = try reader.string()
+        let format = try reader.string()
+        let moving = try reader.natural()
+        let gain = try reader.bool() ? Double(bitPattern: try reader.uint()) : nil
+        var efforts: [TrackEffort] = []
+        for _ in 0..<(try reader.count()) {
+            let meters = try reader.natural()
+            efforts.append(TrackEffort(meters: meters, seconds: Double(bitPattern: try reader.uint())))
+        }
+        self.init(sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts)
     }
 }
 

@@ -25,7 +25,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The date `dayNumber` days after 1970-01-01.
-    init(dayNumber: Int64) {
+    public init(dayNumber: Int64) {
         // Howard Hinnant's civil_from_days: eras of 400 years, March-based years so the leap day comes last.
         let z = dayNumber + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -89,7 +89,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01 (negative before).
-    var dayNumber: Int64 {
+    public var dayNumber: Int64 {
         // Howard Hinnant's days_from_civil.
         let y = Int64(year) - (month <= 2 ? 1 : 0)
         let m = Int64(month)

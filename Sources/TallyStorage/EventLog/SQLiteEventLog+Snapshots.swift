@@ -100,7 +100,7 @@ extension SQLiteEventLog: SnapshotStore {
     }
 
     /// Runs `body` in the current write transaction, or in a new one (with the busy retries of `write`).
-    private func inWriteTransaction(_ body: () throws(SQLiteError) -> Void) throws(EventLogError) {
+    func inWriteTransaction(_ body: () throws(SQLiteError) -> Void) throws(EventLogError) {
         do {
             if connection.isInTransaction {
                 try body()

@@ -41,6 +41,20 @@ CREATE TABLE snapshots(
   PRIMARY KEY(seq, format, reducer_version)
 );
 """#),
+        Migration(version: 3, name: "0003_create_blobs", sql: #"""
+-- Original activity files (GPX, TCX, FIT), content-addressed: named by the SHA-256 of the
+-- decoded content, which record.logged events carry. Stored once, never changed or removed.
+CREATE TABLE blobs(
+  sha256   TEXT PRIMARY KEY,
+  encoding TEXT NOT NULL CHECK (encoding IN ('identity', 'gzip')),
+  body     BLOB NOT NULL
+) WITHOUT ROWID;
+
+CREATE TRIGGER blobs_reject_update BEFORE UPDATE ON blobs
+BEGIN
+  SELECT RAISE(ABORT, 'blobs are content-addressed: UPDATE is not allowed');
+END;
+"""#),
         Migration(version: 4, name: "0004_replica_sync", sql: #"""
 -- Replicas: where this file syncs to and how far it matches the shared log. Local configuration, never events.
 CREATE TABLE sync_state(

@@ -62,22 +62,28 @@ enum ImportCommand: CommandHandler {
         var consumed = 0
         var sawEvent = false
         defer { bar.finish() }
+        let blobs = BlobImport(store: log as? BlobStore)
         let summary = try Importer.run(into: log) { add in
             try reader.forEachLine { bytes, number in
-                do {
-                    try add(bytes, number)
-                } catch ImportError.malformed(let line, let reason) where !sawEvent {
-                    // The first line is not an event: perhaps a file for --from taskwarrior or todotxt.
-                    var text = String(decoding: bytes, as: UTF8.self)
-                    guard text.utf8.elementsEqual(bytes) else { throw ImportError.malformed(line: line, reason: reason) }
-                    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-                    switch FormatSniffer.format(ofFirstLine: text) {
-                    case .taskwarrior: throw WrongImportFormat(path: path, suggested: "taskwarrior")
-                    case .todoTxt: throw WrongImportFormat(path: path, suggested: "todotxt")
-                    case .otherJSON: throw ImportError.malformed(line: line, reason: reason)
+                if try blobs.take(bytes, line: number) {
+                    // A blob line (an original activity file) also says the file is a tally export.
+                    sawEvent = true
+                } else {
+                    do {
+                        try add(bytes, number)
+                    } catch ImportError.malformed(let line, let reason) where !sawEvent {
+                        // The first line is not an event: perhaps a file for --from taskwarrior or todotxt.
+                        var text = String(decoding: bytes, as: UTF8.self)
+                        guard text.utf8.elementsEqual(bytes) else { throw ImportError.malformed(line: line, reason: reason) }
+                        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+                        switch FormatSniffer.format(ofFirstLine: text) {
+                        case .taskwarrior: throw WrongImportFormat(path: path, suggested: "taskwarrior")
+                        case .todoTxt: throw WrongImportFormat(path: path, suggested: "todotxt")
+                        case .otherJSON: throw ImportError.malformed(line: line, reason: reason)
+                        }
                     }
+                    if !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { sawEvent = true }
                 }
-                if !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { sawEvent = true }
                 consumed += bytes.count + 1
                 if number % progressInterval == 0 {
                     try Interruption.check()
@@ -91,11 +97,13 @@ enum ImportCommand: CommandHandler {
         if context.json {
             context.printJSON(.object([
                 "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),
+                "blobs": .int(Int64(blobs.stored)),
             ]))
         } else {
             context.console.line(context.catalog.text(.auditImported, [
                 "read": String(summary.read), "appended": String(summary.appended), "skipped": String(summary.skipped),
             ]))
+            if blobs.stored > 0 { context.console.line(context.catalog.plural(.blobsImported, count: blobs.stored)) }
         }
     }
 }

@@ -7,7 +7,7 @@ enum ExportCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write the event log as JSON Lines: one event object per line, in log order.",
-        discussion: "Each line is {\"seq\",\"id\",\"stream\",\"version\",\"type\",\"schema\",\"recordedAt\",\"actor\",\"command\",\"data\",\"hash\"}. 'tally import' reads it back.",
+        discussion: "Each line is {\"seq\",\"id\",\"stream\",\"version\",\"type\",\"schema\",\"recordedAt\",\"actor\",\"command\",\"data\",\"hash\"}. The original file of an imported activity goes just before its record's first event, as {\"blob\",\"encoding\",\"data\"} with the bytes in base64. 'tally import' reads it back.",
         options: [
             OptionSpec(name: "since", valueName: "SEQ", help: "Only events after this log position."),
             OptionSpec(name: "output", valueName: "FILE", help: "Write to FILE instead of standard output."),
@@ -27,13 +27,18 @@ enum ExportCommand: CommandHandler {
             since = value
         }
         let log = try context.readLog()
+        let blobs = BlobExport(store: log as? BlobStore)
         guard let path = command.value("output") else {
-            try log.scan(after: since, through: nil) { context.console.line(EventLines.encode($0)) }
+            try log.scan(after: since, through: nil) { event in
+                if let line = try blobs.line(before: event) { context.console.line(line) }
+                context.console.line(EventLines.encode(event))
+            }
             return
         }
         let file = try FileOutput(path: path)
         var count = 0
         try log.scan(after: since, through: nil) { event in
+            if let line = try blobs.line(before: event) { try file.append(line + "\n") }
             try file.append(EventLines.encode(event) + "\n")
             count += 1
         }

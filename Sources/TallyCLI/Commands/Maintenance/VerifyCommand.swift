@@ -7,7 +7,7 @@ enum VerifyCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "verify",
         abstract: "Check the hash chain, the sequence, stream versions, that every event can be read, and every snapshot.",
-        discussion: "Recomputes every link of the hash chain and names the first event that does not match, then checks that every stored snapshot plus the events after it equals a full replay. Exits 1 with a report when anything is wrong.",
+        discussion: "Recomputes every link of the hash chain and names the first event that does not match, then checks that every stored snapshot plus the events after it equals a full replay, and that every stored original file of an imported activity still has the content its name promises. Exits 1 with a report when anything is wrong.",
         examples: [
             CommandExample(command: "tally verify", explanation: "Prints 'OK: N events, chain intact', or what is wrong and where."),
             CommandExample(command: "tally --json verify", explanation: "The result as {ok, events, problems} for scripts; exits 1 when anything is wrong."),
@@ -28,6 +28,7 @@ enum VerifyCommand: CommandHandler {
                     return []
                 }
             },
+            { log, _ in try BlobCheck.run(log, catalog) },
         ]
     }
 

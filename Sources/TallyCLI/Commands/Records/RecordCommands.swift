@@ -13,7 +13,7 @@ enum RecordGroup {
         ],
         subcommands: [
             RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordRestoreCommand.spec, RecordShowCommand.spec,
-            RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec,
+            RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec, RecordImportCommand.spec, RecordBestsCommand.spec,
         ]
     )
 }

@@ -1,12 +1,12 @@
 import TallyApp
 import TallyDomain
 
-/// `tally stats [--by week|month|category] [--since WHEN] [--until WHEN] [--category C]... [--as-of WHEN]`
+/// `tally stats [--by week|month|year|category] [--ytd] [--streaks] [--since WHEN] [--until WHEN] [--category C]... [--as-of WHEN]`
 enum StatsCommand: CommandHandler {
     static let path = ["stats"]
     static let spec = CommandSpec(
         name: "stats",
-        abstract: "Totals of your activities per week, month or category, with a bar chart.",
+        abstract: "Totals of your activities per week, month, year or category, with a bar chart; year to date; streaks.",
         discussion: "Each row counts the records and sums time and distance; pace is averaged over the records that have a distance. Weeks are ISO weeks in the local time zone.",
         options: [
             OptionSpec(name: "by", valueName: "GROUP", help: "How to group.", defaultValue: "week", allowedValues: StatsGrouping.allCases.map(\.rawValue)),
@@ -14,9 +14,14 @@ enum StatsCommand: CommandHandler {
             OptionSpec(name: "until", valueName: "WHEN", help: "Only records up to WHEN (a day includes the whole day)."),
             OptionSpec(name: "category", valueName: "CATEGORY", repeatable: true, help: "Only this category. Repeat for several."),
             TodoOptions.asOf,
+            OptionSpec(name: "ytd", help: "This year to date against the same span of last year, per category."),
+            OptionSpec(name: "streaks", help: "Longest and current streaks of active days and weeks, overall and per category."),
         ],
         examples: [
             CommandExample(command: "tally stats", explanation: "Weekly totals with a chart."),
+            CommandExample(command: "tally stats --by year --category running", explanation: "Running, year over year."),
+            CommandExample(command: "tally stats --ytd", explanation: "This year so far against last year by the same day."),
+            CommandExample(command: "tally stats --streaks", explanation: "Active-day and active-week streaks."),
             CommandExample(command: "tally stats --by month --category running --since 2026-01-01", explanation: "Monthly running this year."),
             CommandExample(command: "tally stats --by category", explanation: "Where the time goes."),
         ]
@@ -30,6 +35,10 @@ enum StatsCommand: CommandHandler {
             context: context.environment.decisionContext
         )
         let state = try context.readState(try context.readLog(), bound: bound)
+        if command.has("streaks") || command.has("ytd") {
+            try StatsViews.run(streaks: command.has("streaks"), categories: checked.categories, state: state, bound: bound, context)
+            return
+        }
         let report = try StatsProjection.run(
             grouping: grouping, since: checked.since, until: checked.until, categories: checked.categories,
             on: state, now: context.now, zone: context.zone
@@ -65,6 +74,7 @@ enum StatsCommand: CommandHandler {
         case .week: .columnWeek
         case .month: .columnMonth
         case .category: .columnCategory
+        case .year: .columnYear
         }
         let chart = BarChart(unicode: context.settings.unicode)
         let longest = Double(report.buckets.map(\.totals.durationSeconds).max() ?? 0)

@@ -1,0 +1,227 @@
+import Foundation
+import TallyDomain
+
+/// Why one file or export row was left out of an import.
+public struct ActivitySkip: Sendable, Equatable {
+    /// The file, or `activities.csv line 12`.
+    public var source: String
+    public var problem: ActivityFileProblem
+}
+
+/// What `record import` did.
+public struct ActivityImportReport: Sendable {
+    /// Records logged by this import (restored ones included), in import order.
+    public var imported: [Record] = []
+    /// Sources whose activity was already in the log.
+    public var alreadyPresent: [String] = []
+    public var skipped: [ActivitySkip] = []
+    /// Bytes of files read (as stored on disk) and the files read.
+    public var bytesRead = 0
+    public var filesRead = 0
+    public var outcome: CommandOutcome?
+}
+
+/// Imports device files and exports as one command: every file is read, hashed and measured,
+/// its original kept in the blob store, and all new records appended in one transaction.
+///
+/// What a path may be: a GPX, TCX or FIT file (each also gzipped); a folder, searched for those;
+/// a Strava bulk-export folder (`activities.csv` plus `activities/`) or its `activities.csv`;
+/// a Garmin Connect `Activities.csv`. The world is injected: decompression (zlib lives in its
+/// own module) and a progress callback.
+public struct ActivityImport {
+    public typealias Inflate = ([UInt8], Int) throws -> [UInt8]
+
+    let blobs: BlobStore
+    let inflate: Inflate
+    let zone: TimeZone
+    /// Called with the bytes read so far and the total.
+    let progress: (Int, Int) -> Void
+
+    public init(blobs: BlobStore, zone: TimeZone, inflate: @escaping Inflate, progress: @escaping (Int, Int) -> Void) {
+        self.blobs = blobs
+        self.zone = zone
+        self.inflate = inflate
+        self.progress = progress
+    }
+
+    /// One thing to read: a track file, or a CSV with the folder its file names are relative to.
+    enum Job {
+        case track(path: String)
+        case csv(path: String, folder: String)
+    }
+
+    /// File names (lowercased) tally reads as tracks.
+    static let trackSuffixes = [".gpx", ".tcx", ".fit", ".gpx.gz", ".tcx.gz", ".fit.gz"]
+
+    /// Reads every path and runs the import through `dispatcher` as one command.
+    ///
+    /// A path that does not exist is an error before anything is read (nothing is appended).
+    public func run(_ paths: [String], dispatcher: Dispatcher) throws -> ActivityImportReport {
+        let jobs = try plan(paths)
+        let total = jobs.reduce(0) { $0 + estimatedBytes($1) }
+        var report = ActivityImportReport()
+        let outcome = try dispatcher.execute(deciding: { state, context in
+            var items: [ImportedRecord] = []
+            var sources: [String: String] = [:]
+            for job in jobs {
+                switch job {
+                case .track(let path):
+                    if let item = try track(path, name: nil, category: nil, source: path, report: &report, total: total) {
+                        items.append(item)
+                        sources[item.stream] = sources[item.stream] ?? path
+                    }
+                case .csv(let path, let folder):
+                    for item in try csv(path, folder: folder, report: &report, total: total) {
+                        items.append(item.record)
+                        sources[item.record.stream] = sources[item.record.stream] ?? item.source
+                    }
+                }
+            }
+            let decision = try Decider.decide(.importRecords(items), state: state, context: context)
+            report.alreadyPresent = decision.notices.compactMap { notice in
+                if case .recordAlreadyImported(let id) = notice { sources[id] ?? id } else { nil }
+            }
+            return decision
+        })
+        report.imported = outcome.decision.affected.compactMap { outcome.state.record(id: $0) }
+        report.outcome = outcome
+        return report
+    }
+
+    /// The files and CSVs behind the paths, in a stable order; missing paths are refused.
+    func plan(_ paths: [String]) throws -> [Job] {
+        var jobs: [Job] = []
+        let files = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard files.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ActivityImportError.notFound(path) }
+            if !isDirectory.boolValue {
+                let lower = path.lowercased()
+                jobs.append(lower.hasSuffix(".csv") ? .csv(path: path, folder: (path as NSString).deletingLastPathComponent) : .track(path: path))
+                continue
+            }
+            for list in ["activities.csv", "Activities.csv"] {
+                let csv = (path as NSString).appendingPathComponent(list)
+                if files.fileExists(atPath: csv), (try? files.contentsOfDirectory(atPath: path))?.contains(list) == true {
+                    jobs.append(.csv(path: csv, folder: path))
+                }
+            }
+            if jobs.contains(where: { if case .csv(_, let folder) = $0 { folder == path } else { false } }) { continue }
+            let found = (files.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { name in Self.trackSuffixes.contains { name.lowercased().hasSuffix($0) } }
+                .sorted()
+            jobs += found.map { .track(path: (path as NSString).appendingPathComponent($0)) }
+        }
+        return jobs
+    }
+
+    /// Reads, decompresses, hashes and measures one track file, keeping the original as a blob.
+    private func track(_ path: String, name: String?, category: String?, source: String, report: inout ActivityImportReport, total: Int) throws -> ImportedRecord? {
+        guard let raw = FileManager.default.contents(atPath: path) else {
+            report.skipped.append(ActivitySkip(source: source, problem: .missingFile(path)))
+            return nil
+        }
+        let stored = Array(raw)
+        report.bytesRead += stored.count
+        report.filesRead += 1
+        progress(report.bytesRead, total)
+        guard stored.count <= ActivityLimits.maxFileBytes else {
+            report.skipped.append(ActivitySkip(source: source, problem: .tooLarge))
+            return nil
+        }
+        let gzipped = stored.count >= 2 && stored[0] == 0x1F && stored[1] == 0x8B
+        let content: [UInt8]
+        if gzipped {
+            do {
+                content = try inflate(stored, ActivityLimits.maxFileBytes)
+            } catch {
+                report.skipped.append(ActivitySkip(source: source, problem: .corrupt("the gzip data cannot be read (\(error))")))
+                return nil
+            }
+        } else {
+            content = stored
+        }
+        let fields: RecordFields
+        do {
+            fields = try ActivityFile.summarize(content, name: name, category: category)
+        } catch {
+            report.skipped.append(ActivitySkip(source: source, problem: error))
+            return nil
+        }
+        guard let track = fields.track else { return nil }
+        try blobs.putBlob(Blob(sha256: track.sha256, encoding: gzipped ? .gzip : .identity, bytes: stored))
+        return ImportedRecord(stream: ImportedRecord.stream(sha256: track.sha256), fields: fields)
+    }
+
+    /// The rows of a Strava or Garmin CSV: each with its track file when it names one, else from the row's figures.
+    private func csv(_ path: String, folder: String, report: inout ActivityImportReport, total: Int) throws -> [(record: ImportedRecord, source: String)] {
+        let name = (path as NSString).lastPathComponent
+        guard let data = FileManager.default.contents(atPath: path) else {
+            report.skipped.append(ActivitySkip(source: path, problem: .missingFile(path)))
+            return []
+        }
+        report.bytesRead += data.count
+        progress(report.bytesRead, total)
+        let parsed: (kind: ActivityCSV.Kind, rows: [CSVActivity], skipped: [(line: Int, reason: String)])
+        do {
+            parsed = try ActivityCSV.parse(Array(data), zone: zone)
+        } catch {
+            report.skipped.append(ActivitySkip(source: path, problem: error))
+            return []
+        }
+        for skip in parsed.skipped {
+            report.skipped.append(ActivitySkip(source: "\(name) line \(skip.line)", problem: .corrupt(skip.reason)))
+        }
+        var result: [(record: ImportedRecord, source: String)] = []
+        for row in parsed.rows {
+            let source = "\(name) line \(row.line)"
+            let category = SportCategory.category(row.sport)
+            if let file = row.filename {
+                let trackPath = (folder as NSString).appendingPathComponent(file)
+                guard FileManager.default.fileExists(atPath: trackPath) else {
+                    report.skipped.append(ActivitySkip(source: source, problem: .missingFile(file)))
+                    continue
+                }
+                if let item = try track(trackPath, name: row.name, category: category, source: trackPath, report: &report, total: total) {
+                    result.append((item, trackPath))
+                }
+                continue
+            }
+            guard let seconds = row.elapsedSeconds, seconds > 0, seconds <= Validation.maxDurationSeconds else {
+                report.skipped.append(ActivitySkip(source: source, problem: .noTimestamps))
+                continue
+            }
+            let fields = RecordFields(
+                name: row.name.flatMap { try? Validation.name($0) } ?? (category.prefix(1).uppercased() + category.dropFirst()),
+                category: category, durationSeconds: seconds,
+                distanceMeters: row.distanceMeters.flatMap { $0 > 0 ? min(($0 * 10).rounded() / 10, Validation.maxDistanceMeters) : nil },
+                date: row.date, source: .import
+            )
+            result.append((ImportedRecord(stream: ImportedRecord.stream(rowKey: row.key), fields: fields), source))
+        }
+        return result
+    }
+
+    /// The bytes a job will read: the file, or the CSV and every track file its rows name.
+    private func estimatedBytes(_ job: Job) -> Int {
+        switch job {
+        case .track(let path):
+            return Self.size(path)
+        case .csv(let path, let folder):
+            guard let data = FileManager.default.contents(atPath: path),
+                  let rows = try? ActivityCSV.parse(Array(data), zone: zone).rows else { return Self.size(path) }
+            return data.count + rows.reduce(0) { sum, row in
+                sum + (row.filename.map { Self.size((folder as NSString).appendingPathComponent($0)) } ?? 0)
+            }
+        }
+    }
+
+    private static func size(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+}
+
+/// An import that cannot start.
+public enum ActivityImportError: Error, Sendable, Equatable {
+    case notFound(String)
+}

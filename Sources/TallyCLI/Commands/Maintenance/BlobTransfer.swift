@@ -1,0 +1,76 @@
+import TallyApp
+import TallyDomain
+import TallyZlib
+
+/// Writes each original activity file once, before the first exported event that names it.
+final class BlobExport {
+    private let store: BlobStore?
+    private var written: Set<String> = []
+
+    init(store: BlobStore?) {
+        self.store = store
+    }
+
+    /// The blob line to write before `event`, or nil.
+    func line(before event: EventEnvelope) throws -> String? {
+        guard let store, let sha = BlobLines.trackHash(of: event), written.insert(sha).inserted,
+              let blob = try store.blob(sha) else { return nil }
+        return BlobLines.encode(blob)
+    }
+}
+
+/// Reads blob lines during `import`: checks the content against the name, then stores the blob
+/// in the import's transaction.
+final class BlobImport {
+    private let store: BlobStore?
+    private(set) var stored = 0
+
+    init(store: BlobStore?) {
+        self.store = store
+    }
+
+    /// Handles the line when it is a blob line; false for an event line.
+    func take(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws -> Bool {
+        guard BlobLines.isBlobLine(bytes) else { return false }
+        let blob: Blob
+        do {
+            blob = try BlobLines.decode(bytes)
+        } catch {
+            throw ImportError.malformed(line: line, reason: error.reason)
+        }
+        let content: [UInt8]
+        do {
+            content = blob.encoding == .gzip ? try Gzip.decompress(blob.bytes, limit: ActivityLimits.maxFileBytes) : blob.bytes
+        } catch {
+            throw ImportError.malformed(line: line, reason: error.reason)
+        }
+        guard SHA256.hex(SHA256.digest(content)) == blob.sha256 else {
+            throw ImportError.malformed(line: line, reason: Catalog.english.text(.errorBlobMismatch, ["sha256": String(blob.sha256.prefix(16))]))
+        }
+        if let store, try !store.containsBlob(blob.sha256) {
+            try store.putBlob(blob)
+            stored += 1
+        }
+        return true
+    }
+}
+
+/// `verify`'s check of the original files: every stored file an event names still hashes to its
+/// name (gunzipped when stored gzipped), so the hash chain covers the file too. A file that is not
+/// stored (an export whose blob lines were left out) is no damage to the log and is not reported.
+enum BlobCheck {
+    static func run(_ log: EventLog, _ catalog: Catalog) throws -> [LogProblem] {
+        guard let store = log as? BlobStore else { return [] }
+        var problems: [LogProblem] = []
+        var checked: Set<String> = []
+        try log.scan(after: 0, through: nil) { event in
+            guard let sha = BlobLines.trackHash(of: event), checked.insert(sha).inserted else { return }
+            guard let blob = try store.blob(sha) else { return }
+            let content = blob.encoding == .gzip ? (try? Gzip.decompress(blob.bytes, limit: ActivityLimits.maxFileBytes)) : blob.bytes
+            if content.map({ SHA256.hex(SHA256.digest($0)) }) != sha {
+                problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "blob", detail: catalog.text(.errorBlobMismatch, ["sha256": String(sha.prefix(16))]))))
+            }
+        }
+        return problems
+    }
+}

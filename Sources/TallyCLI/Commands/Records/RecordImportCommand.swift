@@ -1,0 +1,91 @@
+import Foundation
+import TallyApp
+import TallyDomain
+import TallyZlib
+
+/// `tally record import FILE|DIR...`
+enum RecordImportCommand: CommandHandler {
+    static let path = ["record", "import"]
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Import activities from GPX, TCX and FIT files, a Strava export or Garmin Connect's Activities.csv.",
+        discussion: """
+            Each FILE may be a .gpx, .tcx or .fit file, also gzipped (.gpx.gz, .fit.gz), a Strava bulk-export folder \
+            (activities.csv and activities/) or its activities.csv, Garmin Connect's Activities.csv, or a folder, which \
+            is searched for track files. From a track tally takes the start, elapsed and moving time, distance (the \
+            device's total when the file has one), elevation gain, category and name, and the best efforts over the \
+            standard distances. The original file is kept, named by its SHA-256, which the record's event carries.
+
+            The whole run is one command: everything is imported or nothing is, and one 'tally undo' takes it back. \
+            Importing the same file again adds nothing. Files that cannot be read are listed with the reason and skipped.
+            """,
+        arguments: [ArgumentSpec(name: "FILE", help: "A track file, a CSV or a folder.", repeating: true)],
+        examples: [
+            CommandExample(command: "tally record import ~/Downloads/export_12345", explanation: "Import a Strava bulk export: every activity, with its track."),
+            CommandExample(command: "tally record import /media/GARMIN/Garmin/Activity", explanation: "Import every FIT file of a watch."),
+            CommandExample(command: "tally record import morning.gpx evening.fit.gz", explanation: "Import two files."),
+        ]
+    )
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        let dispatcher = try context.dispatcher()
+        // Every backend keeps the original files next to its log (the BlobStore port).
+        guard let blobs = dispatcher.log as? BlobStore else { preconditionFailure("the event log of this backend has no blob store") }
+        var bar: ProgressBar?
+        let importer = ActivityImport(blobs: blobs, zone: context.zone, inflate: { bytes, limit in
+            try Gzip.decompress(bytes, limit: limit)
+        }, progress: { done, total in
+            if bar == nil { bar = ProgressBar(total: total, label: context.catalog.text(.activityImportLabel), context: context) { ByteSize.format(Int64($0)) } }
+            bar?.update(done)
+        })
+        let report: ActivityImportReport
+        do {
+            report = try importer.run(command.arguments, dispatcher: dispatcher)
+        } catch ActivityImportError.notFound(let path) {
+            bar?.finish()
+            throw CLIError.cannotOpenInput(path: path, reason: "no such file")
+        }
+        bar?.finish()
+        if context.json {
+            let english = Catalog.english
+            context.printJSON(.object([
+                "imported": .array(report.imported.map(JSONShapes.record)),
+                "alreadyPresent": .array(report.alreadyPresent.map { .string($0) }),
+                "skipped": .array(report.skipped.map { .object(["source": .string($0.source), "reason": .string(reason($0.problem, english))]) }),
+                "filesRead": .int(Int64(report.filesRead)),
+                "bytesRead": .int(Int64(report.bytesRead)),
+            ]))
+            return
+        }
+        let catalog = context.catalog
+        if report.imported.isEmpty {
+            context.console.line(catalog.text(.activityImportedNone))
+        } else {
+            context.console.line(catalog.plural(.activityImported, count: report.imported.count, [
+                "files": String(report.filesRead), "size": ByteSize.format(Int64(report.bytesRead)),
+            ]))
+        }
+        if !report.alreadyPresent.isEmpty {
+            context.console.line(catalog.plural(.activityAlreadyPresent, count: report.alreadyPresent.count))
+        }
+        if !report.skipped.isEmpty {
+            context.console.line(catalog.plural(.activitySkipped, count: report.skipped.count))
+            for skip in report.skipped {
+                context.console.line(catalog.text(.activitySkipLine, ["source": skip.source, "reason": reason(skip.problem, catalog)]))
+            }
+        }
+    }
+
+    /// Words for why a file was skipped.
+    static func reason(_ problem: ActivityFileProblem, _ catalog: Catalog) -> String {
+        switch problem {
+        case .unknownFormat: catalog.text(.activityUnknownFormat)
+        case .corrupt(let detail): catalog.text(.activityCorrupt, ["detail": detail])
+        case .truncated: catalog.text(.activityTruncated)
+        case .notAnActivity: catalog.text(.activityNotActivity)
+        case .noTimestamps: catalog.text(.activityNoTimestamps)
+        case .missingFile(let file): catalog.text(.activityMissingFile, ["file": file])
+        case .tooLarge: catalog.text(.activityTooLarge, ["size": String(ActivityLimits.maxFileBytes >> 20)])
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// The standard distances tally keeps best efforts for, and how they are found in a track.
+public enum BestEfforts {
+    /// Distances in metres for running and every category but cycling: 400 m, 1 km, 1 mile, 5 km, 10 km, half marathon, marathon.
+    public static let footDistances = [400, 1_000, 1_609, 5_000, 10_000, 21_097, 42_195]
+    /// Distances in metres for cycling: 10, 20, 40 and 100 km.
+    public static let cyclingDistances = [10_000, 20_000, 40_000, 100_000]
+
+    /// The distances that count for a category.
+    public static func distances(category: String) -> [Int] {
+        category == "cycling" ? cyclingDistances : footDistances
+    }
+
+    /// A whole activity without a track counts for a distance when its length is within this fraction of it.
+    public static let wholeActivityTolerance = 0.01
+
+    /// A readable name for a standard distance: `400 m`, `1 km`, `1 mile`, `half marathon`, `marathon`.
+    public static func label(_ meters: Int) -> String {
+        switch meters {
+        case 1_609: "1 mile"
+        case 21_097: "half marathon"
+        case 42_195: "marathon"
+        default: meters % 1_000 == 0 ? "\(meters / 1_000) km" : "\(meters) m"
+        }
+    }
+
+    /// The fastest time (seconds) to cover each of `targets` metres anywhere along the profile.
+    ///
+    /// A window starts at a point or between two points (time interpolated linearly on distance)
+    /// and ends at a point. Distances longer than the track are absent.
+    /// - Complexity: O(n) per distance.
+    public static func find(in profile: TrackGeometry.Profile, targets: [Int]) -> [TrackEffort] {
+        let meters = profile.meters, seconds = profile.seconds
+        var result: [TrackEffort] = []
+        guard meters.count >= 2 else { return result }
+        for target in targets {
+            let goal = Double(target)
+            guard meters[meters.count - 1] >= goal else { continue }
+            var best = Double.infinity
+            var start = 0
+            for end in 1..<meters.count {
+                guard meters[end] >= goal else { continue }
+                while start + 1 < end, meters[end] - meters[start + 1] >= goal { start += 1 }
+                let from = meters[end] - goal
+                let span = meters[start + 1] - meters[start]
+                let fraction = span > 0 ? (from - meters[start]) / span : 0
+                let begin = seconds[start] + fraction * (seconds[start + 1] - seconds[start])
+                best = min(best, seconds[end] - begin)
+            }
+            if best.isFinite, best > 0 {
+                result.append(TrackEffort(meters: target, seconds: (best * 10).rounded() / 10))
+            }
+        }
+        return result
+    }
+}

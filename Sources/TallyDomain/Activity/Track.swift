@@ -1,0 +1,72 @@
+import Foundation
+
+/// One fix of a recorded track: where and when, and the height when the device knew it.
+public struct TrackPoint: Sendable, Equatable {
+    /// ms since the Unix epoch; nil when the file has no time for the point.
+    public var time: Int64?
+    public var latitude: Double
+    public var longitude: Double
+    public var elevation: Double?
+
+    public init(time: Int64?, latitude: Double, longitude: Double, elevation: Double? = nil) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.elevation = elevation
+    }
+}
+
+/// What a device file says about one activity, before tally computes anything from it.
+public struct ParsedActivity: Sendable, Equatable {
+    /// The file's sport, as written (`running`, `Biking`, `1`); mapped by `SportCategory`.
+    public var sport: String?
+    public var name: String?
+    /// The device's own figures, when the file has them.
+    public var deviceStart: Int64?
+    public var deviceElapsedSeconds: Double?
+    public var deviceTimerSeconds: Double?
+    public var deviceDistanceMeters: Double?
+    public var deviceAscentMeters: Double?
+    public var points: [TrackPoint]
+
+    public init(
+        sport: String? = nil, name: String? = nil, deviceStart: Int64? = nil, deviceElapsedSeconds: Double? = nil,
+        deviceTimerSeconds: Double? = nil, deviceDistanceMeters: Double? = nil, deviceAscentMeters: Double? = nil,
+        points: [TrackPoint] = []
+    ) {
+        self.sport = sport
+        self.name = name
+        self.deviceStart = deviceStart
+        self.deviceElapsedSeconds = deviceElapsedSeconds
+        self.deviceTimerSeconds = deviceTimerSeconds
+        self.deviceDistanceMeters = deviceDistanceMeters
+        self.deviceAscentMeters = deviceAscentMeters
+        self.points = points
+    }
+}
+
+/// Why a file could not become an activity (the import reports it and goes on).
+public enum ActivityFileProblem: Error, Sendable, Equatable {
+    /// Not a format tally reads (by content, not by name).
+    case unknownFormat
+    /// The bytes break the format: where and why, in English.
+    case corrupt(String)
+    /// The file is cut short: it promises more bytes than it has.
+    case truncated
+    /// A FIT file of another kind (settings, a workout, a weight scale...), or a GPX of routes only.
+    case notAnActivity
+    /// Fewer than two points with a time, and no device totals to fall back on.
+    case noTimestamps
+    /// A track file listed in a CSV is not in the folder.
+    case missingFile(String)
+    /// Larger than `ActivityLimits.maxFileBytes` once decompressed.
+    case tooLarge
+}
+
+/// Limits that keep hostile files from taking the machine down.
+public enum ActivityLimits {
+    /// Largest file (after decompression) tally reads: a day of 1 Hz GPS in GPX is about 20 MB.
+    public static let maxFileBytes = 256 << 20
+    /// Deepest XML nesting accepted; GPX and TCX need fewer than ten levels.
+    public static let maxXMLDepth = 64
+}

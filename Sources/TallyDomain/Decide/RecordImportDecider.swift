@@ -1,0 +1,56 @@
+/// An activity from a device file or an export, ready for the decider.
+///
+/// `stream` is derived from the content (`NameUUID` of the track's SHA-256, or of the export
+/// row's id), so the same file imported twice, or once on its own and once inside a Strava
+/// folder, finds the record already present.
+public struct ImportedRecord: Sendable, Equatable {
+    public var stream: String
+    public var fields: RecordFields
+
+    public init(stream: String, fields: RecordFields) {
+        self.stream = stream
+        self.fields = fields
+    }
+
+    /// The stream of an activity with a track file.
+    public static func stream(sha256: String) -> String { NameUUID.make("track:" + sha256) }
+
+    /// The stream of an export row without a track file.
+    public static func stream(rowKey: String) -> String { NameUUID.make("activity:" + rowKey) }
+}
+
+/// The record-import half of the decider.
+extension Decider {
+    /// Logs each new activity; one already present is skipped, or restored when it was deleted
+    /// (an undone import imported again comes back).
+    static func decideRecordImport(_ items: [ImportedRecord], state: ReadModel, into builder: inout DecisionBuilder) throws(DomainError) {
+        var seen: Set<String> = []
+        for item in items {
+            guard seen.insert(item.stream).inserted else {
+                builder.notices.append(.recordAlreadyImported(id: item.stream))
+                continue
+            }
+            if let existing = state.record(id: item.stream) {
+                if existing.deleted {
+                    builder.append(.recordRestored, to: item.stream)
+                    builder.affected.append(item.stream)
+                } else {
+                    builder.notices.append(.recordAlreadyImported(id: item.stream))
+                }
+                continue
+            }
+            guard state.version(of: item.stream) == 0 else {
+                builder.notices.append(.recordAlreadyImported(id: item.stream))
+                continue
+            }
+            var fields = item.fields
+            fields.name = try Validation.name(fields.name)
+            fields.category = try Validation.category(fields.category)
+            guard fields.durationSeconds > 0, fields.durationSeconds <= Validation.maxDurationSeconds else {
+                throw .invalid(.durationOutOfRange(seconds: fields.durationSeconds))
+            }
+            builder.append(.recordLogged(fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
+            builder.affected.append(item.stream)
+        }
+    }
+}
