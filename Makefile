@@ -79,7 +79,7 @@ test: deps
 	$(SWIFT) build
 	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null 2>&1 || .build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke
 	./scripts/with-postgres $(SWIFT) test
-	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=6 $(SWIFT) test --skip-build --filter '$(PG_E2E_SUITES)'
+	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=8 $(SWIFT) test --skip-build --filter '$(PG_E2E_SUITES)'
 
 ## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
 bench: deps
