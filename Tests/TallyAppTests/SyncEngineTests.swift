@@ -207,7 +207,7 @@ struct SyncEngineTests {
         for title in ["a", "b", "c"] { try laptop.run(.addTodo(TodoInput(title: title))) }
         try laptop.sync(shared)
         try shared.connection.execute("DROP TRIGGER events_reject_update")
-        try shared.connection.execute(#"UPDATE events SET data = '{"due":null,"note":null,"priority":null,"tags":[],"title":"forged"}' WHERE seq = 2"#)
+        try shared.connection.execute(#"UPDATE events SET data = '{"due":null,"note":null,"priority":null,"series":null,"tags":[],"title":"forged","wait":null}' WHERE seq = 2"#)
         let desktop = try Replica(directory, "desktop", clock: clock)
         try desktop.run(.addTodo(TodoInput(title: "mine")))
         let before = try allEvents(desktop.log)

@@ -78,7 +78,8 @@ extension Todo: SnapshotItem {
             deleted: flags & 1 != 0, completed: flags & 2 != 0,
             priority: Priority.allCases.first { $0.rank == Int(row[1]) }, due: due,
             createdAt: Int64(littleEndian: row.loadUnaligned(fromByteOffset: 2, as: Int64.self)),
-            updatedAt: Int64(littleEndian: row.loadUnaligned(fromByteOffset: 10, as: Int64.self))
+            updatedAt: Int64(littleEndian: row.loadUnaligned(fromByteOffset: 10, as: Int64.self)),
+            waits: flags & 1 << 4 != 0
         )
     }
 }
