@@ -16,7 +16,7 @@ PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemT
 
 all: build
 
-## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish for the completion tests when it can.
+## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish and zsh for the completion tests when it can.
 deps:
 	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -54,15 +54,17 @@ deps:
 		echo "Note: no PostgreSQL server binaries (initdb); the PostgreSQL tests will be skipped."; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "tally needs a Swift 6 toolchain: https://swift.org/install"; exit 1; }
-	@if command -v fish >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing fish (its completion script is tested)..."; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1 \
-			|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fish >/dev/null 2>&1; } \
-			|| echo "fish could not be installed; the fish completion tests are skipped."; \
-	else \
-		echo "fish is not installed; the fish completion tests are skipped."; \
-	fi
+	@for shell in fish zsh; do \
+		if command -v $$shell >/dev/null 2>&1; then :; \
+		elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing $$shell (its completion script is tested)..."; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$shell >/dev/null 2>&1 \
+				|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$shell >/dev/null 2>&1; } \
+				|| echo "$$shell could not be installed; the $$shell completion tests are skipped."; \
+		else \
+			echo "$$shell is not installed; the $$shell completion tests are skipped."; \
+		fi; \
+	done
 
 ## build: debug build of tally (.build/debug/tally).
 build: deps
