@@ -105,4 +105,26 @@ struct SyncBlobTests {
         let same = try files(shared) == (try files(laptop.log))
         #expect(same)
     }
+
+    @Test("a file that cannot be stored undoes its step: the push appends no event, the pull stores no event")
+    func fileAndEventsCommitTogether() throws {
+        let shared = try SQLiteEventLog.openForWriting(path: directory.path("shared.db"), now: clock.now)
+        let laptop = try Replica(directory, "laptop", clock: clock)
+        let desktop = try Replica(directory, "desktop", clock: clock)
+        try importFiles(laptop, ["fenix2-run.fit"])
+        let refuse = "CREATE TRIGGER refuse_blobs BEFORE INSERT ON blobs BEGIN SELECT RAISE(ABORT, 'no room'); END"
+        try shared.connection.execute(refuse)
+        #expect(throws: (any Error).self) { try laptop.sync(shared) }
+        #expect(try shared.head() == .empty && shared.blobNames().isEmpty)
+        try shared.connection.execute("DROP TRIGGER refuse_blobs")
+        #expect(try laptop.sync(shared).filesPushed == 1)
+
+        try desktop.log.connection.execute(refuse)
+        #expect(throws: (any Error).self) { try desktop.sync(shared) }
+        #expect(try desktop.log.head() == .empty && desktop.log.replicaState().synced == .empty)
+        try desktop.log.connection.execute("DROP TRIGGER refuse_blobs")
+        let pulled = try desktop.sync(shared)
+        #expect(pulled.pulled == 1 && pulled.filesPulled == 1)
+        #expect(try desktop.log.blobNames() == shared.blobNames())
+    }
 }
