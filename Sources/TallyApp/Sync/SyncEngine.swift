@@ -20,6 +20,9 @@ public struct SyncReport: Sendable {
     /// Shared events this replica did not have.
     public var pulled = 0
     public var conflicts: [SyncConflict] = []
+    /// Original activity files this run stored in the shared log, and in this replica.
+    public var filesPushed = 0
+    public var filesPulled = 0
     public var renumbered: [Renumbering] = []
     /// The shared head this replica now matches.
     public var head = LogHead.empty
@@ -41,11 +44,19 @@ public struct SyncReport: Sendable {
 /// 3. in one local transaction: record the new shared head as synced.
 /// A kill between 2 and 3 leaves the pushed events looking unpushed; the next run finds their
 /// ids in the shared log and counts them as pushed, so nothing is stored twice.
+///
+/// The original activity files (blobs named by `record.logged` events) travel with their events:
+/// step 2 stores in the shared log each one a pushed event names and it lacks, and step 1 stores
+/// locally each one a pulled event names that the shared log has and this replica lacks, each in
+/// that step's transaction. When either side does not offer `BlobStore`, events sync without files
+/// (as an export without blob lines would); a missing file is no damage to a log.
 public final class SyncEngine {
     public typealias LocalLog = EventLog & ReplicaStore & SnapshotStore
 
     private let local: LocalLog
     private let remote: EventLog
+    /// Both sides' file stores, or nil when either lacks one.
+    private let blobs: (local: BlobStore, remote: BlobStore)?
     private let now: () -> Int64
     /// How many times the push is retried when the shared head moved meanwhile.
     public var attempts = 5
@@ -57,6 +68,11 @@ public final class SyncEngine {
     public init(local: LocalLog, remote: EventLog, now: @escaping () -> Int64) {
         self.local = local
         self.remote = remote
+        if let localBlobs = local as? BlobStore, let remoteBlobs = remote as? BlobStore {
+            blobs = (localBlobs, remoteBlobs)
+        } else {
+            blobs = nil
+        }
         self.now = now
     }
 
@@ -71,10 +87,14 @@ public final class SyncEngine {
             }
             let expected = step.head
             let pushed: Bool
+            var filesPushed = 0
             do {
                 pushed = try remote.write { () throws -> Bool in
                     guard try remote.head() == expected else { return false }
                     try remote.append(step.toPush)
+                    if let blobs {
+                        filesPushed = try Self.copyFiles(named: step.toPush, from: blobs.local, to: blobs.remote)
+                    }
                     return true
                 }
             } catch EventLogError.duplicateEventID, EventLogError.conflict {
@@ -93,6 +113,7 @@ public final class SyncEngine {
             }
             try afterStep?("marked")
             report.pushed += step.toPush.count
+            report.filesPushed += filesPushed
             report.head = head
             return merged(report)
         }
@@ -133,6 +154,7 @@ public final class SyncEngine {
             var unpushed: [EventEnvelope] = []
             try local.scan(after: synced.seq, through: nil) { unpushed.append($0) }
             guard remoteHead.seq > synced.seq else {
+
                 try local.markSynced(synced, at: unpushed.isEmpty ? now() : nil)
                 return Step(head: synced, toPush: unpushed)
             }
@@ -146,6 +168,7 @@ public final class SyncEngine {
             var batch: [EventEnvelope] = []
             batch.reserveCapacity(Self.batchSize)
             var flushed = synced
+            var pulledFiles: [String] = []
             let flush = { () throws in
                 try Self.checkLinks(batch, after: flushed)
                 try self.local.append(batch)
@@ -162,10 +185,15 @@ public final class SyncEngine {
                     throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
                 }
                 batch.append(event)
+                if let sha = BlobLines.trackHash(of: event) { pulledFiles.append(sha) }
                 if batch.count == Self.batchSize { try flush() }
             }
             try flush()
             guard previous == remoteHead else { throw SyncError.brokenRemote(seq: previous.seq + 1) }
+            if let blobs {
+                // After the scan: a PostgreSQL connection serves one query at a time.
+                report.filesPulled += try Self.copyFiles(pulledFiles, from: blobs.remote, to: blobs.local)
+            }
             var toPush: [EventEnvelope] = []
             if let rebase {
                 let outcome: RebaseOutcome
@@ -188,6 +216,23 @@ public final class SyncEngine {
             try local.markSynced(remoteHead, at: toPush.isEmpty ? now() : nil)
             return Step(head: remoteHead, toPush: toPush)
         }
+    }
+
+    /// Stores in `target` each file the events name that `source` has and `target` lacks, each once;
+    /// returns how many were stored.
+    static func copyFiles(named events: [EventEnvelope], from source: BlobStore, to target: BlobStore) throws -> Int {
+        try copyFiles(events.compactMap(BlobLines.trackHash), from: source, to: target)
+    }
+
+    static func copyFiles(_ names: [String], from source: BlobStore, to target: BlobStore) throws -> Int {
+        var seen: Set<String> = []
+        var stored = 0
+        for sha in names where seen.insert(sha).inserted {
+            guard try !target.containsBlob(sha), let blob = try source.blob(sha) else { continue }
+            try target.putBlob(blob)
+            stored += 1
+        }
+        return stored
     }
 
     /// Pulled events are checked and stored this many at a time.
