@@ -32,6 +32,42 @@ struct StorageTests {
         #expect(tables.contains("events") && tables.contains("snapshots") && tables.contains("events_reject_update") && tables.contains("events_reject_delete"))
     }
 
+    @Test("a reader rolls back the hot journal of a writer killed before the file reached WAL mode")
+    func hotJournalIsRolledBack() throws {
+        let path = directory.path("hot.db")
+        let log = try SQLiteEventLog.openForWriting(path: path, now: 1)
+        var factory = EventFactory()
+        let events = [factory.make(.todoCreated(TodoFields(title: "kept")), stream: "s1")]
+        try log.write { try log.append(events) }
+        log.close()
+        // A process that dies mid-transaction in rollback-journal mode, with its cache spilled into the file.
+        let script = """
+            import os, sqlite3, sys
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute("PRAGMA journal_mode=DELETE")
+            c.execute("PRAGMA cache_size=1")
+            c.execute("BEGIN")
+            for i in range(200):
+                c.execute("INSERT INTO snapshots(seq, format, reducer_version, created_at, checksum, body) VALUES (?, 1, 1, 0, 'x', zeroblob(4000))", (i + 1000,))
+            os._exit(0)
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, path]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0, "python3 with its sqlite3 module is needed to leave a hot journal")
+        try #require(FileManager.default.fileExists(atPath: path + "-journal"), "the killed writer left no journal")
+
+        let reader = try #require(try SQLiteEventLog.openForReading(path: path))
+        var read: [EventEnvelope] = []
+        try reader.scan(after: 0, through: nil) { read.append($0) }
+        #expect(read == events)
+        #expect(try reader.snapshots().isEmpty)
+        reader.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+    }
+
     @Test("the SQL compiled into the binary matches migrations/sqlite/*.sql exactly")
     func migrationsDoNotDrift() throws {
         let embedded = Migration.embedded.map { (version: $0.version, name: $0.name, sql: $0.sql) }

@@ -83,8 +83,15 @@ public final class SQLiteEventLog: EventLog {
     /// `chmod 444`) is opened immutable when its write-ahead log is absent or empty: everything is in
     /// the file and nothing changes it meanwhile. An ordinary read would create a `-shm` with the
     /// file's read-only mode, which stops every later writer once the file is writable again.
+    ///
+    /// A rollback journal beside the file is left by a writer killed before the file reached WAL mode
+    /// (while it was being created). Only a connection that may write can roll such a hot journal
+    /// back, so a reader that is allowed to write opens read-write; it still only reads.
     static func readAccess(_ path: String) -> Connection.Access {
         var status = stat()
+        if stat(path + "-journal", &status) == 0, status.st_size > 0, access(path, W_OK) == 0 {
+            return .readWrite
+        }
         guard stat(path, &status) == 0, status.st_mode & 0o222 == 0 else { return .readOnly }
         let walIsEmpty = stat(path + "-wal", &status) != 0 || status.st_size == 0
         return walIsEmpty ? .immutable : .readOnly
