@@ -23,7 +23,7 @@ extension SQLiteEventLog: ReplicaStore {
             try connection.transaction(.immediate) {
                 let statement = try connection.statement("UPDATE sync_state SET remote = ? WHERE slot = 1")
                 defer { statement.reset() }
-                if let remote { try statement.bind(remote, at: 1) } else { try statement.bindNull(at: 1) }
+                try statement.bind(remote, at: 1)
                 _ = try statement.step()
             }
         } catch let error as SQLiteError {
@@ -58,7 +58,7 @@ extension SQLiteEventLog: ReplicaStore {
             defer { statement.reset() }
             try statement.bind(head.seq, at: 1)
             try statement.bind(head.hash, at: 2)
-            if let time { try statement.bind(time, at: 3) } else { try statement.bindNull(at: 3) }
+            try statement.bind(time, at: 3)
             _ = try statement.step()
         } catch {
             throw StorageErrors.map(error)
@@ -82,9 +82,9 @@ extension SQLiteEventLog: ReplicaStore {
                 try insert.bind(conflict.type, at: 6)
                 try insert.bind(conflict.actor, at: 7)
                 try insert.bind(conflict.recordedAt, at: 8)
-                if let field = conflict.field { try insert.bind(field, at: 9) } else { try insert.bindNull(at: 9) }
-                if let value = conflict.value { try insert.bind(value.serialized(.canonical), at: 10) } else { try insert.bindNull(at: 10) }
-                if let other = conflict.other { try insert.bind(Self.encode(other), at: 11) } else { try insert.bindNull(at: 11) }
+                try insert.bind(conflict.field, at: 9)
+                try insert.bind(conflict.value.map { $0.serialized(.canonical) }, at: 10)
+                try insert.bind(conflict.other.map(Self.encode), at: 11)
                 _ = try insert.step()
             }
             insert.reset()

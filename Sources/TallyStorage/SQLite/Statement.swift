@@ -51,6 +51,16 @@ final class Statement {
         try check(sqlite3_bind_null(handle, index))
     }
 
+    /// Binds the text, or NULL when there is none.
+    func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    /// Binds the number, or NULL when there is none.
+    func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
     /// Advances one row: true when a row is available, false when done.
     @discardableResult
     func step() throws(SQLiteError) -> Bool {
