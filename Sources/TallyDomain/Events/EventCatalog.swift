@@ -156,8 +156,15 @@ public enum EventCatalog {
         return try decodeCurrent(type: type, payload)
     }
 
-    /// Parses a stored payload straight from its UTF-8 bytes and decodes it (the replay hot path).
+    /// Decodes a stored payload straight from its UTF-8 bytes (the replay hot path): the frequent
+    /// plain payloads without a JSON tree (`PayloadScanner`), everything else through the tree.
     public static func decode(type: String, schema: Int, utf8 data: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) -> DomainEvent {
+        if let event = PayloadScanner.decode(type: type, schema: schema, utf8: data) { return event }
+        return try decodeTree(type: type, schema: schema, utf8: data)
+    }
+
+    /// Parses a stored payload into a JSON tree and decodes it: the definition of what a payload may be.
+    static func decodeTree(type: String, schema: Int, utf8 data: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) -> DomainEvent {
         let value: JSON
         do {
             value = try JSON.parse(utf8: data)

@@ -1,0 +1,269 @@
+/// Reads the payloads of the frequent todo events straight from their UTF-8 bytes into the
+/// event types, without building a JSON tree: the replay hot path.
+///
+/// It handles only the plain shapes the log holds in bulk (`todo.created` and `todo.edited` in
+/// today's schema with string, null and string-array members, and the empty payloads of
+/// `todo.completed`, `reopened`, `deleted` and `restored`) and answers nil for anything else: an
+/// escape in a string, a repeated or unknown key, a value of another type, an older schema, an
+/// `origin`, ill-formed UTF-8, bad JSON. The caller then runs the tree decoder
+/// (`EventCatalog.decodeTree`), which stays the one definition of what a payload may be and of
+/// every error message. So the scanner accepts a subset of what that decoder accepts, and for it
+/// builds the same event.
+enum PayloadScanner {
+    /// The event types the scanner reads.
+    enum Kind {
+        case created, edited, completed, reopened, deleted, restored
+    }
+
+    static let createdSchema = EventCatalog.currentSchemas["todo.created"]
+    static let editedSchema = EventCatalog.currentSchemas["todo.edited"]
+    static let emptySchemas = (
+        EventCatalog.currentSchemas["todo.completed"], EventCatalog.currentSchemas["todo.reopened"],
+        EventCatalog.currentSchemas["todo.deleted"], EventCatalog.currentSchemas["todo.restored"]
+    )
+
+    /// The event, or nil when the tree decoder must decide.
+    /// - Complexity: O(payload bytes).
+    static func decode(type: String, schema: Int, utf8 data: UnsafeBufferPointer<UInt8>) -> DomainEvent? {
+        guard let base = data.baseAddress, !data.isEmpty, let kind = kind(of: type) else { return nil }
+        var cursor = Cursor(bytes: base, count: data.count)
+        switch kind {
+        case .created:
+            var members = TodoMembers()
+            guard schema == createdSchema, cursor.todoMembers(into: &members), members.seen == TodoKey.all else { return nil }
+            return members.created()
+        case .edited:
+            var members = TodoMembers()
+            guard schema == editedSchema, cursor.todoMembers(into: &members) else { return nil }
+            return members.edited()
+        case .completed: return schema == emptySchemas.0 && cursor.emptyObject() ? .todoCompleted : nil
+        case .reopened: return schema == emptySchemas.1 && cursor.emptyObject() ? .todoReopened : nil
+        case .deleted: return schema == emptySchemas.2 && cursor.emptyObject() ? .todoDeleted : nil
+        case .restored: return schema == emptySchemas.3 && cursor.emptyObject() ? .todoRestored : nil
+        }
+    }
+
+    /// The kind a type name spells: the length picks at most two candidates, and equal small
+    /// strings compare by their bits (a `switch` over every name would compare each in turn).
+    static func kind(of type: String) -> Kind? {
+        switch type.utf8.count {
+        case 11: type == "todo.edited" ? .edited : nil
+        case 12: type == "todo.created" ? .created : type == "todo.deleted" ? .deleted : nil
+        case 13: type == "todo.reopened" ? .reopened : type == "todo.restored" ? .restored : nil
+        case 14: type == "todo.completed" ? .completed : nil
+        default: nil
+        }
+    }
+
+    /// The members of a todo payload, one bit of `seen` per key.
+    enum TodoKey: Int {
+        case title, tags, priority, due, note, wait, series
+
+        static let all = (1 << 7) - 1
+        var bit: Int { 1 << rawValue }
+    }
+
+    /// The todo members read; a nullable member is nil for null.
+    struct TodoMembers {
+        var seen = 0
+        var title = ""
+        var tags: [String] = []
+        var priority: String?
+        var due: String?
+        var note: String?
+        var wait: String?
+        var series: String?
+
+        func has(_ key: TodoKey) -> Bool { seen & key.bit != 0 }
+
+        /// The `todo.created` the tree decoder builds, or nil when a value is one it would refuse.
+        func created() -> DomainEvent? {
+            guard let priority = convert(priority, Priority.init(rawValue:)),
+                  let due = convert(due, Due.init(storageText:)),
+                  let wait = convert(wait, Due.init(storageText:)),
+                  let series = convert(series, Self.identifier) else { return nil }
+            return .todoCreated(TodoFields(title: title, tags: tags, priority: priority, due: due, note: note, wait: wait, series: series))
+        }
+
+        /// The `todo.edited` the tree decoder builds, or nil when a value is one it would refuse.
+        func edited() -> DomainEvent? {
+            var changes = TodoChanges()
+            if has(.title) { changes.title = title }
+            if has(.tags) { changes.tags = tags }
+            if has(.priority) {
+                guard let priority = convert(priority, Priority.init(rawValue:)) else { return nil }
+                changes.priority = .some(priority)
+            }
+            if has(.due) {
+                guard let due = convert(due, Due.init(storageText:)) else { return nil }
+                changes.due = .some(due)
+            }
+            if has(.note) { changes.note = .some(note) }
+            if has(.wait) {
+                guard let wait = convert(wait, Due.init(storageText:)) else { return nil }
+                changes.wait = .some(wait)
+            }
+            if has(.series) {
+                guard let series = convert(series, Self.identifier) else { return nil }
+                changes.series = .some(series)
+            }
+            return .todoEdited(changes)
+        }
+
+        /// `.some(nil)` for null, `.some(value)` for a text `read` accepts, nil otherwise.
+        func convert<T>(_ text: String?, _ read: (String) -> T?) -> T?? {
+            guard let text else { return .some(nil) }
+            return read(text).map { .some($0) }
+        }
+
+        static func identifier(_ text: String) -> String? {
+            UUIDBytes.pack(text) != nil ? text : nil
+        }
+    }
+
+    /// A position in the payload bytes.
+    struct Cursor {
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
+        var position = 0
+
+        @inline(__always)
+        mutating func skipWhitespace() {
+            while position < count {
+                let byte = bytes[position]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                position &+= 1
+            }
+        }
+
+        /// Consumes `byte` (after whitespace) when it is next.
+        @inline(__always)
+        mutating func take(_ byte: UInt8) -> Bool {
+            skipWhitespace()
+            guard position < count, bytes[position] == byte else { return false }
+            position &+= 1
+            return true
+        }
+
+        /// True when only whitespace is left.
+        mutating func atEnd() -> Bool {
+            skipWhitespace()
+            return position == count
+        }
+
+        /// `{}` and nothing after it.
+        mutating func emptyObject() -> Bool {
+            take(0x7B) && take(0x7D) && atEnd()
+        }
+
+        /// A string without escapes: the range of its bytes, and whether they are all ASCII.
+        @inline(__always)
+        mutating func rawString() -> (start: Int, end: Int, ascii: Bool)? {
+            guard take(0x22) else { return nil }
+            let start = position
+            var high: UInt8 = 0
+            while position < count {
+                let byte = bytes[position]
+                if byte == 0x22 {
+                    position &+= 1
+                    return (start, position &- 1, high < 0x80)
+                }
+                if byte == 0x5C || byte < 0x20 { return nil }
+                high |= byte
+                position &+= 1
+            }
+            return nil
+        }
+
+        /// A string value; nil when it has escapes or is not well-formed UTF-8.
+        mutating func string() -> String? {
+            guard let (start, end, ascii) = rawString() else { return nil }
+            let raw = UnsafeBufferPointer(start: bytes + start, count: end &- start)
+            let text = String(decoding: raw, as: UTF8.self)
+            // Decoding repairs ill-formed sequences, so the text equals the bytes only when they were well-formed.
+            return ascii || text.utf8.elementsEqual(raw) ? text : nil
+        }
+
+        /// `null` (as `.some(nil)`) or a string; nil for anything else.
+        mutating func nullableString() -> String?? {
+            skipWhitespace()
+            guard position < count else { return nil }
+            if bytes[position] == 0x6E {
+                guard position &+ 4 <= count, bytes[position &+ 1] == 0x75, bytes[position &+ 2] == 0x6C, bytes[position &+ 3] == 0x6C else { return nil }
+                position &+= 4
+                return .some(nil)
+            }
+            return string().map { .some($0) }
+        }
+
+        /// An array of strings.
+        mutating func strings() -> [String]? {
+            guard take(0x5B) else { return nil }
+            var strings: [String] = []
+            if take(0x5D) { return strings }
+            repeat {
+                guard let element = string() else { return nil }
+                strings.append(element)
+            } while take(0x2C)
+            return take(0x5D) ? strings : nil
+        }
+
+        /// The key whose name the bytes `start..<end` spell: every name fits in eight bytes, so
+        /// the bytes are packed into one word and compared with the name's word.
+        func todoKey(_ start: Int, _ end: Int) -> TodoKey? {
+            let length = end &- start
+            guard length >= 3, length <= 8 else { return nil }
+            var word: UInt64 = 0
+            for index in 0..<length { word |= UInt64(bytes[start &+ index]) << (index &* 8) }
+            switch word {
+            case Self.keyWords[0]: return .title
+            case Self.keyWords[1]: return .tags
+            case Self.keyWords[2]: return .priority
+            case Self.keyWords[3]: return .due
+            case Self.keyWords[4]: return .note
+            case Self.keyWords[5]: return .wait
+            case Self.keyWords[6]: return .series
+            default: return nil
+            }
+        }
+
+        /// The names of the keys packed as `todoKey` packs them, in `TodoKey` order.
+        static let keyWords: [UInt64] = ["title", "tags", "priority", "due", "note", "wait", "series"].map { name in
+            name.utf8.enumerated().reduce(0) { word, byte in word | UInt64(byte.element) << (byte.offset * 8) }
+        }
+
+        /// Reads the value of `key` into `members`; false when it is not of the key's shape.
+        mutating func member(_ key: TodoKey, into members: inout TodoMembers) -> Bool {
+            switch key {
+            case .title:
+                guard let title = string() else { return false }
+                members.title = title
+            case .tags:
+                guard let tags = strings() else { return false }
+                members.tags = tags
+            case .priority, .due, .note, .wait, .series:
+                guard let text = nullableString() else { return false }
+                switch key {
+                case .priority: members.priority = text
+                case .due: members.due = text
+                case .note: members.note = text
+                case .wait: members.wait = text
+                default: members.series = text
+                }
+            }
+            members.seen |= key.bit
+            return true
+        }
+
+        /// A whole payload object of todo members, each key at most once, nothing after it.
+        mutating func todoMembers(into members: inout TodoMembers) -> Bool {
+            guard take(0x7B) else { return false }
+            if take(0x7D) { return atEnd() }
+            repeat {
+                guard let (start, end, _) = rawString(), let key = todoKey(start, end), !members.has(key),
+                      take(0x3A), member(key, into: &members) else { return false }
+            } while take(0x2C)
+            return take(0x7D) && atEnd()
+        }
+    }
+}
