@@ -108,29 +108,36 @@ final class Bench {
         let work = options.cache + "/work"
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
 
-        // Bulk append against the raw baseline: the same rows, fresh files, alternating runs.
+        // `tally import` against the raw baseline: the same rows, fresh files, alternating runs on
+        // the same machine, medians. The export file is written once; the baseline inserts the rows
+        // (hashes included) from memory, tally reads, checks and hashes them from the file and
+        // stores the snapshot its policy asks for, as a user's import does.
         let large = profile.large
         note("preparing \(large.events) events with random UUIDs ...")
         var events = EventMix(todos: large.todos, events: large.events, seed: UInt64(large.todos * 31 + large.events)).envelopes()
-        var appendTimes: [Double] = []
+        BulkAppend.chain(&events)
+        let exportPath = work + "/import.jsonl"
+        try BulkAppend.export(events, to: exportPath)
+        var importTimes: [Double] = []
         var rawTimes: [Double] = []
         let rawPath = work + "/raw.db"
         let importPath = work + "/import.db"
         for run in 0..<profile.heavyRuns {
-            note("bulk append run \(run + 1) of \(profile.heavyRuns) ...")
+            note("bulk import run \(run + 1) of \(profile.heavyRuns) ...")
             remove(importPath)
-            let start = ProcessTimer.now()
-            try BulkAppend.run(&events, path: importPath)
-            appendTimes.append(ProcessTimer.now() - start)
+            let sample = ProcessTimer.run(options.tally, ["import", exportPath], environment: tallyEnvironment(importPath))
+            guard sample.status == 0 else { throw Failure(description: "tally import \(exportPath) exited with \(sample.status)") }
+            importTimes.append(sample.seconds)
             remove(rawPath)
             let rawStart = ProcessTimer.now()
             try RawBaseline.run(events, path: rawPath)
             rawTimes.append(ProcessTimer.now() - rawStart)
         }
+        try? files.removeItem(atPath: exportPath)
         let largePath = storePath(large)
         if !files.fileExists(atPath: largePath) {
-            try BulkAppend.snapshotByPolicy(path: importPath)
             try files.moveItem(atPath: importPath, toPath: largePath)
+            for suffix in ["-wal", "-shm"] { try? files.moveItem(atPath: importPath + suffix, toPath: largePath + suffix) }
         }
         remove(importPath)
         events = []
@@ -220,8 +227,8 @@ final class Bench {
             .init(
                 figure: "bulk import of \(Report.count(large.events)) events ÷ plain SQLite inserts of the same rows",
                 target: "≥ 0.8",
-                measured: String(format: "%.2f (raw %.2f s ÷ tally %.2f s)", rawTimes.median / appendTimes.median, rawTimes.median, appendTimes.median),
-                pass: rawTimes.median / appendTimes.median >= 0.8
+                measured: String(format: "%.2f (raw %.2f s ÷ `tally import` %.2f s)", rawTimes.median / importTimes.median, rawTimes.median, importTimes.median),
+                pass: rawTimes.median / importTimes.median >= 0.8
             ),
             .init(
                 figure: "`rebuild` of \(Report.count(large.events)) events (\(Report.count(large.todos)) todos)",

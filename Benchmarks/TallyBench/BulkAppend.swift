@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TallyApp
 import TallyDomain
 import TallyStorage
@@ -21,6 +26,25 @@ enum BulkAppend {
                 try log.append(Array(events[start..<end]))
                 start = end
             }
+        }
+    }
+
+    /// Fills in the hash chain of `events` (seq 1 onwards), as the log would.
+    static func chain(_ events: inout [EventEnvelope]) {
+        var previous = EventHash.genesis
+        for index in events.indices {
+            events[index].hash = EventHash.link(previous: previous, events[index])
+            previous = events[index].hash
+        }
+    }
+
+    /// Writes `events` as a `tally export` file.
+    static func export(_ events: [EventEnvelope], to path: String) throws {
+        guard let file = fopen(path, "w") else { throw Bench.Failure(description: "cannot write \(path)") }
+        defer { fclose(file) }
+        for event in events {
+            let line = EventLines.encode(event) + "\n"
+            guard fputs(line, file) >= 0 else { throw Bench.Failure(description: "cannot write \(path)") }
         }
     }
 

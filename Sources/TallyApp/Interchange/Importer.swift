@@ -51,7 +51,7 @@ public struct Importer {
         into log: EventLog,
         lines: ((UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws -> Void
     ) throws -> ImportSummary {
-        try log.write {
+        try log.bulkWrite {
             var importer = Importer(log: log, head: try log.head())
             try lines { bytes, number in try importer.add(bytes, line: number) }
             return importer.summary

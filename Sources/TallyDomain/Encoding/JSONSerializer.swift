@@ -43,7 +43,7 @@ extension JSON {
     }
 }
 
-private struct JSONWriter {
+struct JSONWriter {
     let style: JSON.Style
     var output: [UInt8] = []
 

@@ -74,8 +74,15 @@ public enum EventLines {
 
     /// Reads one line: checks every field's presence and type, that the payload decodes
     /// (upcast from older schemas) as an event of a known type, and that it obeys `EventRules`.
-    /// `seq` and `hash` may be absent or null.
+    /// `seq` and `hash` may be absent or null. Lines of the plain shape `export` writes are read
+    /// without a JSON tree (`EventLineScanner`); the tree decides everything else.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(EventLineError) -> ImportedEvent {
+        if let event = EventLineScanner.decode(bytes) { return event }
+        return try decodeTree(bytes)
+    }
+
+    /// Reads one line through a JSON tree: the definition of a valid line and of its errors.
+    static func decodeTree(_ bytes: UnsafeBufferPointer<UInt8>) throws(EventLineError) -> ImportedEvent {
         let value: JSON
         do {
             value = try JSON.parse(utf8: bytes)

@@ -74,7 +74,11 @@ public enum EventRules {
         }
     }
 
+    // The fast paths below answer for printable ASCII, where trimming, NFC and counting characters
+    // are plain byte work (a bulk import checks every title); anything else goes to `Validation`.
+
     private static func title(_ value: String) throws(EventLineError) {
+        if printableASCII(value, max: Validation.maxTitleLength), value.utf8.contains(where: { $0 != 0x20 }) { return }
         guard (try? Validation.title(value)) != nil else {
             throw EventLineError("field 'title' is not 1-\(Validation.maxTitleLength) characters without control characters")
         }
@@ -82,15 +86,34 @@ public enum EventRules {
 
     private static func tags(_ values: [String]) throws(EventLineError) {
         guard values.count <= Validation.maxTags else { throw EventLineError("more than \(Validation.maxTags) tags") }
-        for tag in values where (try? Validation.tag(tag)) != tag {
+        for tag in values where !plainTag(tag) && (try? Validation.tag(tag)) != tag {
             throw EventLineError("tag '\(tag.prefix(40))' is not 1-\(Validation.maxTagLength) letters or digits, '_' and '-'")
         }
     }
 
     private static func note(_ value: String?) throws(EventLineError) {
         guard let value else { return }
+        // (`Validation.note` answers nil for a blank note, which `try?` cannot tell from a refusal: refused.)
+        if printableASCII(value, max: Validation.maxNoteLength), value.utf8.contains(where: { $0 != 0x20 }) { return }
         guard (try? Validation.note(value)) != nil else {
             throw EventLineError("field 'note' is longer than \(Validation.maxNoteLength) characters or contains control characters")
+        }
+    }
+
+    /// True when `value` is at most `max` bytes, all of them 0x20-0x7E.
+    static func printableASCII(_ value: String, max: Int) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            bytes.count <= max && bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+        }
+    }
+
+    /// A tag `Validation.tag` keeps as it is, told from its bytes: 1 to the limit of `a-z`, `0-9`, `_`, `-`.
+    static func plainTag(_ tag: String) -> Bool {
+        var tag = tag
+        return tag.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count <= Validation.maxTagLength else { return false }
+            return bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }
         }
     }
 

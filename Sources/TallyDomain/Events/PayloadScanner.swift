@@ -25,8 +25,15 @@ enum PayloadScanner {
     /// The event, or nil when the tree decoder must decide.
     /// - Complexity: O(payload bytes).
     static func decode(type: String, schema: Int, utf8 data: UnsafeBufferPointer<UInt8>) -> DomainEvent? {
-        guard let base = data.baseAddress, !data.isEmpty, let kind = kind(of: type) else { return nil }
+        guard let base = data.baseAddress, !data.isEmpty else { return nil }
         var cursor = Cursor(bytes: base, count: data.count)
+        guard let event = decodeObject(type: type, schema: schema, at: &cursor), cursor.atEnd() else { return nil }
+        return event
+    }
+
+    /// Reads one payload object at `cursor` and leaves the cursor after its closing brace.
+    static func decodeObject(type: String, schema: Int, at cursor: inout Cursor) -> DomainEvent? {
+        guard let kind = kind(of: type) else { return nil }
         switch kind {
         case .created:
             var members = TodoMembers()
@@ -61,6 +68,19 @@ enum PayloadScanner {
 
         static let all = (1 << 7) - 1
         var bit: Int { 1 << rawValue }
+
+        /// Position in canonical JSON, which orders keys by their bytes.
+        var canonicalRank: Int {
+            switch self {
+            case .due: 0
+            case .note: 1
+            case .priority: 2
+            case .series: 3
+            case .tags: 4
+            case .title: 5
+            case .wait: 6
+            }
+        }
     }
 
     /// The todo members read; a nullable member is nil for null.
@@ -126,12 +146,16 @@ enum PayloadScanner {
         let bytes: UnsafePointer<UInt8>
         let count: Int
         var position = 0
+        /// False once the bytes read differ from canonical JSON (whitespace, keys out of order):
+        /// what was read is canonical exactly when this stays true, as the scanner reads no escapes.
+        var canonical = true
 
         @inline(__always)
         mutating func skipWhitespace() {
             while position < count {
                 let byte = bytes[position]
                 guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                canonical = false
                 position &+= 1
             }
         }
@@ -151,9 +175,9 @@ enum PayloadScanner {
             return position == count
         }
 
-        /// `{}` and nothing after it.
+        /// `{}`.
         mutating func emptyObject() -> Bool {
-            take(0x7B) && take(0x7D) && atEnd()
+            take(0x7B) && take(0x7D)
         }
 
         /// A string without escapes: the range of its bytes, and whether they are all ASCII.
@@ -255,15 +279,18 @@ enum PayloadScanner {
             return true
         }
 
-        /// A whole payload object of todo members, each key at most once, nothing after it.
+        /// A payload object of todo members, each key at most once.
         mutating func todoMembers(into members: inout TodoMembers) -> Bool {
             guard take(0x7B) else { return false }
-            if take(0x7D) { return atEnd() }
+            if take(0x7D) { return true }
+            var rank = -1
             repeat {
                 guard let (start, end, _) = rawString(), let key = todoKey(start, end), !members.has(key),
                       take(0x3A), member(key, into: &members) else { return false }
+                if key.canonicalRank < rank { canonical = false }
+                rank = key.canonicalRank
             } while take(0x2C)
-            return take(0x7D) && atEnd()
+            return take(0x7D)
         }
     }
 }

@@ -11,35 +11,45 @@ public enum EventHash {
 
     /// The canonical serialization of an envelope (its `hash` is not part of it).
     public static func canonical(_ event: EventEnvelope) -> String {
-        var text = "{\"actor\":"
-        text += JSON.string(event.actor).serialized(.canonical)
-        text += ",\"command\":"
-        text += JSON.string(event.command).serialized(.canonical)
-        text += ",\"data\":"
-        text += event.data
-        text += ",\"id\":"
-        text += JSON.string(event.id).serialized(.canonical)
-        text += ",\"recordedAt\":"
-        text += String(event.recordedAt)
-        text += ",\"schema\":"
-        text += String(event.schema)
-        text += ",\"seq\":"
-        text += String(event.seq)
-        text += ",\"stream\":"
-        text += JSON.string(event.stream).serialized(.canonical)
-        text += ",\"type\":"
-        text += JSON.string(event.type).serialized(.canonical)
-        text += ",\"version\":"
-        text += String(event.version)
-        text += "}"
-        return text
+        var writer = JSONWriter(style: .canonical)
+        write(event, to: &writer)
+        return String(decoding: writer.output, as: UTF8.self)
+    }
+
+    /// Writes the canonical bytes straight into `writer`: no `String` per field (a bulk import
+    /// hashes every event, and building the text field by field cost as much as the hash).
+    static func write(_ event: EventEnvelope, to writer: inout JSONWriter) {
+        writer.append("{\"actor\":")
+        writer.writeString(event.actor)
+        writer.append(",\"command\":")
+        writer.writeString(event.command)
+        writer.append(",\"data\":")
+        writer.output.append(contentsOf: event.data.utf8)
+        writer.append(",\"id\":")
+        writer.writeString(event.id)
+        writer.append(",\"recordedAt\":")
+        writer.writeInteger(event.recordedAt)
+        writer.append(",\"schema\":")
+        writer.writeInteger(Int64(event.schema))
+        writer.append(",\"seq\":")
+        writer.writeInteger(event.seq)
+        writer.append(",\"stream\":")
+        writer.writeString(event.stream)
+        writer.append(",\"type\":")
+        writer.writeString(event.type)
+        writer.append(",\"version\":")
+        writer.writeInteger(Int64(event.version))
+        writer.append("}")
     }
 
     /// The chain link of `event` given the link before it.
     public static func link(previous: String, _ event: EventEnvelope) -> String {
+        var writer = JSONWriter(style: .canonical)
+        writer.output.reserveCapacity(event.data.utf8.count + 320)
+        write(event, to: &writer)
         var hasher = SHA256()
         hasher.update(previous)
-        hasher.update(canonical(event))
+        hasher.update(writer.output)
         return SHA256.hex(hasher.finalize())
     }
 }

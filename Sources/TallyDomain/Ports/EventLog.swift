@@ -92,6 +92,17 @@ public protocol EventLog: AnyObject {
 
     /// Appends fully formed events (seq and hash already assigned). Only valid inside `write`.
     func append(_ events: [EventEnvelope]) throws(EventLogError)
+
+    /// Like `write`, for a body that appends very many events (an import): the store may trade
+    /// memory for speed meanwhile. The same guarantees: all or nothing, one transaction.
+    func bulkWrite<T>(_ body: () throws -> T) throws -> T
+}
+
+extension EventLog {
+    /// By default an ordinary `write`.
+    public func bulkWrite<T>(_ body: () throws -> T) throws -> T {
+        try write(body)
+    }
 }
 
 /// One event as a fold reads it.
