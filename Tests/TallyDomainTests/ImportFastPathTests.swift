@@ -138,6 +138,22 @@ struct ImportFastPathTests {
         }
     }
 
+    @Test("stream versions: UUID streams by their bytes, other streams by their text, never mixed up")
+    func streamVersions() {
+        var table = StreamVersionTable()
+        let lower = "0b6a3c1e-2f4d-4a5b-8c7d-9e0f1a2b3c4d"
+        let upper = lower.uppercased()
+        #expect(table[lower] == nil)
+        table[lower] = 3
+        table["filter:todos"] = 1
+        #expect(table[lower] == 3 && table[upper] == nil && table["filter:todos"] == 1 && table["history"] == nil)
+        table[upper] = 7
+        table[lower] = 4
+        #expect(table[lower] == 4 && table[upper] == 7)
+        table[lower] = nil
+        #expect(table[lower] == nil && table[upper] == 7)
+    }
+
     static func accepts(_ event: DomainEvent) -> Bool {
         (try? EventRules.checkPayload(event)) != nil
     }
