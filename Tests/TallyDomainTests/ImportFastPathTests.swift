@@ -140,7 +140,7 @@ struct ImportFastPathTests {
 
     @Test("stream versions: UUID streams by their bytes, other streams by their text, never mixed up")
     func streamVersions() {
-        var table = StreamVersionTable()
+        var table = UUIDKeyedMap()
         let lower = "0b6a3c1e-2f4d-4a5b-8c7d-9e0f1a2b3c4d"
         let upper = lower.uppercased()
         #expect(table[lower] == nil)

@@ -35,7 +35,7 @@ public struct Importer {
     private let log: EventLog
     private var head: LogHead
     /// Stream to last version, filled from the log the first time a stream is seen.
-    private var versions = StreamVersionTable()
+    private var versions = UUIDKeyedMap()
     /// An import into an empty log needs no lookups: every stream starts at version 0.
     private let startedEmpty: Bool
     public private(set) var summary = ImportSummary()
