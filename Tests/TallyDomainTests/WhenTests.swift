@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import TallyDomain
 
-private func zone(_ identifier: String) -> TimeZone {
-    TimeZone(identifier: identifier)!
+private func zone(_ identifier: String) -> Zone {
+    Zone.named(identifier)!
 }
 
 private func day(_ year: Int, _ month: Int, _ day: Int) -> LocalDate {
@@ -21,7 +21,7 @@ private let minute: Int64 = 60_000
 private let hour: Int64 = 3_600_000
 private let dayMs: Int64 = 86_400_000
 
-private func whenError(_ text: String, now: Int64 = now, zone: TimeZone = utc, allowLogPosition: Bool = false) -> ValueError? {
+private func whenError(_ text: String, now: Int64 = now, zone: Zone = utc, allowLogPosition: Bool = false) -> ValueError? {
     do {
         _ = try When.parse(text, now: now, zone: zone, allowLogPosition: allowLogPosition)
         return nil

@@ -8,15 +8,16 @@ import Foundation
 /// FoundationEssentials (which has no `CharacterSet`, `trimmingCharacters` or Unicode normalization) and on
 /// every platform.
 public enum TextScalars {
-    /// `CharacterSet.whitespaces`: spaces (general category Zs) and the tab.
+    /// `CharacterSet.whitespaces`: spaces (general category Zs), the tab, and the zero-width space U+200B, which
+    /// Foundation still counts as a space.
     public static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
     }
 
     /// `CharacterSet.whitespacesAndNewlines`: the Unicode White_Space property (spaces, tab, line breaks U+000A...U+000D,
-    /// U+0085, U+2028, U+2029).
+    /// U+0085, U+2028, U+2029) and U+200B, as in `isSpace`.
     public static func isSpaceOrNewline(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace
+        scalar == "\u{200B}" || scalar.properties.isWhitespace
     }
 
     /// `CharacterSet.letters`: general categories L* and M*.
