@@ -28,11 +28,6 @@ public struct Zone: Sendable, CustomStringConvertible {
     /// Coordinated Universal Time.
     public static let utc = Zone(name: "UTC", initialOffset: 0)
 
-    /// A zone whose clock is always `seconds` ahead of UTC (behind when negative).
-    public static func fixed(seconds: Int32, name: String) -> Zone {
-        Zone(name: name, initialOffset: seconds)
-    }
-
     public var description: String { name }
 
     /// The offset from UTC in seconds at the instant `utcSeconds` (seconds since 1970-01-01T00:00:00Z).
