@@ -45,14 +45,18 @@ struct TodoRenderer {
         // Looked up once per table, not once per row.
         let priorities = priorityLabels
         let today = today
-        let rows = view.todos.map { todo -> [String] in
+        var cells: [String] = []
+        cells.reserveCapacity(view.todos.count * columns.count)
+        for todo in view.todos {
             let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
-            return [
-                String(todo.number), marker(todo), title, todo.tags.joined(separator: " "),
-                priorityCell(todo, labels: priorities), dueCell(todo, today: today),
-            ]
+            cells.append(String(todo.number))
+            cells.append(marker(todo))
+            cells.append(title)
+            cells.append(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " "))
+            cells.append(priorityCell(todo, labels: priorities))
+            cells.append(dueCell(todo, today: today))
         }
-        var text = Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
+        var text = Table(columns: columns, cells: cells, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
         text += "\n\n" + footer(view)
         return text
     }

@@ -17,10 +17,33 @@ struct Table: Sendable {
     }
 
     var columns: [Column]
-    /// Missing cells count as empty; cells beyond `columns.count` are ignored.
-    var rows: [[String]]
+    /// The cells row after row, `columns.count` of them per row.
+    var cells: [String]
     /// What marks a cut cell: "…", or "..." when the terminal is not UTF-8.
-    var ellipsis: String = "…"
+    var ellipsis: String
+
+    /// A table of `rows`: missing cells count as empty; cells beyond `columns.count` are ignored.
+    init(columns: [Column], rows: [[String]], ellipsis: String = "…") {
+        self.columns = columns
+        self.ellipsis = ellipsis
+        cells = []
+        cells.reserveCapacity(rows.count * columns.count)
+        for row in rows {
+            cells += row.prefix(columns.count)
+            if row.count < columns.count { cells += repeatElement("", count: columns.count - row.count) }
+        }
+    }
+
+    /// A table whose cells come row after row, `columns.count` per row (a large table is built
+    /// without an array per row).
+    init(columns: [Column], cells: [String], ellipsis: String = "…") {
+        precondition(columns.isEmpty ? cells.isEmpty : cells.count % columns.count == 0, "every row has a cell for each column")
+        self.columns = columns
+        self.cells = cells
+        self.ellipsis = ellipsis
+    }
+
+    var rowCount: Int { columns.isEmpty ? 0 : cells.count / columns.count }
 
     static let gap = "  "
 
@@ -36,31 +59,24 @@ struct Table: Sendable {
         let widths = columnWidths(maxWidth: maxWidth, measured: measured)
         // One byte buffer for the whole table: cells are copied in as UTF-8, never joined per line.
         var text: [UInt8] = []
-        text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rows.count + 1))
-        appendLine(columns.map(\.title), cellWidths: measured.titles[...], widths: widths, to: &text)
-        for (number, row) in rows.enumerated() {
+        text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rowCount + 1))
+        let titles = columns.map(\.title)
+        appendLine(titles[...], cellWidths: measured.titles[...], widths: widths, to: &text)
+        for start in stride(from: 0, to: cells.count, by: columns.count) {
             text.append(UInt8(ascii: "\n"))
-            let start = number * columns.count
-            appendLine(row, cellWidths: measured.cells[start ..< start + columns.count], widths: widths, to: &text)
+            appendLine(cells[start ..< start + columns.count], cellWidths: measured.cells[start ..< start + columns.count], widths: widths, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The display width of every title and cell, measured once: `cells` holds `columns.count`
-    /// entries per row (0 for a missing cell).
+    /// The display width of every title and cell, measured once (`cells` in the order of `Table.cells`).
     private struct Measured {
         var titles: [Int]
         var cells: [Int]
     }
 
     private func measure() -> Measured {
-        var cells = [Int](repeating: 0, count: rows.count * columns.count)
-        for (number, row) in rows.enumerated() {
-            for (index, cell) in row.prefix(columns.count).enumerated() {
-                cells[number * columns.count + index] = TextWidth.of(cell)
-            }
-        }
-        return Measured(titles: columns.map { TextWidth.of($0.title) }, cells: cells)
+        Measured(titles: columns.map { TextWidth.of($0.title) }, cells: cells.map(TextWidth.of))
     }
 
     /// Natural widths, dropped columns at width 0, shrunk as described in `render(maxWidth:)`.
@@ -115,14 +131,14 @@ struct Table: Sendable {
     ///
     /// Padding is held back until something visible follows it, so nothing is written only to be
     /// removed; a cell that itself ends in spaces at the end of the line is trimmed afterwards.
-    private func appendLine(_ cells: [String], cellWidths: ArraySlice<Int>, widths: [Int], to text: inout [UInt8]) {
+    private func appendLine(_ cells: ArraySlice<String>, cellWidths: ArraySlice<Int>, widths: [Int], to text: inout [UInt8]) {
         let lineStart = text.count
         var pending = 0
         var first = true
         for (index, column) in columns.enumerated() where widths[index] > 0 || column.dropOrder == nil {
             if !first { pending += Self.gap.utf8.count }
             first = false
-            let cell = index < cells.count ? cells[index] : ""
+            let cell = cells[cells.startIndex + index]
             var width = cellWidths[cellWidths.startIndex + index]
             var fitted = cell
             if width > widths[index] {
