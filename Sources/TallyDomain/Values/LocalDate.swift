@@ -53,8 +53,26 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The date as `YYYY-MM-DD`.
     public var description: String {
-        let yearText = year < 0 ? "-" + ValueMath.pad(-year, 4) : ValueMath.pad(year, 4)
-        return "\(yearText)-\(ValueMath.pad(month, 2))-\(ValueMath.pad(day, 2))"
+        guard (0 ... 9999).contains(year) else {
+            let yearText = year < 0 ? "-" + ValueMath.pad(-year, 4) : ValueMath.pad(year, 4)
+            return "\(yearText)-\(ValueMath.pad(month, 2))-\(ValueMath.pad(day, 2))"
+        }
+        // Every date a list shows goes through here: ten ASCII digits and dashes, written directly.
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func digits(_ value: Int, _ count: Int, at start: Int) {
+                var rest = value
+                for offset in stride(from: count - 1, through: 0, by: -1) {
+                    buffer[start + offset] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            digits(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            digits(day, 2, at: 8)
+            return 10
+        }
     }
 
     /// Local midnight as epoch milliseconds; when midnight is skipped by a transition, the first instant of the day.
