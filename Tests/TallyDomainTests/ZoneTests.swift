@@ -1,4 +1,5 @@
 import Foundation
+import TallyTestSupport
 import Testing
 @testable import TallyDomain
 
@@ -284,6 +285,44 @@ struct CivilDateTests {
             expected = expected.day < LocalDate.daysInMonth(year: expected.year, month: expected.month)
                 ? LocalDate(year: expected.year, month: expected.month, day: expected.day + 1)!
                 : expected.month < 12 ? LocalDate(year: expected.year, month: expected.month + 1, day: 1)! : LocalDate(year: expected.year + 1, month: 1, day: 1)!
+        }
+    }
+}
+
+@Suite("damaged zone files and rules never crash")
+struct ZoneRobustnessTests {
+    /// Prague's file with bytes changed, cut or grown at random: each parses or throws, and a parsed zone answers
+    /// for any instant.
+    @Test func mutatedZoneFiles() throws {
+        let original = try Array(Data(contentsOf: URL(fileURLWithPath: ZoneDatabase.defaultDirectory + "/Europe/Prague")))
+        var random = SeededRandom(seed: 8536)
+        var parsed = 0
+        for _ in 0..<2000 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                case 1: bytes.removeLast(Int.random(in: 0..<min(64, bytes.count), using: &random))
+                default: bytes.insert(UInt8.random(in: 0...255, using: &random), at: Int.random(in: 0...bytes.count, using: &random))
+                }
+            }
+            guard let zone = try? TZif.parse(bytes, name: "mutated") else { continue }
+            parsed += 1
+            for instant in [Int64.min / 2, -1_000_000_000_000, 0, 1_800_000_000, 4_000_000_000, Int64.max / 2] {
+                _ = zone.offsetSeconds(at: instant)
+            }
+        }
+        #expect(parsed > 0, "some mutations leave a readable file")
+    }
+
+    @Test func randomRuleStrings() {
+        var random = SeededRandom(seed: 1003)
+        let alphabet = Array("ACDEMST<>+-:,./J0123456789")
+        for _ in 0..<5000 {
+            let text = String((0..<Int.random(in: 0...30, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            if let rule = PosixZoneRule(text) {
+                _ = rule.offset(at: 1_800_000_000)
+            }
         }
     }
 }
