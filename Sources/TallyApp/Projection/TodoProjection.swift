@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The result of a todo query: the rows to show and counts for the footer.
@@ -26,7 +30,7 @@ public enum TodoProjection {
     /// ordered (a bounded heap), so a short page of a large list stays cheap. Sorting by title
     /// decodes the matching todos.
     /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n).
-    public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> TodoView {
+    public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
@@ -113,7 +117,7 @@ public enum TodoProjection {
         let primary: (Match, Match) -> ComparisonResult = switch key {
         case .title: { lhs, rhs in
             let all = titles()
-            return all[Int(lhs.key)].compare(all[Int(rhs.key)], options: [.caseInsensitive])
+            return TextScalars.compareIgnoringCase(all[Int(lhs.key)], all[Int(rhs.key)])
         }
         default: { compare($0.key, $1.key) }
         }

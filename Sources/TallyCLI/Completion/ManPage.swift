@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `tally.1` in roff (man(7) macros), rendered from the same specs as `--help`.
 enum ManPage {
@@ -35,6 +39,7 @@ enum ManPage {
             item("NO_COLOR", "When set and not empty, output has no color."),
             item("COLUMNS", "The width tables are fitted to when the terminal does not report its own, or when output goes to a pipe."),
             item("TALLY_BUSY_TIMEOUT", "Milliseconds one wait for the database lock may take before tally retries or reports busy (default: 5000)."),
+            item("TALLY_LIBPQ", "The PostgreSQL client library to load for a postgresql:// log (default: libpq.so.5 through the system's loader). SQLite files never load it."),
             item("LC_ALL, LC_MESSAGES, LANG", "The first one set decides the language of messages: a value starting with \\fBcs\\fR selects Czech. LC_ALL, LC_CTYPE and LANG decide whether output may use UTF\\-8 symbols."),
             ".SH EXIT STATUS",
             item("0", "Success, including a command that changed nothing and said so."),
@@ -97,21 +102,34 @@ enum ManPage {
 
     /// One `.PP` per non-empty line of `text`.
     private static func paragraphs(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: true).flatMap { [".PP", escape(String($0).trimmingCharacters(in: .whitespaces))] }
+        text.split(separator: "\n", omittingEmptySubsequences: true).flatMap { [".PP", escape(String($0).trimming(.whitespaces))] }
+    }
+
+    /// Each comma directly followed by something other than a space becomes `,\:`.
+    static func breakableCommas(_ text: String) -> String {
+        var result = ""
+        var characters = text.makeIterator()
+        var next = characters.next()
+        while let character = next {
+            next = characters.next()
+            result.append(character)
+            if character == ",", let following = next, following != " " { result += "\\:" }
+        }
+        return result
     }
 
     /// Text safe for a roff text line: backslashes and dashes escaped, no leading control character.
     /// With hyphenation off, a comma directly followed by more text is a place the line may break
     /// (`\:`), so long lists such as a JSON field list still fit the page.
     static func escape(_ text: String) -> String {
-        var result = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-        result = result.replacingOccurrences(of: ",(?=[^ ])", with: ",\\\\:", options: .regularExpression)
+        var result = text.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        result = breakableCommas(result)
         if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
         return result
     }
 
     /// A macro argument in double quotes.
     private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "'") + "\""
+        "\"" + text.replacingAll("\"", with: "'") + "\""
     }
 }

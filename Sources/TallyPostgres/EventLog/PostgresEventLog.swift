@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The event log in a PostgreSQL database, shared by every client that connects to it.
@@ -163,7 +167,7 @@ public final class PostgresEventLog: EventStore {
         do {
             try connection.send(sql, parameters(after))
             while true {
-                let rows = PGResult(try connection.receive())
+                let rows = try connection.receive()
                 defer { rows.clear() }
                 let count = rows.count
                 if count > 0 { lastRow = LogHead(seq: rows.int64(count - 1, 0), hash: rows.string(count - 1, hashColumn)) }
