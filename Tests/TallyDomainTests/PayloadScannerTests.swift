@@ -66,6 +66,24 @@ struct PayloadScannerTests {
         }
     }
 
+    @Test("every todo key is recognised by its name, at the end of the buffer too, and no other name is")
+    func keys() {
+        let names: [(String, PayloadScanner.TodoKey)] = [
+            ("title", .title), ("tags", .tags), ("priority", .priority), ("due", .due), ("note", .note), ("wait", .wait), ("series", .series),
+        ]
+        for (name, key) in names {
+            for padding in [0, 12] {
+                let bytes = Array(name.utf8) + Array(repeating: UInt8(ascii: "x"), count: padding)
+                bytes.withUnsafeBufferPointer { buffer in
+                    let cursor = PayloadScanner.Cursor(bytes: buffer.baseAddress!, count: buffer.count)
+                    #expect(cursor.todoKey(0, name.utf8.count) == key, "\(name) + \(padding)")
+                    #expect(cursor.todoKey(0, name.utf8.count - 1) == nil, "\(name) shortened")
+                    #expect(cursor.todoKey(0, name.utf8.count + (padding > 0 ? 1 : 0)) == (padding > 0 ? nil : key), "\(name) extended")
+                }
+            }
+        }
+    }
+
     @Test("payloads left to the tree decoder: same event or same error")
     func deferred() {
         let full = #""tags":[],"priority":null,"due":null,"note":null,"wait":null,"series":null"#

@@ -233,27 +233,29 @@ enum PayloadScanner {
         }
 
         /// The key whose name the bytes `start..<end` spell: every name fits in eight bytes, so
-        /// the bytes are packed into one word and compared with the name's word.
+        /// the bytes are packed little-endian into one word and compared with the name's word
+        /// (`"title"` is 0x65_6c74_6974; a test checks every constant against its name).
         func todoKey(_ start: Int, _ end: Int) -> TodoKey? {
             let length = end &- start
             guard length >= 3, length <= 8 else { return nil }
-            var word: UInt64 = 0
-            for index in 0..<length { word |= UInt64(bytes[start &+ index]) << (index &* 8) }
+            var word: UInt64
+            if start &+ 8 <= count {
+                word = UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self).littleEndian
+                if length < 8 { word &= (1 &<< UInt64(length &* 8)) &- 1 }
+            } else {
+                word = 0
+                for index in 0..<length { word |= UInt64(bytes[start &+ index]) &<< UInt64(index &* 8) }
+            }
             switch word {
-            case Self.keyWords[0]: return .title
-            case Self.keyWords[1]: return .tags
-            case Self.keyWords[2]: return .priority
-            case Self.keyWords[3]: return .due
-            case Self.keyWords[4]: return .note
-            case Self.keyWords[5]: return .wait
-            case Self.keyWords[6]: return .series
+            case 0x65_6c74_6974: return .title
+            case 0x7367_6174: return .tags
+            case 0x7974_6972_6f69_7270: return .priority
+            case 0x65_7564: return .due
+            case 0x6574_6f6e: return .note
+            case 0x7469_6177: return .wait
+            case 0x7365_6972_6573: return .series
             default: return nil
             }
-        }
-
-        /// The names of the keys packed as `todoKey` packs them, in `TodoKey` order.
-        static let keyWords: [UInt64] = ["title", "tags", "priority", "due", "note", "wait", "series"].map { name in
-            name.utf8.enumerated().reduce(0) { word, byte in word | UInt64(byte.element) << (byte.offset * 8) }
         }
 
         /// Reads the value of `key` into `members`; false when it is not of the key's shape.
