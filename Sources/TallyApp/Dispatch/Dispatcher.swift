@@ -102,11 +102,12 @@ public final class Dispatcher {
                 info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: snapshotPolicy.keep)
             } catch is LateSnapshotDamage {
                 // The command has committed; its state came from a snapshot with a damaged chunk.
-                // Replay the log instead, and store the replay's snapshot in place of the damaged one.
+                // Replay the log instead, and store the replay's snapshot in place of the damaged one
+                // (keeping only the new one: the one before it is the damaged one).
                 var replayed = Replayer.Folded()
                 try Replayer.fold(log, into: &replayed, bound: .position(folded.model.position))
                 folded = replayed
-                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: snapshotPolicy.keep)
+                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: 1)
             }
             snapshotBase = info.seq
         } catch let problem as SnapshotProblem {

@@ -99,6 +99,11 @@ public final class SnapshotBuffer: @unchecked Sendable {
         load(offset, length)
     }
 
+    /// Whether chunk `index` has been read (or holds every byte from the start).
+    public func isLoaded(_ index: Int) -> Bool {
+        read == nil || (index < loaded.count && loaded[index] != 0)
+    }
+
     /// Reads every chunk not read yet; true when the whole body is sound.
     @discardableResult
     public func loadAll() -> Bool {
