@@ -23,9 +23,10 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // libpq's header only: TallyPostgres loads the library when a PostgreSQL log is opened
+        // (LibPQ.swift), so the binary does not link it and SQLite commands never load it.
         .systemLibrary(
             name: "CLibPQ",
-            pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "TallyDomain"),

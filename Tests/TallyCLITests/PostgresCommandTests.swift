@@ -203,3 +203,42 @@ struct PostgresCommandTests {
         #expect(shared.run("export").stdout == exported.stdout)
     }
 }
+
+/// libpq is loaded only when a PostgreSQL log is opened; these need no server.
+@Suite("libpq loaded on demand")
+struct LibPQOnDemandTests {
+    @Test("a PostgreSQL log without a loadable libpq: exit 74, a message that says what to install, no password, nothing created")
+    func missingLibrary() throws {
+        let tally = TallyRunner()
+        tally.environment["TALLY_LIBPQ"] = tally.directory.path("no-such-libpq.so")
+        let uri = "postgresql://tally:hunter2@127.0.0.1:1/x"
+        for arguments in [["add", "x"], ["list"], ["verify"]] {
+            let result = tally.run(["--db", uri] + arguments)
+            #expect(result.status == 74, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: postgresql://tally:***@127.0.0.1:1/x is a PostgreSQL log, and its client library libpq could not be loaded: "), "\(result.stderr)")
+            #expect(result.stderr.contains("no-such-libpq.so") && result.stderr.contains("apt install libpq5"))
+            #expect(!result.stderr.contains("hunter2") && result.stdout.isEmpty)
+        }
+        let json = tally.run("--json", "--db", uri, "list")
+        #expect(json.status == 74 && json.stderr.contains(#""code":"client_library_missing""#), "\(json.stderr)")
+        // The same runner's SQLite database works without libpq.
+        #expect(tally.run("add", "local").status == 0)
+        #expect(tally.run("list", "--json").titles == ["local"])
+    }
+
+    #if os(Linux)
+    @Test("the binary does not link libpq, so a command on a SQLite file never loads it")
+    func binaryDoesNotLinkLibPQ() throws {
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [TallyRunner.binary.path]
+        let pipe = Pipe()
+        ldd.standardOutput = pipe
+        try ldd.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        #expect(ldd.terminationStatus == 0 && output.contains("libsqlite3"), "\(output)")
+        #expect(!output.contains("libpq"), "\(output)")
+    }
+    #endif
+}

@@ -35,6 +35,7 @@ enum ManPage {
             item("NO_COLOR", "When set and not empty, output has no color."),
             item("COLUMNS", "The width tables are fitted to when the terminal does not report its own, or when output goes to a pipe."),
             item("TALLY_BUSY_TIMEOUT", "Milliseconds one wait for the database lock may take before tally retries or reports busy (default: 5000)."),
+            item("TALLY_LIBPQ", "The PostgreSQL client library to load for a postgresql:// log (default: libpq.so.5 through the system's loader). SQLite files never load it."),
             item("LC_ALL, LC_MESSAGES, LANG", "The first one set decides the language of messages: a value starting with \\fBcs\\fR selects Czech. LC_ALL, LC_CTYPE and LANG decide whether output may use UTF\\-8 symbols."),
             ".SH EXIT STATUS",
             item("0", "Success, including a command that changed nothing and said so."),

@@ -111,6 +111,7 @@ enum FailureMapper {
             case .authentication: ("authentication", .errorServerAuthentication)
             case .unknownDatabase: ("unknown_database", .errorServerUnknownDatabase)
             case .lost: ("connection_lost", .errorServerLost)
+            case .clientMissing: ("client_library_missing", .errorClientLibraryMissing)
             }
             return Failure(exit: .ioError, code: code, message: catalog.text(id, ["server": failure.server, "detail": failure.detail]))
         case .permissionDenied(let detail):

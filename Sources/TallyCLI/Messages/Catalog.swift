@@ -89,14 +89,19 @@ struct Catalog: Sendable {
 }
 
 extension Catalog {
-    /// Languages with a catalog, by the code a locale name starts with.
-    static let languages: [Language] = [.english, .czech]
+    /// The language with a catalog for the code a locale name starts with; English otherwise.
+    /// Only the chosen language's templates are built (each is a dictionary of every message).
+    static func language(code: String) -> Language {
+        switch code {
+        case "cs": .czech
+        default: .english
+        }
+    }
 
     /// The catalog the locale asks for: the first non-empty of `LC_ALL`, `LC_MESSAGES`, `LANG`; English otherwise.
     static func forEnvironment(_ environment: [String: String]) -> Catalog {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         let code = locale.prefix { $0.isLetter }.lowercased()
-        let language = languages.first { $0.code == code } ?? .english
-        return Catalog(language: language, asciiSymbols: !Settings.useUnicode(environment: environment))
+        return Catalog(language: language(code: code), asciiSymbols: !Settings.useUnicode(environment: environment))
     }
 }

@@ -429,6 +429,7 @@ extension Language {
             .errorServerAuthentication: .text("Server PostgreSQL {server} odmítl přihlášení: {detail}. Zkontrolujte jméno uživatele a heslo (PGPASSWORD, ~/.pgpass); nic se nezměnilo."),
             .errorServerUnknownDatabase: .text("Server PostgreSQL {server} takovou databázi nemá: {detail}. Nejprve ji vytvořte (createdb); nic se nezměnilo."),
             .errorServerLost: .text("Spojení se serverem PostgreSQL {server} se přerušilo: {detail}. Příkaz je jedna transakce: provedl se celý, nebo vůbec ('tally log' ukáže který případ nastal)."),
+            .errorClientLibraryMissing: .text("{server} je log v PostgreSQL a jeho klientskou knihovnu libpq se nepodařilo načíst: {detail}. Nainstalujte ji (Debian a Ubuntu: apt install libpq5; macOS: brew install libpq) nebo nastavte TALLY_LIBPQ na její cestu; nic se nezměnilo."),
             .errorPermissionDenied: .text("Databáze této roli operaci odepřela: {detail}. Požádejte vlastníka logu o oprávnění (viz oddíl README o sdíleném logu); nic se nezměnilo."),
             .errorForeignSchema: .text("Tato databáze není log tally: {detail}. Nasměrujte --db na prázdnou databázi nebo na databázi tally; nic se nezměnilo."),
             .infoServer: .text("Server"),

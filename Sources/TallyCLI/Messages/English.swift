@@ -379,6 +379,7 @@ extension Language {
             .errorServerAuthentication: .text("The PostgreSQL server {server} refused the login: {detail}. Check the user name and the password (PGPASSWORD, ~/.pgpass); nothing was changed."),
             .errorServerUnknownDatabase: .text("The PostgreSQL server {server} has no such database: {detail}. Create it first (createdb); nothing was changed."),
             .errorServerLost: .text("Lost the connection to the PostgreSQL server {server}: {detail}. A command is one transaction: it was applied in full or not at all ('tally log' shows which)."),
+            .errorClientLibraryMissing: .text("{server} is a PostgreSQL log, and its client library libpq could not be loaded: {detail}. Install it (Debian and Ubuntu: apt install libpq5; macOS: brew install libpq) or set TALLY_LIBPQ to its path; nothing was changed."),
             .errorPermissionDenied: .text("The database refused this role: {detail}. Ask the owner of the log for the grants (see the README's shared log section); nothing was changed."),
             .errorForeignSchema: .text("This database is not a tally log: {detail}. Point --db at an empty database or a tally one; nothing was changed."),
             .infoServer: .text("Server"),

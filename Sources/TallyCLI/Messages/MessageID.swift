@@ -387,6 +387,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorServerAuthentication = "error.server-authentication"
     case errorServerUnknownDatabase = "error.server-unknown-database"
     case errorServerLost = "error.server-lost"
+    case errorClientLibraryMissing = "error.client-library-missing"
     case errorPermissionDenied = "error.permission-denied"
     case errorForeignSchema = "error.foreign-schema"
     case infoServer = "info.server"

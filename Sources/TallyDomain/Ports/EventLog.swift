@@ -46,6 +46,8 @@ public struct ServerFailure: Sendable, Hashable {
         case unknownDatabase
         /// The connection broke during the command; its transaction was rolled back.
         case lost
+        /// The PostgreSQL client library (libpq) is not installed, so no connection was tried.
+        case clientMissing
     }
 
     public var kind: Kind

@@ -8,12 +8,15 @@ struct PGError: Error {
     var message: String
     /// True when the connection itself is gone (not only the statement).
     var connectionLost: Bool
+    /// True when libpq itself could not be loaded, so no connection was tried.
+    var clientMissing = false
 }
 
 /// One libpq connection; every statement goes through `execute`.
 ///
 /// Parameters travel as text, except `[UInt8]` values, which travel as binary (bytea).
 final class PGConnection {
+    private let pq: LibPQ
     private let handle: OpaquePointer
     private var prepared: Set<String> = []
     /// The server as messages name it, without a password.
@@ -22,81 +25,85 @@ final class PGConnection {
     /// Connects with a URI or `key=value` string; libpq reads `PGPASSWORD`, `~/.pgpass`, service files.
     init(conninfo: String, server: String) throws(PGError) {
         self.server = server
-        guard let handle = PQconnectdb(conninfo) else {
+        switch LibPQ.shared {
+        case .success(let library): pq = library
+        case .failure(let missing): throw PGError(sqlState: nil, message: missing.detail, connectionLost: true, clientMissing: true)
+        }
+        guard let handle = pq.connectdb(conninfo) else {
             throw PGError(sqlState: nil, message: "out of memory", connectionLost: true)
         }
-        if PQstatus(handle) != CONNECTION_OK {
-            let message = Self.trimmed(PQerrorMessage(handle))
-            PQfinish(handle)
+        if pq.status(handle) != CONNECTION_OK {
+            let message = Self.trimmed(pq.errorMessage(handle))
+            pq.finish(handle)
             throw PGError(sqlState: nil, message: message, connectionLost: true)
         }
         self.handle = handle
         // Notices (such as "relation already exists, skipping") are not for the user's terminal.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        pq.setNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     deinit {
-        PQfinish(handle)
+        pq.finish(handle)
     }
 
     /// The role the server logged this connection in as.
-    var sessionUser: String { PQuser(handle).map { String(cString: $0) } ?? "" }
+    var sessionUser: String { pq.user(handle).map { String(cString: $0) } ?? "" }
 
-    var isOK: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isOK: Bool { pq.status(handle) == CONNECTION_OK }
 
     /// True inside a transaction block (or a failed one waiting for ROLLBACK).
     var isInTransaction: Bool {
-        let status = PQtransactionStatus(handle)
+        let status = pq.transactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
     /// Runs statements without parameters (several, separated by `;`, are allowed).
     func execute(_ sql: String) throws(PGError) {
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
+        let result = pq.exec(handle, sql)
+        defer { pq.clear(result) }
         try check(result)
     }
 
     /// Runs one statement with parameters and hands the result to `body`.
     func query<T>(_ sql: String, _ parameters: [PGValue] = [], binaryResult: Bool = false, _ body: (PGResult) throws -> T) throws -> T {
         let result = try run(sql: sql, name: nil, parameters, binaryResult: binaryResult)
-        defer { PQclear(result) }
-        return try body(PGResult(result))
+        defer { pq.clear(result) }
+        return try body(PGResult(result, pq))
     }
 
     /// Runs one statement with parameters, ignoring any rows.
     func run(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) {
         let result = try run(sql: sql, name: nil, parameters, binaryResult: false)
-        PQclear(result)
+        pq.clear(result)
     }
 
     /// Runs a statement prepared once per connection under `name`.
     func runPrepared(_ name: String, _ sql: String, _ parameters: [PGValue]) throws(PGError) {
         let result = try run(sql: sql, name: name, parameters, binaryResult: false)
-        PQclear(result)
+        pq.clear(result)
     }
 
     /// The first column of the first row as an integer; nil for no row or NULL.
     func scalarInt(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> Int64? {
         let result = try run(sql: sql, name: nil, parameters, binaryResult: false)
-        defer { PQclear(result) }
-        let rows = PGResult(result)
+        defer { pq.clear(result) }
+        let rows = PGResult(result, pq)
         guard rows.count > 0, !rows.isNull(0, 0) else { return nil }
         return rows.int64(0, 0)
     }
 
     private func run(sql: String, name: String?, _ parameters: [PGValue], binaryResult: Bool) throws(PGError) -> OpaquePointer? {
         if let name, !prepared.contains(name) {
-            let result = PQprepare(handle, name, sql, Int32(parameters.count), nil)
-            defer { PQclear(result) }
+            let result = pq.prepare(handle, name, sql, Int32(parameters.count), nil)
+            defer { pq.clear(result) }
             try check(result)
             prepared.insert(name)
         }
         let result = withParameters(parameters) { count, pointers, lengths, formats in
             if let name {
-                return PQexecPrepared(handle, name, count, pointers, lengths, formats, binaryResult ? 1 : 0)
+                return pq.execPrepared(handle, name, count, pointers, lengths, formats, binaryResult ? 1 : 0)
             }
-            return PQexecParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
+            return pq.execParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
         }
         return try checked(result)
     }
@@ -106,7 +113,7 @@ final class PGConnection {
         do {
             try check(result)
         } catch {
-            PQclear(result)
+            pq.clear(result)
             throw error
         }
         return result
@@ -116,23 +123,23 @@ final class PGConnection {
     /// on the next page while the caller processes this one.
     func send(_ sql: String, _ parameters: [PGValue]) throws(PGError) {
         let sent = withParameters(parameters) { count, pointers, lengths, formats in
-            PQsendQueryParams(handle, sql, count, nil, pointers, lengths, formats, 0)
+            pq.sendQueryParams(handle, sql, count, nil, pointers, lengths, formats, 0)
         }
         guard sent == 1 else {
-            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: PQstatus(handle) != CONNECTION_OK)
+            throw PGError(sqlState: nil, message: Self.trimmed(pq.errorMessage(handle)), connectionLost: pq.status(handle) != CONNECTION_OK)
         }
     }
 
     /// The rows of the query `send` sent; the caller clears the result. The connection is free again afterwards.
-    func receive() throws(PGError) -> OpaquePointer? {
-        let result = PQgetResult(handle)
+    func receive() throws(PGError) -> PGResult {
+        let result = pq.getResult(handle)
         discardPending()
-        return try checked(result)
+        return PGResult(try checked(result), pq)
     }
 
     /// Reads and drops whatever results of a sent query are still due.
     func discardPending() {
-        while let extra = PQgetResult(handle) { PQclear(extra) }
+        while let extra = pq.getResult(handle) { pq.clear(extra) }
     }
 
     /// Calls `body` with the parameters as libpq takes them: text, except bytes (binary).
@@ -166,36 +173,36 @@ final class PGConnection {
     }
 
     private func check(_ result: OpaquePointer?) throws(PGError) {
-        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        let status = result.map { pq.resultStatus($0) } ?? PGRES_FATAL_ERROR
         switch status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN:
             return
         default:
-            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
-            var message = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
-            if message == nil || message!.isEmpty { message = Self.trimmed(PQerrorMessage(handle)) }
-            throw PGError(sqlState: state, message: message ?? "unknown error", connectionLost: PQstatus(handle) != CONNECTION_OK)
+            let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+            var message = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
+            if message == nil || message!.isEmpty { message = Self.trimmed(pq.errorMessage(handle)) }
+            throw PGError(sqlState: state, message: message ?? "unknown error", connectionLost: pq.status(handle) != CONNECTION_OK)
         }
     }
 
     /// Sends rows with `COPY ... FROM STDIN` (text format); `rows` are complete lines ending in "\n".
     func copyIn(_ sql: String, rows: [UInt8]) throws(PGError) {
-        let start = PQexec(handle, sql)
-        defer { PQclear(start) }
+        let start = pq.exec(handle, sql)
+        defer { pq.clear(start) }
         try check(start)
         let sent = rows.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pq.putCopyData(handle, $0, Int32(buffer.count)) }
             } ?? 1
         }
-        let ended = PQputCopyEnd(handle, sent == 1 ? nil : "client failed to send the rows")
+        let ended = pq.putCopyEnd(handle, sent == 1 ? nil : "client failed to send the rows")
         guard ended == 1 else {
-            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: PQstatus(handle) != CONNECTION_OK)
+            throw PGError(sqlState: nil, message: Self.trimmed(pq.errorMessage(handle)), connectionLost: pq.status(handle) != CONNECTION_OK)
         }
         var failure: PGError?
-        while let result = PQgetResult(handle) {
+        while let result = pq.getResult(handle) {
             do { try check(result) } catch { if failure == nil { failure = error } }
-            PQclear(result)
+            pq.clear(result)
         }
         if let failure { throw failure }
     }
@@ -219,20 +226,22 @@ enum PGValue {
 /// Rows of one result; valid only inside the `query` callback that receives it.
 struct PGResult {
     private let handle: OpaquePointer?
+    private let pq: LibPQ
 
-    init(_ handle: OpaquePointer?) {
+    init(_ handle: OpaquePointer?, _ pq: LibPQ) {
         self.handle = handle
+        self.pq = pq
     }
 
-    var count: Int { Int(PQntuples(handle)) }
+    var count: Int { Int(pq.ntuples(handle)) }
 
     /// Frees a result that `receive` returned (`query` frees its own).
     func clear() {
-        PQclear(handle)
+        pq.clear(handle)
     }
 
     func isNull(_ row: Int, _ column: Int) -> Bool {
-        PQgetisnull(handle, Int32(row), Int32(column)) == 1
+        pq.getisnull(handle, Int32(row), Int32(column)) == 1
     }
 
     func string(_ row: Int, _ column: Int) -> String {
@@ -259,8 +268,8 @@ struct PGResult {
 
     /// The value's bytes (text, or binary for a binary result), without a copy.
     func withBytes<T>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
-        guard let value = PQgetvalue(handle, Int32(row), Int32(column)) else {
+        let length = Int(pq.getlength(handle, Int32(row), Int32(column)))
+        guard let value = pq.getvalue(handle, Int32(row), Int32(column)) else {
             return try body(UnsafeBufferPointer(start: nil, count: 0))
         }
         return try value.withMemoryRebound(to: UInt8.self, capacity: length) { pointer in

@@ -29,6 +29,9 @@ enum PostgresErrors {
 
     /// A connection attempt that failed: libpq gives no SQLSTATE here, only its message.
     static func mapConnect(_ error: PGError, server: String) -> EventLogError {
+        if error.clientMissing {
+            return .unavailable(ServerFailure(kind: .clientMissing, server: server, detail: error.message))
+        }
         let message = error.message
         let lower = message.lowercased()
         let kind: ServerFailure.Kind

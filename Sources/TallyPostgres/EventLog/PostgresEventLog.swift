@@ -163,7 +163,7 @@ public final class PostgresEventLog: EventStore {
         do {
             try connection.send(sql, parameters(after))
             while true {
-                let rows = PGResult(try connection.receive())
+                let rows = try connection.receive()
                 defer { rows.clear() }
                 let count = rows.count
                 if count > 0 { lastRow = LogHead(seq: rows.int64(count - 1, 0), hash: rows.string(count - 1, hashColumn)) }
