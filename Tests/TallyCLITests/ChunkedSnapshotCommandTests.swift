@@ -9,7 +9,7 @@ import TallyTestSupport
 /// over from a full replay, print what an intact store prints, warn once, and append once.
 @Suite("A damaged snapshot chunk read late, end to end")
 struct ChunkedSnapshotCommandTests {
-    /// A store of many todos (a body of several 64 KiB chunks) with a snapshot at its head, and an intact copy.
+    /// A store of many todos (a body of several chunks) with a snapshot at its head, and an intact copy.
     static func stores() throws -> (damaged: TallyRunner, intact: TallyRunner) {
         let damaged = TallyRunner()
         var generator = LogGenerator(seed: 77)
