@@ -2,8 +2,9 @@
 ///
 /// Items loaded from a snapshot stay encoded in the snapshot's bytes (`base`) and are decoded one at
 /// a time when asked for; items the tail created or changed live in a small overlay (`appended`,
-/// `changed`). So opening a snapshot costs a copy of its bytes and a check of its tables, not a
-/// decode of every item, and a command pays for the items it touches. A table folded from events
+/// `changed`). So opening a snapshot costs a check of its tables' frames (reading only the chunks
+/// they lie in, see `SnapshotBuffer`), not a decode of every item, and a command pays for the
+/// items it touches. The counts of items in each state are kept through every change. A table folded from events
 /// alone (a replay, a rebuild) has no base and is a plain array with a dictionary index.
 ///
 /// Only `Reducer.evolve` changes the tables of a `ReadModel`; equality compares the items.
