@@ -93,6 +93,18 @@ bench-quick: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/tally-bench --quick --tally .build/release/tally --cache .build/bench
 
+## size: release build, then the size of the binary as `make install` installs it (stripped); fails above 20 MB
+## or when full Foundation's ICU is linked again (a module imports Foundation instead of FoundationEssentials).
+.PHONY: size
+SIZE_LIMIT ?= 20000000
+size: release
+	@strip -o .build/tally-stripped .build/release/tally
+	@bytes=$$(wc -c < .build/tally-stripped); \
+	echo "tally stripped: $$bytes bytes (limit $(SIZE_LIMIT))"; \
+	if grep -q -a -e FoundationInternationalization -e _FoundationICU .build/release/tally; then \
+		echo "tally links FoundationInternationalization/ICU: some module imports Foundation"; exit 1; fi; \
+	test $$bytes -le $(SIZE_LIMIT) || { echo "tally is larger than $(SIZE_LIMIT) bytes"; exit 1; }
+
 ## demo: build and run tally on a throw-away database.
 demo: build
 	@./scripts/demo .build/debug/tally

@@ -6,7 +6,7 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDates(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    for zone in [TimeZone(identifier: "Europe/Prague")!, TimeZone(identifier: "UTC")!] {
+    for zone in [Zone.named("Europe/Prague")!, Zone.utc] {
         if let when = try? When.parse(text, now: 1_795_262_400_000, zone: zone) {
             precondition(When.fromStorage(when.storageText) == when, "\(when) does not survive its storage text")
         }

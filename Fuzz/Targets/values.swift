@@ -5,7 +5,7 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzValues(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let zone = TimeZone(identifier: "Europe/Prague")!
+    let zone = Zone.named("Europe/Prague")!
     if let seconds = try? ActivityDuration.parse(text), seconds >= 0 {
         let again = try? ActivityDuration.parse(ActivityDuration.format(seconds))
         precondition(again == seconds, "duration \(seconds) does not survive formatting")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The command-line program: parses arguments, runs one command, reports errors with SPEC exit codes.
@@ -96,7 +100,7 @@ public enum TallyCLI {
             return
         }
         if color {
-            let prefix = catalog.text(.errorPrefix, ["message": ""]).trimmingCharacters(in: .whitespaces)
+            let prefix = catalog.text(.errorPrefix, ["message": ""]).trimming(.whitespaces)
             console.errorLine(Style(color: true).red(prefix) + " " + failure.message)
         } else {
             console.errorLine(catalog.text(.errorPrefix, ["message": failure.message]))

@@ -90,7 +90,7 @@ struct ProjectionTests {
 
     @Test("a date-only due counts from local midnight in the given zone")
     func zoneAware() throws {
-        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let tokyo = Zone.named("Asia/Tokyo")!
         // In Tokyo, 2026-11-22 starts at 2026-11-21T15:00Z, before the 09:00Z instant of todo 4.
         let view = try TodoProjection.run(TodoQuery(sort: .due), on: model, now: Fixtures.epoch, zone: tokyo)
         #expect(view.todos.map(\.number) == [2, 4, 1, 3, 5])

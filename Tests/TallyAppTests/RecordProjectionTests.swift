@@ -91,11 +91,11 @@ struct RecordProjectionTests {
     func zones() throws {
         let late = Self.model([RecordFields(name: "late", category: "running", durationSeconds: 600, date: Self.at("2026-11-29T20:00:00Z"))])
         let utc = try StatsProjection.run(grouping: .week, since: nil, until: nil, categories: [], on: late, now: Fixtures.epoch, zone: Fixtures.utc)
-        let tokyo = try StatsProjection.run(grouping: .week, since: nil, until: nil, categories: [], on: late, now: Fixtures.epoch, zone: TimeZone(identifier: "Asia/Tokyo")!)
+        let tokyo = try StatsProjection.run(grouping: .week, since: nil, until: nil, categories: [], on: late, now: Fixtures.epoch, zone: Zone.named("Asia/Tokyo")!)
         #expect(utc.buckets.map(\.key) == ["2026-W48"] && tokyo.buckets.map(\.key) == ["2026-W49"])
         let newYear = Self.model([RecordFields(name: "ny", category: "running", durationSeconds: 600, date: Self.at("2026-12-31T23:30:00Z"))])
-        let newYork = try StatsProjection.run(grouping: .month, since: nil, until: nil, categories: [], on: newYear, now: Fixtures.epoch, zone: TimeZone(identifier: "America/New_York")!)
-        let prague = try StatsProjection.run(grouping: .month, since: nil, until: nil, categories: [], on: newYear, now: Fixtures.epoch, zone: TimeZone(identifier: "Europe/Prague")!)
+        let newYork = try StatsProjection.run(grouping: .month, since: nil, until: nil, categories: [], on: newYear, now: Fixtures.epoch, zone: Zone.named("America/New_York")!)
+        let prague = try StatsProjection.run(grouping: .month, since: nil, until: nil, categories: [], on: newYear, now: Fixtures.epoch, zone: Zone.named("Europe/Prague")!)
         #expect(newYork.buckets.map(\.key) == ["2026-12"] && prague.buckets.map(\.key) == ["2027-01"])
     }
 

@@ -78,6 +78,27 @@ struct TerminalTests {
         #expect(!piped.stdout.contains("\u{1B}") && piped.stdout.contains("2026-11-20"), "no color when not a terminal")
     }
 
+    @Test("a due date is overdue once its day is over in the local zone, not in UTC")
+    func overdueByLocalDay() throws {
+        let tally = TallyRunner()
+        tally.environment["TZ"] = "Europe/Prague"
+        tally.run("add", "yesterday", "--due", "2026-11-21")
+        tally.run("add", "today", "--due", "2026-11-22")
+        tally.run("add", "in an hour", "--due", "2026-11-22T01:30")
+        tally.run("add", "half an hour ago", "--due", "2026-11-22T00:00")
+        var environment = Self.terminalEnvironment(tally)
+        // 00:30 on the 22nd in Prague, still the 21st in UTC.
+        environment["TALLY_NOW"] = "2026-11-21T23:30:00Z"
+        let terminal = try PseudoTerminal(columns: 120, ["list"], environment: environment)
+        #expect(terminal.finish() == 0)
+        let list = String(decoding: terminal.output, as: UTF8.self)
+        let red = "\u{1B}[31m"
+        #expect(list.contains(red + "2026-11-21"), "the 21st is over in Prague: \(list)")
+        #expect(!list.contains(red + "2026-11-22\u{1B}") && list.contains("2026-11-22"), "today is not overdue: \(list)")
+        #expect(list.contains(red + "2026-11-22 00:00"), "an instant half an hour ago is overdue")
+        #expect(!list.contains(red + "2026-11-22 01:30"), "an instant still to come is not")
+    }
+
     @Test("the progress bar redraws in place and leaves nothing behind, at 40 and 200 columns", arguments: [40, 200])
     func progressBar(columns: Int) throws {
         let tally = TallyRunner()

@@ -27,7 +27,7 @@ struct ActivityImportDomainTests {
     @Test("Garmin Connect's Activities.csv: local dates, km and h:mm:ss")
     func garmin() throws {
         let csv = "Activity Type,Date,Favorite,Title,Distance,Calories,Time\nRunning,2024-03-31 09:15:00,false,Easter run,10.02,700,00:50:10\n"
-        let parsed = try ActivityCSV.parse(Array(csv.utf8), zone: TimeZone(identifier: "Europe/Prague")!)
+        let parsed = try ActivityCSV.parse(Array(csv.utf8), zone: Zone.named("Europe/Prague")!)
         #expect(parsed.kind == .garmin)
         #expect(parsed.rows.first?.date == Timestamp.parse("2024-03-31T09:15:00+02:00"), "after the switch to summer time")
         #expect(parsed.rows.first?.distanceMeters == 10_020 && parsed.rows.first?.elapsedSeconds == 3_010)

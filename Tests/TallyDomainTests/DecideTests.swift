@@ -22,7 +22,7 @@ struct Scenario {
         given(titles.enumerated().map { ("t\($0.offset + 1)", .todoCreated(TodoFields(title: $0.element))) })
     }
 
-    func when(_ command: Command, now: Int64 = Fixtures.epoch, zone: TimeZone = Fixtures.utc) throws(DomainError) -> Decision {
+    func when(_ command: Command, now: Int64 = Fixtures.epoch, zone: Zone = Fixtures.utc) throws(DomainError) -> Decision {
         try Decider.decide(command, state: state, context: DecisionContext(now: now, zone: zone, makeID: { ids.make() }))
     }
 
@@ -50,7 +50,7 @@ struct DecideTests {
 
     @Test("a due date-time becomes a UTC instant in the local zone")
     func addWithDueTime() throws {
-        let prague = TimeZone(identifier: "Europe/Prague")!
+        let prague = Zone.named("Europe/Prague")!
         let decision = try Scenario().when(.addTodo(TodoInput(title: "Train", due: "2026-11-23T08:15")), zone: prague)
         guard case .todoCreated(let fields) = decision.events.first?.event else { Issue.record("no creation"); return }
         #expect(fields.due == .instant(Timestamp.parse("2026-11-23T07:15:00Z")!))

@@ -19,7 +19,7 @@ struct FuzzCorpusTests {
     func values() throws {
         let inputs = Self.corpus("values")
         #expect(inputs.count >= 10)
-        let zone = TimeZone(identifier: "Europe/Prague")!
+        let zone = Zone.named("Europe/Prague")!
         for (name, bytes) in inputs {
             let text = String(decoding: bytes, as: UTF8.self)
             if let seconds = try? ActivityDuration.parse(text) {
@@ -38,7 +38,7 @@ struct FuzzCorpusTests {
         #expect(inputs.count >= 10)
         for (name, bytes) in inputs {
             let text = String(decoding: bytes, as: UTF8.self)
-            for zone in [TimeZone(identifier: "Europe/Prague")!, Fixtures.utc] {
+            for zone in [Zone.named("Europe/Prague")!, Fixtures.utc] {
                 if let when = try? When.parse(text, now: Fixtures.epoch, zone: zone) {
                     #expect(When.fromStorage(when.storageText) == when, "\(name)")
                 }

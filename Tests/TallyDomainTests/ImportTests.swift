@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Taskwarrior and todo.txt conversion")
 struct ImportTests {
-    let utc = TimeZone(identifier: "UTC")!
-    let prague = TimeZone(identifier: "Europe/Prague")!
+    let utc = Zone.utc
+    let prague = Zone.named("Europe/Prague")!
 
     func day(_ text: String) -> LocalDate { LocalDate.parse(text)! }
 

@@ -62,7 +62,7 @@ struct NaturalWhenTests {
 
     @Test("the day of a name is the local day: late on Saturday evening in Prague, 'tomorrow' is Sunday")
     func localDay() throws {
-        let prague = TimeZone(identifier: "Europe/Prague")!
+        let prague = Zone.named("Europe/Prague")!
         let saturdayNight = Timestamp.parse("2026-11-21T23:30:00Z")!  // 00:30 on Sunday in Prague
         #expect(try When.parse("tomorrow", now: saturdayNight, zone: prague) == Self.date("2026-11-23"))
         #expect(try When.parse("+1d", now: saturdayNight, zone: prague) == Self.date("2026-11-23"))

@@ -7,18 +7,18 @@ import TallyTestSupport
 /// and keeps what undo needs (each command's events and the model before them).
 struct SeriesWorld {
     let ids = SequentialIDs()
-    var zone: TimeZone
+    var zone: Zone
     var model = ReadModel()
     var now: Int64 = Fixtures.epoch
     private(set) var commands: [(events: [AppliedEvent], before: ReadModel)] = []
     private(set) var log: [(stream: String, event: DomainEvent, at: Int64)] = []
 
-    init(zone: TimeZone = Fixtures.utc) {
+    init(zone: Zone = Fixtures.utc) {
         self.zone = zone
     }
 
     /// Noon of `date` in the world's zone.
-    static func noon(_ text: String, zone: TimeZone) -> Int64 {
+    static func noon(_ text: String, zone: Zone) -> Int64 {
         LocalDate.parse(text)!.startInstant(in: zone) + 12 * 3_600_000
     }
 
@@ -95,7 +95,7 @@ func day(_ text: String) -> LocalDate { LocalDate.parse(text)! }
 /// The model a sequence of completed instances leaves: every instance but the last completed at noon of its
 /// completion day, each created when the previous one was completed.
 func expectedModel(
-    seriesID: String, fields: SeriesFields, startedAt: Int64, dues: [Due], completions: [Int64], zone: TimeZone, position: Int64
+    seriesID: String, fields: SeriesFields, startedAt: Int64, dues: [Due], completions: [Int64], zone: Zone, position: Int64
 ) -> ReadModel {
     var model = ReadModel()
     model.position = position
@@ -120,11 +120,11 @@ func expectedModel(
 
 @Suite("Recurring series, folded over whole read models")
 struct SeriesFoldTests {
-    let prague = TimeZone(identifier: "Europe/Prague")!
+    let prague = Zone.named("Europe/Prague")!
 
     /// Adds a series and completes each instance on its due day (or on the given days), returning the world.
     func simulate(
-        due: String, recur: String, from: String? = nil, until: String? = nil, zone: TimeZone = Fixtures.utc,
+        due: String, recur: String, from: String? = nil, until: String? = nil, zone: Zone = Fixtures.utc,
         addedOn: String, completeOn days: [String]
     ) throws -> SeriesWorld {
         var world = SeriesWorld(zone: zone)

@@ -77,6 +77,6 @@ private let base: Int64 = 1_795_271_400_000
         (1_792_891_800_000, "Europe/Prague", true, "2026-10-25 02:30"),
     ])
     func formatsLocalTime(ms: Int64, zoneID: String, withTime: Bool, text: String) {
-        #expect(Timestamp.formatLocal(ms, in: TimeZone(identifier: zoneID)!, withTime: withTime) == text)
+        #expect(Timestamp.formatLocal(ms, in: Zone.named(zoneID)!, withTime: withTime) == text)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import TallyDomain
 
-private func zone(_ identifier: String) -> TimeZone {
-    TimeZone(identifier: identifier)!
+private func zone(_ identifier: String) -> Zone {
+    Zone.named(identifier)!
 }
 
 private func day(_ year: Int, _ month: Int, _ day: Int) -> LocalDate {
@@ -21,7 +21,7 @@ private let minute: Int64 = 60_000
 private let hour: Int64 = 3_600_000
 private let dayMs: Int64 = 86_400_000
 
-private func whenError(_ text: String, now: Int64 = now, zone: TimeZone = utc, allowLogPosition: Bool = false) -> ValueError? {
+private func whenError(_ text: String, now: Int64 = now, zone: Zone = utc, allowLogPosition: Bool = false) -> ValueError? {
     do {
         _ = try When.parse(text, now: now, zone: zone, allowLogPosition: allowLogPosition)
         return nil
@@ -339,5 +339,21 @@ private func whenError(_ text: String, now: Int64 = now, zone: TimeZone = utc, a
         #expect(day(2026, 11, 21) < day(2026, 12, 1))
         #expect(day(2025, 12, 31) < day(2026, 1, 1))
         #expect(!(day(2026, 1, 1) < day(2026, 1, 1)))
+    }
+}
+
+@Suite struct LocalDateTextTests {
+    @Test("YYYY-MM-DD for every day from year 0 to 9999 sampled, and the signed and five-digit years around them")
+    func description() throws {
+        for dayNumber in stride(from: Int64(-719_528), through: 2_932_896, by: 97) {
+            let date = LocalDate(dayNumber: dayNumber)
+            let expected = (date.year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - String(abs(date.year)).count))
+                + String(abs(date.year)) + "-" + (date.month < 10 ? "0" : "") + String(date.month) + "-" + (date.day < 10 ? "0" : "") + String(date.day)
+            #expect(date.description == expected)
+            if (1 ... 9999).contains(date.year) { #expect(LocalDate.parse(date.description) == date) }
+        }
+        #expect(LocalDate(dayNumber: 0).description == "1970-01-01")
+        #expect(LocalDate(dayNumber: -719_529).description == "-0001-12-31")
+        #expect(LocalDate(dayNumber: 2_932_897).description == "10000-01-01")
     }
 }

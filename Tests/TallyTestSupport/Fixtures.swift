@@ -53,9 +53,9 @@ public final class TestClock: @unchecked Sendable {
 public enum Fixtures {
     /// 2026-11-21T12:00:00Z
     public static let epoch: Int64 = 1_795_262_400_000
-    public static let utc = TimeZone(identifier: "UTC")!
+    public static let utc = Zone.utc
 
-    public static func context(ids: SequentialIDs, now: Int64 = epoch, zone: TimeZone = utc) -> DecisionContext {
+    public static func context(ids: SequentialIDs, now: Int64 = epoch, zone: Zone = utc) -> DecisionContext {
         DecisionContext(now: now, zone: zone, makeID: { ids.make() })
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// Why one file or export row was left out of an import.
@@ -33,11 +37,11 @@ public struct ActivityImport {
 
     let blobs: BlobStore
     let inflate: Inflate
-    let zone: TimeZone
+    let zone: Zone
     /// Called with the bytes read so far and the total.
     let progress: (Int, Int) -> Void
 
-    public init(blobs: BlobStore, zone: TimeZone, inflate: @escaping Inflate, progress: @escaping (Int, Int) -> Void) {
+    public init(blobs: BlobStore, zone: Zone, inflate: @escaping Inflate, progress: @escaping (Int, Int) -> Void) {
         self.blobs = blobs
         self.zone = zone
         self.inflate = inflate
@@ -93,24 +97,23 @@ public struct ActivityImport {
         var jobs: [Job] = []
         let files = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard files.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ActivityImportError.notFound(path) }
-            if !isDirectory.boolValue {
+            guard let isDirectory = FileProbe.isDirectory(path) else { throw ActivityImportError.notFound(path) }
+            if !isDirectory {
                 let lower = path.lowercased()
-                jobs.append(lower.hasSuffix(".csv") ? .csv(path: path, folder: (path as NSString).deletingLastPathComponent) : .track(path: path))
+                jobs.append(lower.hasSuffix(".csv") ? .csv(path: path, folder: PathText.deletingLastComponent(path)) : .track(path: path))
                 continue
             }
             for list in ["activities.csv", "Activities.csv"] {
-                let csv = (path as NSString).appendingPathComponent(list)
+                let csv = PathText.appending(path, list)
                 if files.fileExists(atPath: csv), (try? files.contentsOfDirectory(atPath: path))?.contains(list) == true {
                     jobs.append(.csv(path: csv, folder: path))
                 }
             }
             if jobs.contains(where: { if case .csv(_, let folder) = $0 { folder == path } else { false } }) { continue }
-            let found = (files.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+            let found = ((try? files.subpathsOfDirectory(atPath: path)) ?? [])
                 .filter { name in Self.trackSuffixes.contains { name.lowercased().hasSuffix($0) } }
                 .sorted()
-            jobs += found.map { .track(path: (path as NSString).appendingPathComponent($0)) }
+            jobs += found.map { .track(path: PathText.appending(path, $0)) }
         }
         return jobs
     }
@@ -155,7 +158,7 @@ public struct ActivityImport {
 
     /// The rows of a Strava or Garmin CSV: each with its track file when it names one, else from the row's figures.
     private func csv(_ path: String, folder: String, report: inout ActivityImportReport, total: Int) throws -> [(record: ImportedRecord, source: String)] {
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.lastComponent(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             report.skipped.append(ActivitySkip(source: path, problem: .missingFile(path)))
             return []
@@ -177,7 +180,7 @@ public struct ActivityImport {
             let source = "\(name) line \(row.line)"
             let category = SportCategory.category(row.sport)
             if let file = row.filename {
-                let trackPath = (folder as NSString).appendingPathComponent(file)
+                let trackPath = PathText.appending(folder, file)
                 guard FileManager.default.fileExists(atPath: trackPath) else {
                     report.skipped.append(ActivitySkip(source: source, problem: .missingFile(file)))
                     continue
@@ -211,13 +214,13 @@ public struct ActivityImport {
             guard let data = FileManager.default.contents(atPath: path),
                   let rows = try? ActivityCSV.parse(Array(data), zone: zone).rows else { return Self.size(path) }
             return data.count + rows.reduce(0) { sum, row in
-                sum + (row.filename.map { Self.size((folder as NSString).appendingPathComponent($0)) } ?? 0)
+                sum + (row.filename.map { Self.size(PathText.appending(folder, $0)) } ?? 0)
             }
         }
     }
 
     private static func size(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        FileProbe.size(path)
     }
 }
 

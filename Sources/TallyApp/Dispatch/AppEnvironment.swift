@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The world the application runs in, injected so tests control time, ids and identity.
@@ -10,9 +14,9 @@ public struct AppEnvironment: Sendable {
     /// Who is acting: recorded on every event.
     public var actor: String
     /// The local time zone for dates the user types and sees.
-    public var zone: TimeZone
+    public var zone: Zone
 
-    public init(now: @escaping @Sendable () -> Int64, makeID: @escaping @Sendable () -> String, actor: String, zone: TimeZone) {
+    public init(now: @escaping @Sendable () -> Int64, makeID: @escaping @Sendable () -> String, actor: String, zone: Zone) {
         self.now = now
         self.makeID = makeID
         self.actor = actor
@@ -20,7 +24,7 @@ public struct AppEnvironment: Sendable {
     }
 
     /// The real clock, random UUIDs and the given actor.
-    public static func live(actor: String, zone: TimeZone = .current, fixedNow: Int64? = nil) -> AppEnvironment {
+    public static func live(actor: String, zone: Zone = .current, fixedNow: Int64? = nil) -> AppEnvironment {
         AppEnvironment(
             now: { fixedNow ?? Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
             makeID: { UUID().uuidString.lowercased() },

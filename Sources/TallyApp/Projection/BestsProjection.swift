@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The fastest time over one standard distance, and the record it comes from.
@@ -26,7 +30,7 @@ public struct CategoryBests: Sendable, Equatable {
 /// Categories never mix: a walk is never a running best. Ties go to the earlier activity.
 public enum BestsProjection {
     /// - Complexity: O(records × distances).
-    public static func run(categories: [String], year: Int?, on model: ReadModel, zone: TimeZone) -> [CategoryBests] {
+    public static func run(categories: [String], year: Int?, on model: ReadModel, zone: Zone) -> [CategoryBests] {
         var best: [String: [Int: BestEffort]] = [:]
         for record in model.records where !record.deleted {
             if !categories.isEmpty, !categories.contains(record.category) { continue }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The result of a record query: the rows and the totals of what is shown.
@@ -16,7 +20,7 @@ public struct RecordView: Sendable, Equatable {
 public enum RecordProjection {
     /// Runs a query against the read model. Date bounds are resolved against `now` in `zone`; `until` includes its whole day.
     /// - Complexity: O(n log n) in the number of records.
-    public static func run(_ query: RecordQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> RecordView {
+    public static func run(_ query: RecordQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> RecordView {
         let since = try query.since.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let until = try query.until.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
@@ -52,7 +56,7 @@ public enum RecordProjection {
             }
             let result: ComparisonResult = switch key {
             case .date: compare(rhs.date, lhs.date)
-            case .name: lhs.name.compare(rhs.name, options: [.caseInsensitive])
+            case .name: TextScalars.compareIgnoringCase(lhs.name, rhs.name)
             case .duration: compare(rhs.durationSeconds, lhs.durationSeconds)
             case .distance: compare(rhs.distanceMeters ?? 0, lhs.distanceMeters ?? 0)
             }
@@ -71,7 +75,7 @@ public enum RecordProjection {
 
 /// Resolves the WHEN bounds of queries.
 enum QueryBounds {
-    static func when(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> When {
+    static func when(_ raw: String, now: Int64, zone: Zone) throws(DomainError) -> When {
         let when: When
         do {
             when = try When.parse(raw, now: now, zone: zone)

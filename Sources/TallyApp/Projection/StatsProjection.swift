@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// How `stats` groups records.
@@ -58,7 +62,7 @@ public enum StatsProjection {
     /// - Complexity: O(n) plus the number of buckets.
     public static func run(
         grouping: StatsGrouping, since: String?, until: String?, categories: [String],
-        on model: ReadModel, now: Int64, zone: TimeZone
+        on model: ReadModel, now: Int64, zone: Zone
     ) throws(DomainError) -> StatsReport {
         let view = try RecordProjection.run(RecordQuery(categories: categories, since: since, until: until), on: model, now: now, zone: zone)
         var totals = StatsTotals()
@@ -104,7 +108,7 @@ struct Period: Hashable, Comparable {
     /// ISO week number or month number.
     let index: Int
 
-    init(of instant: Int64, grouping: StatsGrouping, zone: TimeZone) {
+    init(of instant: Int64, grouping: StatsGrouping, zone: Zone) {
         let date = LocalDate.containing(instant, in: zone)
         self.grouping = grouping
         if grouping == .week {

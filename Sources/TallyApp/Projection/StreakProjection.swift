@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// Streaks of one category (or of everything, `category == nil`).
@@ -21,7 +25,7 @@ public struct Streaks: Sendable, Equatable {
 public enum StreakProjection {
     /// Overall first, then each category by name.
     /// - Complexity: O(n log n).
-    public static func run(categories: [String], on model: ReadModel, now: Int64, zone: TimeZone) -> [Streaks] {
+    public static func run(categories: [String], on model: ReadModel, now: Int64, zone: Zone) -> [Streaks] {
         var days: [String: Set<LocalDate>] = [:]
         var all: Set<LocalDate> = []
         for record in model.records where !record.deleted {
@@ -110,7 +114,7 @@ public struct YearToDate: Sendable, Equatable {
 public enum YearToDateProjection {
     /// Totals of this year up to `now` and of last year up to the same date and time (29 February counts as 28).
     /// - Complexity: O(n).
-    public static func run(categories: [String], on model: ReadModel, now: Int64, zone: TimeZone) -> YearToDate {
+    public static func run(categories: [String], on model: ReadModel, now: Int64, zone: Zone) -> YearToDate {
         let today = LocalDate.containing(now, in: zone)
         let startThis = LocalDate(year: today.year, month: 1, day: 1)!.startInstant(in: zone)
         let startLast = LocalDate(year: today.year - 1, month: 1, day: 1)!.startInstant(in: zone)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The result of a todo query: the rows to show and counts for the footer.
@@ -27,7 +31,7 @@ public enum TodoProjection {
     /// decodes the matching todos.
     /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n); O(k + waiting)
     ///   for a page in creation order with the standard filters (see `firstPageInCreationOrder`).
-    public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> TodoView {
+    public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
         if let view = firstPageInCreationOrder(query, on: model, now: now, zone: zone) { return view }
         return try scan(query, on: model, now: now, zone: zone)
     }
@@ -37,7 +41,7 @@ public enum TodoProjection {
     /// (`ItemCounts`, with the few todos that have a wait date checked against the clock), and the
     /// page is the first matching rows in position order, which is creation order while
     /// `createdInOrder` holds. nil when the query needs a scan. Gives exactly what `scan` gives.
-    static func firstPageInCreationOrder(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) -> TodoView? {
+    static func firstPageInCreationOrder(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) -> TodoView? {
         let counts = model.todos.counts
         guard let limit = query.limit, query.sort == .created, !query.reverse, query.tags.isEmpty, query.search == nil,
               query.priority == nil, query.dueBefore == nil, query.dueAfter == nil, !query.includeDeleted,
@@ -67,7 +71,7 @@ public enum TodoProjection {
     }
 
     /// Runs a query over every row.
-    static func scan(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: TimeZone) throws(DomainError) -> TodoView {
+    static func scan(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
@@ -154,7 +158,7 @@ public enum TodoProjection {
         let primary: (Match, Match) -> ComparisonResult = switch key {
         case .title: { lhs, rhs in
             let all = titles()
-            return all[Int(lhs.key)].compare(all[Int(rhs.key)], options: [.caseInsensitive])
+            return TextScalars.compareIgnoringCase(all[Int(lhs.key)], all[Int(rhs.key)])
         }
         default: { compare($0.key, $1.key) }
         }

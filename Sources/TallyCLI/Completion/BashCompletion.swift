@@ -82,6 +82,6 @@ enum BashCompletion {
 
     /// `text` as one single-quoted shell word.
     private static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 }

@@ -94,6 +94,6 @@ enum FishCompletion {
 
     /// `text` as one single-quoted shell word.
     private static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
     }
 }

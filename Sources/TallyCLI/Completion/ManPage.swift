@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `tally.1` in roff (man(7) macros), rendered from the same specs as `--help`.
 enum ManPage {
@@ -98,21 +102,34 @@ enum ManPage {
 
     /// One `.PP` per non-empty line of `text`.
     private static func paragraphs(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: true).flatMap { [".PP", escape(String($0).trimmingCharacters(in: .whitespaces))] }
+        text.split(separator: "\n", omittingEmptySubsequences: true).flatMap { [".PP", escape(String($0).trimming(.whitespaces))] }
+    }
+
+    /// Each comma directly followed by something other than a space becomes `,\:`.
+    static func breakableCommas(_ text: String) -> String {
+        var result = ""
+        var characters = text.makeIterator()
+        var next = characters.next()
+        while let character = next {
+            next = characters.next()
+            result.append(character)
+            if character == ",", let following = next, following != " " { result += "\\:" }
+        }
+        return result
     }
 
     /// Text safe for a roff text line: backslashes and dashes escaped, no leading control character.
     /// With hyphenation off, a comma directly followed by more text is a place the line may break
     /// (`\:`), so long lists such as a JSON field list still fit the page.
     static func escape(_ text: String) -> String {
-        var result = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-        result = result.replacingOccurrences(of: ",(?=[^ ])", with: ",\\\\:", options: .regularExpression)
+        var result = text.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        result = breakableCommas(result)
         if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
         return result
     }
 
     /// A macro argument in double quotes.
     private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "'") + "\""
+        "\"" + text.replacingAll("\"", with: "'") + "\""
     }
 }

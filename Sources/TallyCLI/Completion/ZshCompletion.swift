@@ -82,11 +82,11 @@ enum ZshCompletion {
     /// `'word:description'` for `_describe`, with the description's first line only.
     private static func item(_ word: String, _ description: String) -> String {
         let first = description.split(separator: "\n").first.map(String.init) ?? ""
-        return quote(word.replacingOccurrences(of: ":", with: "\\:") + ":" + first)
+        return quote(word.replacingAll(":", with: "\\:") + ":" + first)
     }
 
     /// `text` as one single-quoted shell word.
     private static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 }

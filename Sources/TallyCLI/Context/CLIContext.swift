@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyBackends
 import TallyDomain
@@ -62,7 +66,7 @@ final class CLIContext {
         for log in openedLogs { log.close() }
         openedLogs.removeAll()
     }
-    var zone: TimeZone { settings.zone }
+    var zone: Zone { settings.zone }
     var now: Int64 { environment.now() }
 
     /// The log for a read-only command: never creates the file; an absent database reads as empty.

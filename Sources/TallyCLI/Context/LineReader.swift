@@ -31,6 +31,21 @@ final class LineReader {
         if ownsDescriptor { close(descriptor) }
     }
 
+    /// Everything left to read.
+    func readAll() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { raw in read(descriptor, raw.baseAddress!, raw.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.cannotOpenInput(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
     /// Calls `body` with each line (without `\n` or a trailing `\r`) and its 1-based number; a last line without `\n` counts.
     /// - Complexity: O(bytes); memory O(chunk + longest line).
     func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {

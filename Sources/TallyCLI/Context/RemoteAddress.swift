@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TallyApp
 import TallyBackends
 import TallyDomain
@@ -30,7 +39,19 @@ enum RemoteAddress {
         var path = raw
         if path.hasPrefix("file://") { path.removeFirst("file://".count) } else if path.hasPrefix("file:") { path.removeFirst("file:".count) }
         if !path.hasPrefix("/") { path = FileManager.default.currentDirectoryPath + "/" + path }
-        return (path as NSString).standardizingPath
+        return resolvingLinks(PathText.standardized(path, home: nil))
+    }
+
+    /// An absolute path with the symbolic links of its existing part resolved (`/tmp/link/x.db` →
+    /// `/tmp/real/x.db` even when `x.db` does not exist yet), so two spellings of one file compare equal.
+    static func resolvingLinks(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let parent = PathText.deletingLastComponent(path)
+        guard parent != path, !parent.isEmpty else { return path }
+        return PathText.appending(resolvingLinks(parent), PathText.lastComponent(path))
     }
 
     /// The address fit to print: any password replaced by `***`.
@@ -45,9 +66,8 @@ enum RemoteAddress {
         let location = StoreLocation(address)
         if !location.isShared {
             if normalized(address) == normalized(localPath) { throw RemoteError.sameFile(address: shown) }
-            let directory = (address as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            let directory = PathText.deletingLastComponent(address)
+            guard FileProbe.isDirectory(directory) == true else {
                 throw RemoteError.unreachable(address: shown, reason: "the directory \(directory) does not exist")
             }
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyBackends
 import TallyDomain
 
@@ -12,7 +16,7 @@ struct Settings: Sendable {
     var width: Int?
     var actor: String
     var fixedNow: Int64?
-    var zone: TimeZone
+    var zone: Zone
     /// Milliseconds one wait for the database lock may take (`TALLY_BUSY_TIMEOUT`).
     var busyTimeout: Int32
 
@@ -24,7 +28,7 @@ struct Settings: Sendable {
         if let option, !option.isEmpty { return option }
         if let path = environment["TALLY_DB"], !path.isEmpty { return path }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/tally/tally.db" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/tally/tally.db"
     }
 
@@ -57,13 +61,9 @@ struct Settings: Sendable {
         environment["TALLY_BUSY_TIMEOUT"].flatMap { Int32($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? StoreFactory.defaultLockTimeout
     }
 
-    /// The zone named by `TZ` (an IANA name, optionally with a leading colon), else the system's.
-    static func zone(environment: [String: String]) -> TimeZone {
-        if var name = environment["TZ"], !name.isEmpty {
-            if name.hasPrefix(":") { name.removeFirst() }
-            if let zone = TimeZone(identifier: name) { return zone }
-            if name == "UTC" || name == "UTC0" { return TimeZone(identifier: "UTC")! }
-        }
-        return TimeZone.current
+    /// The zone `TZ` names (a zone database name or path, optionally after a colon, or a POSIX TZ string), else
+    /// the system's: see `ZoneDatabase`.
+    static func zone(environment: [String: String]) -> Zone {
+        ZoneDatabase.zone(environment: environment)
     }
 }

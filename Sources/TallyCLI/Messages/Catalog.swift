@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// CLDR plural categories used by the catalogs.
 enum PluralCategory: Sendable, Hashable {
@@ -60,7 +64,7 @@ struct Catalog: Sendable {
             pattern = forms[category] ?? forms[.other] ?? ""
         }
         let text = Self.fill(pattern, arguments)
-        return asciiSymbols ? Self.asciiFallbacks.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) } : text
+        return asciiSymbols ? Self.asciiFallbacks.reduce(text) { $0.replacingAll($1.0, with: $1.1) } : text
     }
 
     /// Symbols the templates use, and what a terminal without UTF-8 gets instead.

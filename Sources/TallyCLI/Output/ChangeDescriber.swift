@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// Describes changes as before → after: "title: 'Buy milk' → 'Buy oat milk'", "completed → active".

@@ -1,10 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// Describes events in words a person reads: "completed", "title: 'a' → 'b'".
 struct EventDescriber {
     let catalog: Catalog
-    let zone: TimeZone
+    let zone: Zone
 
     /// `2026-11-21 14:30  alice@laptop  completed`
     func historyLine(_ event: EventEnvelope) -> String {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// What `show` tells about the series of a recurring todo: its rule, the next occurrences, its instances.
@@ -11,7 +15,7 @@ struct SeriesDetail {
     /// How many next occurrences `show` lists.
     static let upcomingCount = 3
 
-    init(series: Series, state: ReadModel, now: Int64, zone: TimeZone) {
+    init(series: Series, state: ReadModel, now: Int64, zone: Zone) {
         self.series = series
         instances = state.todos.filter { $0.series == series.id }
         let open = instances.last { !$0.completed && !$0.deleted }

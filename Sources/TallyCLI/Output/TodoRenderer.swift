@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyDomain
 
@@ -44,14 +48,19 @@ struct TodoRenderer {
         ]
         // Looked up once per table, not once per row.
         let priorities = priorityLabels
-        let rows = view.todos.map { todo -> [String] in
+        let today = today
+        var cells: [String] = []
+        cells.reserveCapacity(view.todos.count * columns.count)
+        for todo in view.todos {
             let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
-            return [
-                String(todo.number), marker(todo), title, todo.tags.joined(separator: " "),
-                priorityCell(todo, labels: priorities), dueCell(todo),
-            ]
+            cells.append(String(todo.number))
+            cells.append(marker(todo))
+            cells.append(title)
+            cells.append(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " "))
+            cells.append(priorityCell(todo, labels: priorities))
+            cells.append(dueCell(todo, today: today))
         }
-        var text = Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
+        var text = Table(columns: columns, cells: cells, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
         text += "\n\n" + footer(view)
         return text
     }
@@ -68,19 +77,22 @@ struct TodoRenderer {
         return text
     }
 
-    /// Whether a live todo's due date or time has passed.
-    func isOverdue(_ todo: Todo) -> Bool {
+    /// Whether a live todo's due date or time has passed. A due date has passed once its day has
+    /// ended, that is when it is before `today` (the local date of now, computed once per table).
+    func isOverdue(_ todo: Todo, today: LocalDate) -> Bool {
         guard !todo.completed, !todo.deleted, let due = todo.due else { return false }
-        let end = switch due {
-        case .date(let date): When.date(date).endInstant(in: context.zone)
-        case .instant(let ms): ms
+        return switch due {
+        case .date(let date): date < today
+        case .instant(let ms): ms <= context.now
         }
-        return end <= context.now
     }
 
+    /// Today's date in the local time zone.
+    var today: LocalDate { LocalDate.containing(context.now, in: context.zone) }
+
     /// The due date, in red on a terminal when it has passed (the date itself says so too).
-    func dueCell(_ todo: Todo) -> String {
-        isOverdue(todo) ? style.red(due(todo.due)) : due(todo.due)
+    func dueCell(_ todo: Todo, today: LocalDate) -> String {
+        isOverdue(todo, today: today) ? style.red(due(todo.due)) : due(todo.due)
     }
 
     /// The priority word, in bold yellow on a terminal when it is high (the word says so too).
@@ -111,7 +123,7 @@ struct TodoRenderer {
             (catalog.text(.fieldStatus), status(todo)),
             (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : todo.tags.joined(separator: " ")),
             (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo, labels: priorityLabels)),
-            (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo)),
+            (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo, today: today)),
             (catalog.text(.fieldNote), todo.note ?? "-"),
             (catalog.text(.fieldCreated), time(todo.createdAt)),
             (catalog.text(.fieldUpdated), time(todo.updatedAt)),

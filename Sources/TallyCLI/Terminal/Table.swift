@@ -17,10 +17,33 @@ struct Table: Sendable {
     }
 
     var columns: [Column]
-    /// Missing cells count as empty; cells beyond `columns.count` are ignored.
-    var rows: [[String]]
+    /// The cells row after row, `columns.count` of them per row.
+    var cells: [String]
     /// What marks a cut cell: "…", or "..." when the terminal is not UTF-8.
-    var ellipsis: String = "…"
+    var ellipsis: String
+
+    /// A table of `rows`: missing cells count as empty; cells beyond `columns.count` are ignored.
+    init(columns: [Column], rows: [[String]], ellipsis: String = "…") {
+        self.columns = columns
+        self.ellipsis = ellipsis
+        cells = []
+        cells.reserveCapacity(rows.count * columns.count)
+        for row in rows {
+            cells += row.prefix(columns.count)
+            if row.count < columns.count { cells += repeatElement("", count: columns.count - row.count) }
+        }
+    }
+
+    /// A table whose cells come row after row, `columns.count` per row (a large table is built
+    /// without an array per row).
+    init(columns: [Column], cells: [String], ellipsis: String = "…") {
+        precondition(columns.isEmpty ? cells.isEmpty : cells.count % columns.count == 0, "every row has a cell for each column")
+        self.columns = columns
+        self.cells = cells
+        self.ellipsis = ellipsis
+    }
+
+    var rowCount: Int { columns.isEmpty ? 0 : cells.count / columns.count }
 
     static let gap = "  "
 
@@ -32,24 +55,41 @@ struct Table: Sendable {
     /// column is at its `minWidth`; a table that still does not fit is printed wider than `maxWidth`.
     func render(maxWidth: Int?) -> String {
         guard !columns.isEmpty else { return "" }
-        let widths = columnWidths(maxWidth: maxWidth)
+        let measured = measure()
+        let widths = columnWidths(maxWidth: maxWidth, measured: measured)
         // One byte buffer for the whole table: cells are copied in as UTF-8, never joined per line.
         var text: [UInt8] = []
-        text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rows.count + 1))
-        appendLine(columns.map(\.title), widths: widths, to: &text)
-        for row in rows {
+        text.reserveCapacity((widths.reduce(0, +) + Self.gap.utf8.count * columns.count + 1) * (rowCount + 1))
+        let titles = columns.map(\.title)
+        appendLine(titles[...], cellWidths: measured.titles[...], widths: widths, to: &text)
+        for start in stride(from: 0, to: cells.count, by: columns.count) {
             text.append(UInt8(ascii: "\n"))
-            appendLine(row, widths: widths, to: &text)
+            appendLine(cells[start ..< start + columns.count], cellWidths: measured.cells[start ..< start + columns.count], widths: widths, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// The display width of every title and cell, measured once (`cells` in the order of `Table.cells`).
+    private struct Measured {
+        var titles: [Int]
+        var cells: [Int]
+    }
+
+    private func measure() -> Measured {
+        Measured(titles: columns.map { TextWidth.of($0.title) }, cells: cells.map(TextWidth.of))
+    }
+
     /// Natural widths, dropped columns at width 0, shrunk as described in `render(maxWidth:)`.
     func columnWidths(maxWidth: Int?) -> [Int] {
-        var widths = columns.map { TextWidth.of($0.title) }
-        for row in rows {
-            for (index, cell) in row.prefix(columns.count).enumerated() {
-                widths[index] = max(widths[index], TextWidth.of(cell))
+        columnWidths(maxWidth: maxWidth, measured: measure())
+    }
+
+    private func columnWidths(maxWidth: Int?, measured: Measured) -> [Int] {
+        var widths = measured.titles
+        if !columns.isEmpty {
+            for (offset, width) in measured.cells.enumerated() {
+                let index = offset % columns.count
+                widths[index] = max(widths[index], width)
             }
         }
         guard let maxWidth else { return widths }
@@ -91,15 +131,15 @@ struct Table: Sendable {
     ///
     /// Padding is held back until something visible follows it, so nothing is written only to be
     /// removed; a cell that itself ends in spaces at the end of the line is trimmed afterwards.
-    private func appendLine(_ cells: [String], widths: [Int], to text: inout [UInt8]) {
+    private func appendLine(_ cells: ArraySlice<String>, cellWidths: ArraySlice<Int>, widths: [Int], to text: inout [UInt8]) {
         let lineStart = text.count
         var pending = 0
         var first = true
         for (index, column) in columns.enumerated() where widths[index] > 0 || column.dropOrder == nil {
             if !first { pending += Self.gap.utf8.count }
             first = false
-            let cell = index < cells.count ? cells[index] : ""
-            var width = TextWidth.of(cell)
+            let cell = cells[cells.startIndex + index]
+            var width = cellWidths[cellWidths.startIndex + index]
             var fitted = cell
             if width > widths[index] {
                 fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
@@ -117,7 +157,15 @@ struct Table: Sendable {
         while text.count > lineStart, text.last == UInt8(ascii: " ") { text.removeLast() }
     }
 
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+
+    /// Appends `count` spaces, copied from a run of spaces (a repeated element is appended one by one).
     private static func appendSpaces(_ count: Int, to text: inout [UInt8]) {
-        if count > 0 { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+        var left = count
+        while left > 0 {
+            let run = min(left, spaces.count)
+            text.append(contentsOf: spaces[..<run])
+            left -= run
+        }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One row of a Strava `activities.csv` or a Garmin Connect `Activities.csv`.
 public struct CSVActivity: Sendable, Equatable {
@@ -26,7 +30,7 @@ public enum ActivityCSV {
     public enum Kind: Sendable { case strava, garmin }
 
     /// The rows, and the lines that could not be read with the reason (in English).
-    public static func parse(_ bytes: [UInt8], zone: TimeZone) throws(ActivityFileProblem) -> (kind: Kind, rows: [CSVActivity], skipped: [(line: Int, reason: String)]) {
+    public static func parse(_ bytes: [UInt8], zone: Zone) throws(ActivityFileProblem) -> (kind: Kind, rows: [CSVActivity], skipped: [(line: Int, reason: String)]) {
         let table = try records(bytes)
         guard let header = table.first?.fields else { throw .corrupt("the CSV file is empty") }
         let kind: Kind
@@ -42,7 +46,7 @@ public enum ActivityCSV {
         for record in table.dropFirst() where !(record.fields.count == 1 && record.fields[0].isEmpty) {
             func value(_ index: Int?) -> String? {
                 guard let index, index < record.fields.count else { return nil }
-                let text = record.fields[index].trimmingCharacters(in: .whitespaces)
+                let text = record.fields[index].trimming(.whitespaces)
                 return text.isEmpty ? nil : text
             }
             switch kind {
@@ -121,7 +125,7 @@ public enum ActivityCSV {
     }
 
     private static func number(_ text: String) -> Double? {
-        Double(text.replacingOccurrences(of: ",", with: "")).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        Double(text.replacingAll(",", with: "")).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     }
 
     private static func clock(_ text: String) -> Int? {
@@ -135,7 +139,7 @@ public enum ActivityCSV {
 
     /// `Jan 5, 2024, 7:30:00 AM` in UTC.
     static func stravaDate(_ text: String) -> Int64? {
-        let parts = text.replacingOccurrences(of: ",", with: " ").split(separator: " ").map(String.init)
+        let parts = text.replacingAll(",", with: " ").split(separator: " ").map(String.init)
         guard parts.count == 5, let month = months.firstIndex(of: String(parts[0].prefix(3))), let day = Int(parts[1]), let year = Int(parts[2]),
               let date = LocalDate(year: year, month: month + 1, day: day) else { return nil }
         let clock = parts[3].split(separator: ":").compactMap { Int($0) }
@@ -146,11 +150,11 @@ public enum ActivityCSV {
         case "PM": hour += 12
         default: return nil
         }
-        return date.startInstant(in: TimeZone(identifier: "UTC")!) + Int64((hour * 3600 + clock[1] * 60 + clock[2]) * 1000)
+        return date.startInstant(in: Zone.utc) + Int64((hour * 3600 + clock[1] * 60 + clock[2]) * 1000)
     }
 
     /// `2024-01-05 07:30:00` (seconds optional) in `zone`.
-    static func garminDate(_ text: String, zone: TimeZone) -> Int64? {
+    static func garminDate(_ text: String, zone: Zone) -> Int64? {
         let parts = text.split(separator: " ")
         guard parts.count == 2, let date = LocalDate.parse(String(parts[0])) else { return nil }
         let clock = parts[1].split(separator: ":").compactMap { Int($0) }
@@ -159,7 +163,7 @@ public enum ActivityCSV {
         let midnight = date.startInstant(in: zone)
         // Wall-clock time: add the offset difference across a DST change inside the day.
         let naive = midnight + Int64((clock[0] * 3600 + clock[1] * 60 + seconds) * 1000)
-        let shift = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnight) / 1000)) - zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(naive) / 1000))
-        return naive + Int64(shift * 1000)
+        let shift = zone.offsetMs(at: midnight) - zone.offsetMs(at: naive)
+        return naive + shift
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One fix of a recorded track: where and when, and the height when the device knew it.
 public struct TrackPoint: Sendable, Equatable {

@@ -1,14 +1,18 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The world a decision may look at: the clock, the local zone and a source of new ids.
 public struct DecisionContext: Sendable {
     /// Now, in ms since the Unix epoch.
     public var now: Int64
-    public var zone: TimeZone
+    public var zone: Zone
     /// Returns a fresh lowercase UUID for a new stream.
     public var makeID: @Sendable () -> String
 
-    public init(now: Int64, zone: TimeZone, makeID: @escaping @Sendable () -> String) {
+    public init(now: Int64, zone: Zone, makeID: @escaping @Sendable () -> String) {
         self.now = now
         self.zone = zone
         self.makeID = makeID

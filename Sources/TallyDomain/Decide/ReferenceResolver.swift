@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns a REF (a number, or a UUID prefix of at least 4 hex digits) into an item.
 public enum ReferenceResolver {
@@ -18,7 +22,7 @@ public enum ReferenceResolver {
     static func resolve(
         _ raw: String, kind: ItemKind, count: Int, id: (Int) -> String, label: (Int) -> String
     ) throws(DomainError) -> Int {
-        let ref = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let ref = raw.trimming(.whitespaces).lowercased()
         let isDigits = !ref.isEmpty && ref.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         if isDigits, ref.utf8.count <= 9, let number = Int(ref), number >= 1, number <= count {
             return number - 1

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules user-typed fields must follow, shared by every command that takes them.
 public enum Validation {
@@ -15,7 +19,7 @@ public enum Validation {
 
     /// Trims a title, puts it in Unicode NFC and checks its length and characters.
     public static func title(_ raw: String, max: Int = maxTitleLength) throws(DomainError) -> String {
-        let title = TextForm.normalized(raw.trimmingCharacters(in: .whitespacesAndNewlines))
+        let title = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))
         guard !title.isEmpty else { throw .invalid(.emptyTitle) }
         guard title.count <= max else { throw .invalid(.titleTooLong(max: max)) }
         guard !title.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "title")) }
@@ -24,7 +28,7 @@ public enum Validation {
 
     /// Trims a record name: 1-200 characters, no control characters.
     public static func name(_ raw: String) throws(DomainError) -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = raw.trimming(.whitespacesAndNewlines)
         guard !name.isEmpty else { throw .invalid(.emptyName) }
         guard name.count <= maxNameLength else { throw .invalid(.textTooLong(field: "name", max: maxNameLength)) }
         guard !name.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "name")) }
@@ -66,7 +70,7 @@ public enum Validation {
     }
 
     /// When an activity happened: a day means its local midnight; at most one day after now.
-    public static func activityDate(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> Int64 {
+    public static func activityDate(_ raw: String, now: Int64, zone: Zone) throws(DomainError) -> Int64 {
         let when: When
         do {
             when = try When.parse(raw, now: now, zone: zone)
@@ -83,7 +87,7 @@ public enum Validation {
 
     /// An optional one-line text (a place): trimmed, no control characters, empty means none.
     public static func line(_ raw: String, field: String, max: Int = maxNameLength) throws(DomainError) -> String? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = raw.trimming(.whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
         guard text.count <= max else { throw .invalid(.textTooLong(field: field, max: max)) }
         guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: field)) }
@@ -133,7 +137,7 @@ public enum Validation {
     }
 
     /// A WHEN the user gave for a due date: a day stays a day, anything else becomes an instant.
-    public static func due(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> Due {
+    public static func due(_ raw: String, now: Int64, zone: Zone) throws(DomainError) -> Due {
         let when: When
         do {
             when = try When.parse(raw, now: now, zone: zone)
@@ -148,7 +152,7 @@ public enum Validation {
     }
 
     /// A WHEN used as a bound of a query (checked, not converted: the query resolves it when it runs).
-    public static func whenBound(_ raw: String, now: Int64, zone: TimeZone) throws(DomainError) -> String {
+    public static func whenBound(_ raw: String, now: Int64, zone: Zone) throws(DomainError) -> String {
         do {
             _ = try When.parse(raw, now: now, zone: zone)
         } catch {
@@ -159,7 +163,7 @@ public enum Validation {
 
     /// A free-text note; empty means none. Newlines and tabs are allowed, other control characters are not.
     public static func note(_ raw: String) throws(DomainError) -> String? {
-        let note = TextForm.normalized(raw.trimmingCharacters(in: .whitespacesAndNewlines))
+        let note = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))
         guard !note.isEmpty else { return nil }
         guard note.count <= maxNoteLength else { throw .invalid(.noteTooLong(max: maxNoteLength)) }
         guard !note.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else {
@@ -170,7 +174,7 @@ public enum Validation {
 
     /// Search text: trimmed, control characters refused; empty means no search.
     public static func search(_ raw: String) throws(DomainError) -> String? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = raw.trimming(.whitespacesAndNewlines)
         guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "search")) }
         return text.isEmpty ? nil : text
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Original activity files in the `export` / `import` JSON Lines: one line per blob,
 /// `{"blob":"<sha256>","encoding":"identity"|"gzip","data":"<base64 of the stored bytes>"}`,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Unicode normalization of user text in payloads: schema 2 of `todo.created` and `todo.edited`.
 ///
@@ -10,7 +14,7 @@ import Foundation
 public enum TextForm {
     /// The NFC form of `text`.
     public static func normalized(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping
+        TextScalars.nfc(text)
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Guesses which tool wrote a file from its first non-blank line, to point a wrong `--from` the right way.
 public enum FormatSniffer {
@@ -14,11 +18,11 @@ public enum FormatSniffer {
 
     /// The format of a file whose first non-blank line is `line` (a byte-order mark already removed).
     public static func format(ofFirstLine line: String) -> Format {
-        let text = line.trimmingCharacters(in: .whitespaces)
+        let text = line.trimming(.whitespaces)
         if text.hasPrefix("[") {
             // `[` alone or `[{...` (an array spread over lines), or a whole array of task objects.
             guard let array = (try? JSON.parse(text))?.arrayValue else {
-                let rest = text.dropFirst().trimmingCharacters(in: .whitespaces)
+                let rest = text.dropFirst().trimming(.whitespaces)
                 return rest.isEmpty || rest.hasPrefix("{") ? .taskwarrior : .otherJSON
             }
             let tasks = array.allSatisfy { $0.objectValue.map { $0["description"] != nil || $0["uuid"] != nil } ?? false }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An item's text before it is made to fit tally's limits: nothing in it may be lost.
 struct ImportDraft {
@@ -17,7 +21,7 @@ struct ImportDraft {
     func fitted() -> (TodoFields, [ImportProblem]) {
         var problems: [ImportProblem] = []
         var leading: [String] = []
-        let original = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let original = text.trimming(.whitespacesAndNewlines)
         var title = ""
         var sawBreak = false
         var sawControl = false
@@ -32,7 +36,7 @@ struct ImportDraft {
                 title.unicodeScalars.append(scalar)
             }
         }
-        title = TextForm.normalized(title.trimmingCharacters(in: .whitespaces))
+        title = TextForm.normalized(title.trimming(.whitespaces))
         if sawControl { problems.append(.controlCharactersReplaced) }
         if sawBreak {
             problems.append(.titleLinesJoined)
@@ -58,7 +62,7 @@ struct ImportDraft {
         }
         var lines = leading + noteLines
         if !extra.isEmpty, !tagsStayInTitle { lines.append("tags: " + extra.joined(separator: " ")) }
-        var note = TextForm.normalized(lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines))
+        var note = TextForm.normalized(lines.joined(separator: "\n").trimming(.whitespacesAndNewlines))
         if note.count > Validation.maxNoteLength {
             problems.append(.noteShortened(max: Validation.maxNoteLength, cut: note.count - Validation.maxNoteLength))
             note = String(note.prefix(Validation.maxNoteLength))
@@ -85,7 +89,7 @@ struct ImportDraft {
     static func shortened(_ text: String, to max: Int) -> String {
         let head = text.prefix(max - 1)
         if let space = head.lastIndex(of: " "), head.distance(from: head.startIndex, to: space) > max / 2 {
-            return head[..<space].trimmingCharacters(in: .whitespaces) + "…"
+            return head[..<space].trimming(.whitespaces) + "…"
         }
         return head + "…"
     }

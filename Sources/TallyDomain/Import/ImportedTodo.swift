@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where in a foreign file an item or a problem is.
 public enum ImportSource: Sendable, Hashable {
@@ -232,7 +236,7 @@ enum ImportSupport {
     }
 
     /// A day as a due date, or an instant that falls on local midnight read back as that day.
-    static func due(instant: Int64, zone: TimeZone) -> Due {
+    static func due(instant: Int64, zone: Zone) -> Due {
         let date = LocalDate.containing(instant, in: zone)
         return date.startInstant(in: zone) == instant ? .date(date) : .instant(instant)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads what `task import` reads: a JSON array of tasks, one task object per line, or objects spread
 /// over several lines (pretty-printed), with or without a byte-order mark.
@@ -15,7 +19,7 @@ public enum TaskwarriorImport {
     ]
 
     /// Converts the file's bytes; throws when the JSON itself is broken or an element is not an object.
-    public static func parse(_ bytes: [UInt8], zone: TimeZone) throws(ImportFormatError) -> ImportBatch {
+    public static func parse(_ bytes: [UInt8], zone: Zone) throws(ImportFormatError) -> ImportBatch {
         let text = try ImportSupport.text(bytes)
         var tasks: [(location: ImportSource, object: JSONObject)] = []
         for (location, value) in try values(text) {
@@ -96,7 +100,7 @@ public enum TaskwarriorImport {
     }
 
     /// Converts every task: a uuid seen again replaces the earlier task, as `task import` modifies it.
-    static func convert(_ tasks: [(location: ImportSource, object: JSONObject)], zone: TimeZone) -> ImportBatch {
+    static func convert(_ tasks: [(location: ImportSource, object: JSONObject)], zone: Zone) -> ImportBatch {
         var order: [String] = []
         var latest: [String: (source: ImportSource, object: JSONObject, earlier: ImportSource?)] = [:]
         var anonymous = 0
@@ -132,7 +136,7 @@ public enum TaskwarriorImport {
     /// One task: appended to the batch's todos, or to its skipped items with the reason.
     static func convert(
         _ task: JSONObject, key: String, source: ImportSource, duplicateOf earlier: ImportSource?,
-        parents: Set<String>, zone: TimeZone, into batch: inout ImportBatch
+        parents: Set<String>, zone: Zone, into batch: inout ImportBatch
     ) {
         var warnings: [ImportProblem] = []
         if let earlier { warnings.append(.duplicateTask(earlier: earlier)) }
@@ -155,7 +159,7 @@ public enum TaskwarriorImport {
             return
         }
         let description = task["description"]?.stringValue ?? ""
-        guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !description.trimming(.whitespacesAndNewlines).isEmpty else {
             batch.skipped.append(ImportIssue(source: source, problem: .missingTitle))
             return
         }
@@ -167,7 +171,7 @@ public enum TaskwarriorImport {
         let rawTags: [String]
         switch task["tags"] {
         case .string(let text)?:
-            rawTags = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            rawTags = text.split(separator: ",").map { $0.trimming(.whitespaces) }.filter { !$0.isEmpty }
             warnings.append(.tagsFromString)
         case let value?:
             rawTags = (value.arrayValue ?? []).compactMap(\.stringValue)
@@ -267,7 +271,7 @@ public enum TaskwarriorImport {
     }
 
     /// A field tally has no place for, as a note line: `wait: 2026-11-25`, `depends: 1c5e…, 2d4a…`.
-    static func keptField(_ field: String, _ value: JSON, zone: TimeZone) -> String {
+    static func keptField(_ field: String, _ value: JSON, zone: Zone) -> String {
         if ["wait", "scheduled", "until", "start"].contains(field), let instant = date(value, zone: zone) {
             return "\(field): " + Timestamp.formatLocal(instant, in: zone, withTime: true)
         }
@@ -284,10 +288,10 @@ public enum TaskwarriorImport {
 
     /// A date as `task import` reads it: `20261121T143000Z`, the same without `Z` (local time),
     /// epoch seconds as a number or a string, `2026-11-21` (local midnight), or an ISO-8601 instant.
-    static func date(_ value: JSON, zone: TimeZone) -> Int64? {
+    static func date(_ value: JSON, zone: Zone) -> Int64? {
         if let number = value.intValue { return number * 1000 }
         if let number = value.doubleValue, number.isFinite, abs(number) < 1e12 { return Int64(number * 1000) }
-        guard let text = value.stringValue?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = value.stringValue?.trimming(.whitespaces), !text.isEmpty else { return nil }
         let bytes = Array(text.utf8)
         let digit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
         if bytes.allSatisfy(digit), bytes.count <= 12, let seconds = Int64(text) { return seconds * 1000 }
@@ -298,7 +302,7 @@ public enum TaskwarriorImport {
             return instant(
                 year: number(0..<4), month: number(4..<6), day: number(6..<8),
                 hour: number(8..<10), minute: number(10..<12), second: number(12..<14),
-                zone: bytes.count == 16 ? TimeZone(identifier: "UTC")! : zone
+                zone: bytes.count == 16 ? Zone.utc : zone
             )
         }
         if let day = LocalDate.parse(text) { return day.startInstant(in: zone) }
@@ -313,12 +317,11 @@ public enum TaskwarriorImport {
     }
 
     /// The instant of a wall-clock time in `zone`; nil for an impossible date or time.
-    static func instant(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: TimeZone) -> Int64? {
+    static func instant(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: Zone) -> Int64? {
         guard LocalDate(year: year, month: month, day: day) != nil, hour < 24, minute < 60, second < 61 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components) else { return nil }
-        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // A skipped time reads with the offset before the jump, a repeated one is the earlier instant.
+        let local = LocalDate(uncheckedYear: year, month: month, day: day).dayNumber * WallClock.msPerDay
+            + Int64((hour * 3600 + minute * 60 + second) * 1000)
+        return WallClock.instant(forLocal: local, in: zone)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Taskwarrior's recurrence and waiting, mapped onto series and wait dates.
 ///
@@ -13,7 +17,7 @@ import Foundation
 enum TaskwarriorRecurrence {
     /// The fields mapped here, left out of the note: an instance's copies of its template's recurrence
     /// fields, and `wait` when it is a date. (A template that became a series never reaches the note.)
-    static func mappedFields(_ task: JSONObject, zone: TimeZone) -> Set<String> {
+    static func mappedFields(_ task: JSONObject, zone: Zone) -> Set<String> {
         var fields: Set<String> = task["parent"] != nil ? ["recur", "until", "rtype", "mask"] : []
         if wait(task, zone: zone) != nil { fields.insert("wait") }
         return fields
@@ -27,7 +31,7 @@ enum TaskwarriorRecurrence {
     /// A template (`recur` without `parent`) as a series in the batch, with its first instance when the
     /// file has none of its instances; false when it is not a template or its rule cannot be read
     /// (then it is imported like any task, its fields kept in the note).
-    static func template(_ task: JSONObject, source: ImportSource, parents: Set<String>, zone: TimeZone, into batch: inout ImportBatch) -> Bool {
+    static func template(_ task: JSONObject, source: ImportSource, parents: Set<String>, zone: Zone, into batch: inout ImportBatch) -> Bool {
         guard task["recur"] != nil, task["parent"] == nil, let uuid = task["uuid"]?.stringValue?.lowercased(), !uuid.isEmpty else { return false }
         let raw = task["recur"].map(TaskwarriorImport.text) ?? ""
         guard let period = period(raw) else {
@@ -74,20 +78,20 @@ enum TaskwarriorRecurrence {
     }
 
     /// An instance's series and its derived id; nil for a task that is not an instance.
-    static func instance(_ task: JSONObject, due: Due?, zone: TimeZone) -> (series: String, stream: String)? {
+    static func instance(_ task: JSONObject, due: Due?, zone: Zone) -> (series: String, stream: String)? {
         guard let parent = task["parent"]?.stringValue?.lowercased(), UUIDBytes.pack(parent) != nil, let due else { return nil }
         let series = seriesStream(parent)
         return (series, SeriesInstance.id(series: series, occurrence: SeriesSchedule.day(of: due, zone: zone)))
     }
 
     /// `wait` as a wait date (a local midnight becomes a whole day); nil when absent or not a date.
-    static func wait(_ task: JSONObject, zone: TimeZone) -> Due? {
+    static func wait(_ task: JSONObject, zone: Zone) -> Due? {
         task["wait"].flatMap { TaskwarriorImport.date($0, zone: zone) }.map { ImportSupport.due(instant: $0, zone: zone) }
     }
 
     /// Keeps the earliest pending instance of each series and drops the later ones Taskwarrior
     /// generated ahead (or for missed occurrences), with one warning per series.
-    static func keepOneOpenInstance(_ batch: inout ImportBatch, zone: TimeZone) {
+    static func keepOneOpenInstance(_ batch: inout ImportBatch, zone: Zone) {
         var earliest: [String: (index: Int, day: Int64)] = [:]
         for (index, todo) in batch.todos.enumerated() where todo.status == .pending {
             guard let series = todo.fields.series else { continue }
@@ -115,7 +119,7 @@ enum TaskwarriorRecurrence {
 
     /// Taskwarrior's recurrence periods: names, `Nd`/`Nw`/`Nm`/`Nq`/`Ny` with unit words, ISO `P1M`.
     static func period(_ raw: String) -> RecurrencePeriod? {
-        var text = raw.lowercased().trimmingCharacters(in: .whitespaces)
+        var text = raw.lowercased().trimming(.whitespaces)
         switch text {
         case "daily", "day": return .days(1)
         case "weekdays": return .weekdays

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a todo.txt file (https://github.com/todotxt/todo.txt): one task per line.
 ///
@@ -9,7 +13,7 @@ import Foundation
 /// date → when created (in the origin). See the README's table for every odd case.
 public enum TodoTxtImport {
     /// Converts the file's bytes; throws when a line is not UTF-8 text or the file is JSON.
-    public static func parse(_ bytes: [UInt8], zone: TimeZone) throws(ImportFormatError) -> ImportBatch {
+    public static func parse(_ bytes: [UInt8], zone: Zone) throws(ImportFormatError) -> ImportBatch {
         let lines = try ImportSupport.lines(bytes)
         if let location = jsonLine(lines) {
             throw ImportFormatError(location: location, reason: "this is JSON, not todo.txt", otherFormat: .otherJSON)
@@ -17,7 +21,7 @@ public enum TodoTxtImport {
         var batch = ImportBatch()
         var occurrences: [String: Int] = [:]
         for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimming(.whitespaces)
             guard !line.isEmpty else { continue }
             let occurrence = (occurrences[line] ?? 0) + 1
             occurrences[line] = occurrence
@@ -28,8 +32,8 @@ public enum TodoTxtImport {
 
     /// The first line when the file is a JSON array or JSON objects (a Taskwarrior or tally export), else nil.
     static func jsonLine(_ lines: [String]) -> ImportSource? {
-        guard let index = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return nil }
-        let first = lines[index].trimmingCharacters(in: .whitespaces)
+        guard let index = lines.firstIndex(where: { !$0.trimming(.whitespaces).isEmpty }) else { return nil }
+        let first = lines[index].trimming(.whitespaces)
         guard first.hasPrefix("{") || first.hasPrefix("[") else { return nil }
         if (try? JSON.parse(first)) != nil { return .line(index + 1) }
         if (try? JSON.parse(lines.joined(separator: "\n"))) != nil { return .line(index + 1) }
@@ -83,11 +87,11 @@ public enum TodoTxtImport {
     ///
     /// The stream id comes from the line's text and how many identical lines came before it,
     /// so re-importing a file with lines added or moved still finds the earlier ones.
-    static func convert(_ line: String, number: Int, occurrence: Int, zone: TimeZone, into batch: inout ImportBatch) {
+    static func convert(_ line: String, number: Int, occurrence: Int, zone: Zone, into batch: inout ImportBatch) {
         let source = ImportSource.line(number)
         var warnings: [ImportProblem] = []
         var header = header(line)
-        if header.description.trimmingCharacters(in: .whitespaces).isEmpty {
+        if header.description.trimming(.whitespaces).isEmpty {
             // Markers and nothing else: the whole line is the text, so nothing is lost.
             warnings.append(.markersOnly)
             header = Header(description: line[...])
@@ -126,7 +130,7 @@ public enum TodoTxtImport {
             }
             kept.append(word)
         }
-        draft.text = kept.joined(separator: " ").replacingOccurrences(of: "\t", with: " ")
+        draft.text = kept.joined(separator: " ").replacingAll("\t", with: " ")
         if line.contains("\t"), !warnings.contains(.controlCharactersReplaced) { warnings.append(.controlCharactersReplaced) }
 
         switch priorityLetter {
@@ -199,9 +203,9 @@ public enum TodoTxtImport {
         guard let colon = word.firstIndex(of: ":") else { return nil }
         let key = String(word[..<colon])
         let value = String(word[word.index(after: colon)...])
-        guard let first = key.unicodeScalars.first, CharacterSet.letters.contains(first),
+        guard let first = key.unicodeScalars.first, TextScalars.isLetter(first),
               !value.isEmpty, !value.hasPrefix("/"), !value.hasPrefix("\\"),
-              key.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" })
+              key.unicodeScalars.allSatisfy({ TextScalars.isLetterOrDigit($0) || $0 == "_" || $0 == "-" })
         else { return nil }
         return (key, value)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// todo.txt's `rec:` and `t:` keys, as written by the todo.txt recurrence and threshold add-ons.
 ///

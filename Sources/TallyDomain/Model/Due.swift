@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When a todo is due: a whole day, or an exact instant.
 public enum Due: Sendable, Hashable {
@@ -25,7 +29,7 @@ public enum Due: Sendable, Hashable {
     }
 
     /// The instant used to sort and filter: a date counts from its local midnight.
-    public func sortInstant(in zone: TimeZone) -> Int64 {
+    public func sortInstant(in zone: Zone) -> Int64 {
         switch self {
         case .date(let date): date.startInstant(in: zone)
         case .instant(let ms): ms

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A todo as the read model knows it after folding its stream.
 public struct Todo: Sendable, Equatable, Identifiable {
@@ -51,7 +55,7 @@ public struct Todo: Sendable, Equatable, Identifiable {
 
 extension Todo {
     /// True while the todo waits: its wait day has not begun, or its wait instant has not come.
-    public func isWaiting(now: Int64, zone: TimeZone) -> Bool {
+    public func isWaiting(now: Int64, zone: Zone) -> Bool {
         guard let wait else { return false }
         return wait.sortInstant(in: zone) > now
     }

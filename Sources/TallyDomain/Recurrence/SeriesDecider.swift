@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The recurrence half of the decider: starting series, the next instance, changing and ending them.
 extension Decider {

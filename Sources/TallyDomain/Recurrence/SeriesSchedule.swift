@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When the next instance of a series is due. Pure.
 ///
@@ -10,7 +14,7 @@ import Foundation
 /// changes too. Nothing is due after `until`, or once the series has ended.
 public enum SeriesSchedule {
     /// The next occurrence's day and due value; nil when the series has no more.
-    public static func next(_ series: Series, after instance: Todo, today: LocalDate, zone: TimeZone) -> (date: LocalDate, due: Due)? {
+    public static func next(_ series: Series, after instance: Todo, today: LocalDate, zone: Zone) -> (date: LocalDate, due: Due)? {
         guard !series.ended else { return nil }
         let fields = series.fields
         let date: LocalDate
@@ -28,7 +32,7 @@ public enum SeriesSchedule {
     }
 
     /// The next `count` occurrences of a fixed schedule from `today` on, for `show`.
-    public static func upcoming(_ series: Series, after instance: Todo?, today: LocalDate, zone: TimeZone, count: Int) -> [LocalDate] {
+    public static func upcoming(_ series: Series, after instance: Todo?, today: LocalDate, zone: Zone, count: Int) -> [LocalDate] {
         var result: [LocalDate] = []
         var previous = instance?.due.map { day(of: $0, zone: zone) } ?? today.adding(days: -1)
         let start = day(of: series.fields.start, zone: zone)
@@ -46,7 +50,7 @@ public enum SeriesSchedule {
     }
 
     /// The local day a due value falls on.
-    public static func day(of due: Due, zone: TimeZone) -> LocalDate {
+    public static func day(of due: Due, zone: Zone) -> LocalDate {
         switch due {
         case .date(let date): date
         case .instant(let ms): LocalDate.containing(ms, in: zone)
@@ -54,7 +58,7 @@ public enum SeriesSchedule {
     }
 
     /// The due value for `date`: the date itself, or the start's wall-clock time on that date.
-    static func due(on date: LocalDate, like start: Due, zone: TimeZone) -> Due {
+    static func due(on date: LocalDate, like start: Due, zone: Zone) -> Due {
         switch start {
         case .date: return .date(date)
         case .instant(let ms):

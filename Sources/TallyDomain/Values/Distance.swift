@@ -7,7 +7,7 @@ public enum Distance: Sendable {
     /// Reads a number and a unit: `5km`, `5 km`, `800m`, `3.1mi`; units km, m and mi, case-insensitive.
     public static func parse(_ text: String) throws(ValueError) -> Double {
         do {
-            return try read(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return try read(text.trimming(.whitespacesAndNewlines))
         } catch {
             throw ValueError(kind: .distance, input: text, reason: error)
         }

@@ -8,7 +8,7 @@ public enum ActivityDuration: Sendable {
     /// Units are h, m and s in that order, each at most once, case-insensitive; decimals are rounded to the nearest second.
     public static func parse(_ text: String) throws(ValueError) -> Int {
         do {
-            return try read(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return try read(text.trimming(.whitespacesAndNewlines))
         } catch {
             throw ValueError(kind: .duration, input: text, reason: error)
         }

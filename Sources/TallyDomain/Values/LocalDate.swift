@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A calendar date without time or zone.
 ///
@@ -49,12 +53,30 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The date as `YYYY-MM-DD`.
     public var description: String {
-        let yearText = year < 0 ? "-" + ValueMath.pad(-year, 4) : ValueMath.pad(year, 4)
-        return "\(yearText)-\(ValueMath.pad(month, 2))-\(ValueMath.pad(day, 2))"
+        guard (0 ... 9999).contains(year) else {
+            let yearText = year < 0 ? "-" + ValueMath.pad(-year, 4) : ValueMath.pad(year, 4)
+            return "\(yearText)-\(ValueMath.pad(month, 2))-\(ValueMath.pad(day, 2))"
+        }
+        // Every date a list shows goes through here: ten ASCII digits and dashes, written directly.
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func digits(_ value: Int, _ count: Int, at start: Int) {
+                var rest = value
+                for offset in stride(from: count - 1, through: 0, by: -1) {
+                    buffer[start + offset] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            digits(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            digits(day, 2, at: 8)
+            return 10
+        }
     }
 
     /// Local midnight as epoch milliseconds; when midnight is skipped by a transition, the first instant of the day.
-    public func startInstant(in zone: TimeZone) -> Int64 {
+    public func startInstant(in zone: Zone) -> Int64 {
         let midnight = dayNumber * WallClock.msPerDay
         switch WallClock.resolve(midnight, in: zone) {
         case .exact(let instant), .ambiguous(let instant, _):
@@ -65,7 +87,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The local date of `instant` in `zone`.
-    public static func containing(_ instant: Int64, in zone: TimeZone) -> LocalDate {
+    public static func containing(_ instant: Int64, in zone: Zone) -> LocalDate {
         LocalDate(dayNumber: ValueMath.floorDiv(WallClock.localMs(instant, in: zone), WallClock.msPerDay))
     }
 
@@ -148,18 +170,17 @@ enum WallClock {
     }
 
     /// The zone's offset from UTC at `instant`.
-    static func offsetMs(at instant: Int64, in zone: TimeZone) -> Int64 {
-        let seconds = ValueMath.floorDiv(instant, 1000)
-        return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))) * 1000
+    static func offsetMs(at instant: Int64, in zone: Zone) -> Int64 {
+        zone.offsetMs(at: instant)
     }
 
     /// The wall-clock time at `instant`, counted as if the local clock were UTC.
-    static func localMs(_ instant: Int64, in zone: TimeZone) -> Int64 {
+    static func localMs(_ instant: Int64, in zone: Zone) -> Int64 {
         instant + offsetMs(at: instant, in: zone)
     }
 
     /// Finds every instant whose wall-clock time in `zone` is `local`.
-    static func resolve(_ local: Int64, in zone: TimeZone) -> Resolution {
+    static func resolve(_ local: Int64, in zone: Zone) -> Resolution {
         // Offsets in force two days either side cover any single transition near `local`.
         var offsets = Set([local - 2 * msPerDay, local, local + 2 * msPerDay].map { offsetMs(at: $0, in: zone) })
         for offset in Array(offsets) {
@@ -177,7 +198,7 @@ enum WallClock {
 
     /// The instant for a wall time the user wrote: the earlier one when it occurs twice, and with the
     /// pre-transition offset when it is skipped (so a skipped 02:30 becomes the 03:30 just after the jump).
-    static func instant(forLocal local: Int64, in zone: TimeZone) -> Int64 {
+    static func instant(forLocal local: Int64, in zone: Zone) -> Int64 {
         switch resolve(local, in: zone) {
         case .exact(let instant), .ambiguous(let instant, _): instant
         case .gap(_, let after): after
@@ -185,7 +206,7 @@ enum WallClock {
     }
 
     /// The first instant in `low...high` whose wall time is at or after `local`.
-    static func firstInstant(reaching local: Int64, between low: Int64, and high: Int64, in zone: TimeZone) -> Int64 {
+    static func firstInstant(reaching local: Int64, between low: Int64, and high: Int64, in zone: Zone) -> Int64 {
         // Within a gap's bracket the wall time only moves forward, so the predicate is monotonic.
         var low = low
         var high = high

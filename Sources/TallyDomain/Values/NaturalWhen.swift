@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The words people type for a WHEN, in English and Czech: weekday names, `eow`/`eom`/`eoy`,
 /// `in 3 days` / `za 3 dny`, `tomorrow` / `zítra`.
@@ -8,7 +12,7 @@ import Foundation
 /// refused with the readings spelled out, never guessed.
 enum NaturalWhen {
     /// A date or an instant for `text`; nil when the text is not made of these words at all.
-    static func read(_ text: String, now: Int64, zone: TimeZone) throws(ParseReason) -> When? {
+    static func read(_ text: String, now: Int64, zone: Zone) throws(ParseReason) -> When? {
         let words = fold(text).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let first = words.first else { return nil }
         let today = LocalDate.containing(now, in: zone)
@@ -146,7 +150,7 @@ enum NaturalWhen {
     /// For `3/4/2026`, `3.4.` and the like: the readings to choose from, since day and month order differ by country.
     private static func numericDateHint(_ text: String, today: LocalDate) -> ParseReason? {
         let separators: Set<Character> = ["/", "."]
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimming(.whitespaces)
         guard trimmed.contains(where: { separators.contains($0) }),
               trimmed.allSatisfy({ ($0.isASCII && $0.isNumber) || separators.contains($0) || $0 == " " })
         else { return nil }
@@ -170,11 +174,6 @@ enum NaturalWhen {
 
     /// Lowercased, without diacritics, NFC-insensitive: `Pátek` and `pa\u{301}tek` both become `patek`.
     static func fold(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
-        where !(0x300...0x36F).contains(scalar.value) {
-            scalars.append(scalar)
-        }
-        return String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
+        TextScalars.withoutDiacritics(text.lowercased()).trimming(.whitespacesAndNewlines)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// ISO-8601 formatting and parsing of UTC instants.
 public enum Timestamp: Sendable {
@@ -22,7 +26,7 @@ public enum Timestamp: Sendable {
     }
 
     /// The wall-clock time in `zone` for tables: `2026-11-21 15:30`, or `2026-11-21` without the time.
-    public static func formatLocal(_ ms: Int64, in zone: TimeZone, withTime: Bool) -> String {
+    public static func formatLocal(_ ms: Int64, in zone: Zone, withTime: Bool) -> String {
         let (date, msOfDay) = split(WallClock.localMs(ms, in: zone))
         return withTime ? "\(date) \(clock(msOfDay, withSeconds: false))" : date.description
     }

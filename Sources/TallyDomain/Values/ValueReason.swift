@@ -95,7 +95,7 @@ public enum ValueReasonText {
     public static func fill(_ pattern: String, _ arguments: [String: String]) -> String {
         var text = pattern
         for (name, value) in arguments {
-            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+            text = text.replacingAll("{\(name)}", with: value)
         }
         return text
     }

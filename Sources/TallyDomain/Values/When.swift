@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A point in time as the user wrote it.
 public enum When: Sendable, Hashable {
@@ -14,10 +18,10 @@ public enum When: Sendable, Hashable {
     /// Keywords and units are case-insensitive and surrounding whitespace is ignored. Wall times skipped by
     /// a transition are read with the pre-transition offset; wall times that occur twice mean the earlier.
     public static func parse(
-        _ text: String, now: Int64, zone: TimeZone, allowLogPosition: Bool = false
+        _ text: String, now: Int64, zone: Zone, allowLogPosition: Bool = false
     ) throws(ValueError) -> When {
         do {
-            return try read(text.trimmingCharacters(in: .whitespacesAndNewlines), now: now, zone: zone,
+            return try read(text.trimming(.whitespacesAndNewlines), now: now, zone: zone,
                             allowLogPosition: allowLogPosition)
         } catch {
             throw ValueError(kind: .when, input: text, reason: error)
@@ -25,7 +29,7 @@ public enum When: Sendable, Hashable {
     }
 
     /// The first instant the value covers (a date → its local midnight).
-    public func startInstant(in zone: TimeZone) -> Int64 {
+    public func startInstant(in zone: Zone) -> Int64 {
         switch self {
         case .date(let date): date.startInstant(in: zone)
         case .instant(let ms): ms
@@ -34,7 +38,7 @@ public enum When: Sendable, Hashable {
     }
 
     /// The first instant after the value (a date → next local midnight; an instant → itself + 1 ms). Used for inclusive "until"/"before" ranges.
-    public func endInstant(in zone: TimeZone) -> Int64 {
+    public func endInstant(in zone: Zone) -> Int64 {
         switch self {
         case .date(let date): date.adding(days: 1).startInstant(in: zone)
         case .instant(let ms): ms + 1
@@ -62,7 +66,7 @@ public enum When: Sendable, Hashable {
     static let maxRelativeDigits = 6
     static let shape = ValueReasonKey.whenShape.english
 
-    private static func read(_ text: String, now: Int64, zone: TimeZone, allowLogPosition: Bool) throws(ParseReason) -> When {
+    private static func read(_ text: String, now: Int64, zone: Zone, allowLogPosition: Bool) throws(ParseReason) -> When {
         guard !text.isEmpty else { throw ParseReason(.empty) }
         if let natural = try NaturalWhen.read(text, now: now, zone: zone) { return natural }
         let bytes = Array(text.utf8)
@@ -82,7 +86,7 @@ public enum When: Sendable, Hashable {
         return try relative(bytes, now: now, zone: zone)
     }
 
-    private static func absolute(_ parsed: DateTimeText, zone: TimeZone) -> When {
+    private static func absolute(_ parsed: DateTimeText, zone: Zone) -> When {
         let day = parsed.date.dayNumber * WallClock.msPerDay
         guard let msOfDay = parsed.timeOfDayMs else { return .date(parsed.date) }
         if let offset = parsed.offsetMs { return .instant(day + msOfDay - offset) }
@@ -90,7 +94,7 @@ public enum When: Sendable, Hashable {
     }
 
     /// `[+|-]N(m|h|d|w)`: minutes and hours are exact instants; days and weeks are dates (today moved by whole days).
-    private static func relative(_ bytes: [UInt8], now: Int64, zone: TimeZone) throws(ParseReason) -> When {
+    private static func relative(_ bytes: [UInt8], now: Int64, zone: Zone) throws(ParseReason) -> When {
         var cursor = ByteCursor(bytes)
         let negative = cursor.take(anyOf: [UInt8(ascii: "+"), UInt8(ascii: "-")]) == UInt8(ascii: "-")
         let digits = cursor.digits()

@@ -1,5 +1,9 @@
 import CLibPQ
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// A failed libpq call: the SQLSTATE when the server sent one, and the message.
@@ -209,7 +213,7 @@ final class PGConnection {
 
     private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "" }
-        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(cString: message).trimming(.whitespacesAndNewlines)
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// Maps libpq and server failures to the event log's typed errors, at the storage boundary.
@@ -48,7 +52,7 @@ enum PostgresErrors {
 
     /// libpq's connection messages can run over several lines (one per address tried); the last says why.
     private static func firstLine(_ message: String) -> String {
-        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = message.split(separator: "\n").map { $0.trimming(.whitespaces) }.filter { !$0.isEmpty }
         return lines.last ?? message
     }
 }
@@ -63,7 +67,7 @@ public enum PostgresURI {
 
     /// The URI with any password (in the user part or a `password=` parameter) replaced by `***`.
     public static func redacted(_ uri: String) -> String {
-        guard let schemeEnd = uri.range(of: "://") else { return uri }
+        guard let schemeEnd = uri.firstRange(of: "://") else { return uri }
         var rest = String(uri[schemeEnd.upperBound...])
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// The event log in a PostgreSQL database, shared by every client that connects to it.

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TallyDomain
 
 /// The event log in one SQLite file: WAL, foreign keys on, a busy timeout, append-only events.
@@ -31,17 +40,14 @@ public final class SQLiteEventLog: EventLog {
 
     /// Opens (creating when missing) a database for writing and migrates it to the current schema.
     public static func openForWriting(path: String, now: Int64, busyTimeout: Int32 = defaultBusyTimeout) throws(EventLogError) -> SQLiteEventLog {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.deletingLastComponent(path)
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .io("cannot create the directory \(directory): \(error.localizedDescription)")
+            if let reason = createDirectories(directory) {
+                throw .io("cannot create the directory \(directory): \(reason)")
             }
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw .io("\(path) is a directory, not a database file") }
+        if let isDirectory = FileProbe.isDirectory(path) {
+            if isDirectory { throw .io("\(path) is a directory, not a database file") }
             // Refused before SQLite opens it: a read-write open of a file it cannot write falls back
             // to read-only and creates a `-shm` with the file's read-only mode, which would stop
             // every later writer once the file is writable again.
@@ -62,9 +68,8 @@ public final class SQLiteEventLog: EventLog {
     ///
     /// A file whose schema is older than this binary is reported through `needsMigration`.
     public static func openForReading(path: String, busyTimeout: Int32 = defaultBusyTimeout) throws(EventLogError) -> SQLiteEventLog? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        if isDirectory.boolValue { throw .io("\(path) is a directory, not a database file") }
+        guard let isDirectory = FileProbe.isDirectory(path) else { return nil }
+        if isDirectory { throw .io("\(path) is a directory, not a database file") }
         let log: SQLiteEventLog
         do {
             log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: readAccess(path)), busyTimeout: busyTimeout)
@@ -77,6 +82,18 @@ public final class SQLiteEventLog: EventLog {
             throw .newerSchema(found: applied, known: log.migrator.latestVersion)
         }
         return log
+    }
+
+    /// Creates `directory` and any missing parents; the system's reason when one cannot be made.
+    static func createDirectories(_ directory: String) -> String? {
+        var prefix = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+                return String(cString: strerror(errno))
+            }
+        }
+        return nil
     }
 
     /// How a reader opens `path`. A file nobody may write (no write bit at all, as after

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyDomain
 
@@ -46,19 +50,18 @@ enum ForeignImport {
 
     /// The whole file; a missing or unreadable file is exit 66.
     private static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        if path == "-" { return try LineReader(path: "-").readAll() }
+        guard let isDirectory = FileProbe.isDirectory(path) else {
             throw CLIError.cannotOpenInput(path: path, reason: "no such file")
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.cannotOpenInput(path: path, reason: isDirectory.boolValue ? "it is a directory" : "permission denied")
+        guard !isDirectory, let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.cannotOpenInput(path: path, reason: isDirectory ? "it is a directory" : "permission denied")
         }
         return Array(data)
     }
 
     /// `{"source": ..., "reason": ...}` for `--json`, always in English so programs can rely on it.
-    private static func issue(_ issue: ImportIssue, _ catalog: Catalog, zone: TimeZone) -> JSON {
+    private static func issue(_ issue: ImportIssue, _ catalog: Catalog, zone: Zone) -> JSON {
         .object(["source": .string(label(issue.source, catalog)), "reason": .string(text(issue.problem, catalog, zone: zone))])
     }
 
@@ -99,7 +102,7 @@ enum ForeignImport {
     }
 
     /// Words for one import problem.
-    static func text(_ problem: ImportProblem, _ catalog: Catalog, zone: TimeZone) -> String {
+    static func text(_ problem: ImportProblem, _ catalog: Catalog, zone: Zone) -> String {
         switch problem {
         case .missingTitle: catalog.text(.importMissingTitle)
         case .markersOnly: catalog.text(.importMarkersOnly)

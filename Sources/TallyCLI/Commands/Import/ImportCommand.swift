@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyDomain
 
@@ -57,7 +61,7 @@ enum ImportCommand: CommandHandler {
         let dispatcher = try context.dispatcher()
         let log = dispatcher.log
         // Progress by bytes, so it is known how much is left; standard input has no size.
-        let size = path == "-" ? 0 : ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        let size = path == "-" ? 0 : FileProbe.size(path)
         let bar = ProgressBar(total: size, label: context.catalog.text(.importLabel), context: context) { ByteSize.format(Int64($0)) }
         var consumed = 0
         var sawEvent = false

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyDomain
 
@@ -51,7 +55,7 @@ enum RebuildCommand: CommandHandler {
         } else {
             context.console.line(catalog.text(.rebuildDone, [
                 "events": catalog.plural(.countEvents, count: Int(events)),
-                "duration": catalog.text(.durationSeconds, ["seconds": String(format: "%.2f", seconds)]),
+                "duration": catalog.text(.durationSeconds, ["seconds": CFormat.fixed(seconds, places: 2)]),
                 "rate": String(rate), "seq": String(snapshot.seq),
             ]))
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyDomain
 
@@ -34,7 +38,7 @@ enum RecordExportCommand: CommandHandler {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            throw CLIError.cannotWriteOutput(path: output, reason: (error as NSError).localizedDescription)
+            throw CLIError.cannotWriteOutput(path: output, reason: CFormat.reason(error))
         }
         if context.json {
             context.printJSON(.object(["path": .string(output), "count": .int(Int64(view.records.count))]))

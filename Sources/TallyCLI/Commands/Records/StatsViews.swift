@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyDomain
 
@@ -60,7 +64,7 @@ enum StatsViews {
         return Table(columns: columns, rows: body).render(maxWidth: context.settings.width)
     }
 
-    static func json(_ ytd: YearToDate, now: Int64, zone: TimeZone) -> JSON {
+    static func json(_ ytd: YearToDate, now: Int64, zone: Zone) -> JSON {
         func totals(_ totals: StatsTotals) -> JSON {
             .object([
                 "count": .int(Int64(totals.count)), "durationSeconds": .int(Int64(totals.durationSeconds)),

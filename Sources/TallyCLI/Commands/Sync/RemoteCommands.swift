@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyApp
 import TallyDomain
 
@@ -31,7 +35,7 @@ enum RemoteSetCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        guard let raw = command.arguments.first, !raw.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let raw = command.arguments.first, !raw.trimming(.whitespaces).isEmpty else {
             throw UsageError(kind: .missingArgument("URL"), commandPath: path)
         }
         let address = RemoteAddress.normalized(raw)

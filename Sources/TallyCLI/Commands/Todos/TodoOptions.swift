@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TallyDomain
 
 /// Option specs and readers shared by the todo commands.
@@ -68,6 +72,6 @@ enum TodoOptions {
 
     static func shellQuoted(_ text: String) -> String {
         let safe = text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-_.:@".unicodeScalars.contains($0) }
-        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return safe && !text.isEmpty ? text : "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 }
