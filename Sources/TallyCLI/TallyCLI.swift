@@ -59,7 +59,7 @@ public enum TallyCLI {
                 guard let handler = CommandTree.handler(for: command.path) else {
                     throw UsageError(kind: .unknownCommand(command.path.joined(separator: " "), suggestion: nil), commandPath: [])
                 }
-                try handler.run(command, context)
+                try context.runStartingOverOnDamage { try handler.run(command, context) }
                 // Only a command that writes leaves a new database file behind.
                 context.removeDatabaseLeftEmpty()
             }

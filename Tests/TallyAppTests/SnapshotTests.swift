@@ -55,7 +55,7 @@ struct SnapshotTests {
         var wrong = try fullReplay(log, bound: .position(60))
         wrong.model.position = 59
         let body = SnapshotCodec.encode(wrong.model, latestRecordedAt: wrong.latestRecordedAt, logHash: try Replayer.hash(at: 60, in: log)!)
-        try store.saveSnapshot(SnapshotInfo(seq: 60, format: SnapshotCodec.format, reducerVersion: Reducer.version, createdAt: 0, checksum: SnapshotChecksum.hex(body), size: body.count), body: body, keep: 2)
+        store.rows = [InMemorySnapshotStore.row(seq: 60, body: body)]
         let loaded = try StateLoader.load(log: log, snapshots: store)
         #expect(loaded.problems.count == 1 && loaded.snapshot == nil)
         #expect(loaded.folded == (try fullReplay(log)))
@@ -70,14 +70,11 @@ struct SnapshotTests {
         let body = SnapshotCodec.encode(state.model, latestRecordedAt: state.latestRecordedAt, logHash: try Replayer.hash(at: 50, in: log)!)
         let foreign = try fullReplay(other, bound: .position(30))
         let foreignBody = SnapshotCodec.encode(foreign.model, latestRecordedAt: foreign.latestRecordedAt, logHash: try Replayer.hash(at: 30, in: other)!)
-        func info(_ seq: Int64, format: Int = SnapshotCodec.format, reducer: Int = Reducer.version, _ body: [UInt8]) -> SnapshotInfo {
-            SnapshotInfo(seq: seq, format: format, reducerVersion: reducer, createdAt: 0, checksum: SnapshotChecksum.hex(body), size: body.count)
-        }
         store.rows = [
-            (info(50, reducer: Reducer.version + 1, body), body),
-            (info(50, format: SnapshotCodec.format + 1, body), body),
-            (info(95, body), body),
-            (info(30, foreignBody), foreignBody),
+            InMemorySnapshotStore.row(seq: 50, reducer: Reducer.version + 1, body: body),
+            InMemorySnapshotStore.row(seq: 50, format: SnapshotCodec.format + 1, body: body),
+            InMemorySnapshotStore.row(seq: 95, body: body),
+            InMemorySnapshotStore.row(seq: 30, body: foreignBody),
         ]
         let loaded = try StateLoader.load(log: log, snapshots: store)
         #expect(loaded.snapshot == nil)

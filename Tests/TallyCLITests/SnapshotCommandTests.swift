@@ -15,11 +15,28 @@ struct SnapshotCommandTests {
         try statement.step()
     }
 
+    /// The newest snapshot's body, its chunks put together.
     func storedBody(_ tally: TallyRunner) throws -> [UInt8] {
         let connection = try Connection(path: tally.databasePath, access: .readOnly)
-        let statement = try connection.statement("SELECT body FROM snapshots ORDER BY seq DESC LIMIT 1")
-        guard try statement.step() else { return [] }
-        return statement.blob(at: 0)
+        let statement = try connection.statement("SELECT data FROM snapshot_chunks WHERE seq = (SELECT max(seq) FROM snapshots) ORDER BY chunk")
+        var body: [UInt8] = []
+        while try statement.step() { body += statement.blob(at: 0) }
+        return body
+    }
+
+    /// Stores `body` as the newest snapshot's body: its chunks, and with `sealed` the checksums that
+    /// prove it (otherwise the old checksums stay, as after damage on disk).
+    func storeBody(_ tally: TallyRunner, _ body: [UInt8], sealed: Bool) throws {
+        let chunkSize = SnapshotChunks.standardSize
+        try sql(tally, "DELETE FROM snapshot_chunks WHERE seq = (SELECT max(seq) FROM snapshots)")
+        for (index, start) in stride(from: 0, to: body.count, by: chunkSize).enumerated() {
+            try sql(tally, "INSERT INTO snapshot_chunks SELECT seq, format, reducer_version, \(index), ?1 FROM snapshots ORDER BY seq DESC LIMIT 1",
+                    body: Array(body[start ..< min(body.count, start + chunkSize)]))
+        }
+        if sealed {
+            let (sums, checksum) = SnapshotChecksum.seal(body, chunkSize: chunkSize)
+            try sql(tally, "UPDATE snapshots SET chunk_sums = ?1, checksum = '\(checksum)', size = \(body.count) WHERE seq = (SELECT max(seq) FROM snapshots)", body: sums)
+        }
     }
 
     func populated() -> TallyRunner {
@@ -79,7 +96,7 @@ struct SnapshotCommandTests {
         tally.run("snapshot")
         var body = try storedBody(tally)
         body[body.count / 2] ^= 0x01
-        try sql(tally, "UPDATE snapshots SET body = ?1", body: body)
+        try storeBody(tally, body, sealed: false)
         let listed = tally.run("list")
         #expect(listed.status == 0 && listed.stdout == expected)
         #expect(listed.stderr == "Warning: Ignoring the snapshot at @3: its checksum does not match. Replaying from the first event instead; 'tally rebuild' writes a fresh snapshot.\n")
@@ -102,7 +119,7 @@ struct SnapshotCommandTests {
 
         var damaged = original
         damaged[damaged.count / 2] ^= 0x01
-        try sql(tally, "UPDATE snapshots SET body = ?1", body: damaged)
+        try storeBody(tally, damaged, sealed: false)
         let broken = tally.run("verify")
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("snapshot: its checksum does not match"), "\(broken.stdout)")
@@ -111,8 +128,7 @@ struct SnapshotCommandTests {
         var (header, model) = try SnapshotCodec.decode(original)
         model.records[0].name = "Forged"
         let forged = SnapshotCodec.encode(model, latestRecordedAt: header.latestRecordedAt, logHash: header.logHash)
-        try sql(tally, "UPDATE snapshots SET body = ?1", body: forged)
-        try sql(tally, "UPDATE snapshots SET checksum = '\(SnapshotChecksum.hex(forged))'")
+        try storeBody(tally, forged, sealed: true)
         let lied = tally.run("verify", "--json")
         #expect(lied.status == 1)
         let problems = lied.json?.objectValue?["problems"]?.arrayValue ?? []

@@ -209,24 +209,37 @@ struct PostgresEventLogTests {
         #expect(kind(server.uri(database: database, user: "nobody"))?.0 == .authentication)
     }
 
-    @Test("snapshots are stored, replaced, pruned and deleted through the port")
+    @Test("snapshots are stored in chunks, read chunk by chunk, replaced, pruned and deleted through the port")
     func snapshots() throws {
         let log = try open(try server.makeDatabase())
-        func info(_ seq: Int64, format: Int = 1) -> SnapshotInfo {
-            SnapshotInfo(seq: seq, format: format, reducerVersion: 3, createdAt: seq * 10, checksum: "c\(seq)", size: 4)
+        func info(_ seq: Int64, format: Int = 1, size: Int = 5) -> SnapshotInfo {
+            SnapshotInfo(seq: seq, format: format, reducerVersion: 3, createdAt: seq * 10, checksum: "c\(seq)", size: size, chunkSize: 2)
         }
-        try log.saveSnapshot(info(1), body: [0, 1, 2, 255], keep: 2)
-        try log.saveSnapshot(info(2), body: [9, 9, 9, 9], keep: 2)
-        try log.saveSnapshot(info(3), body: [7, 0, 7, 0], keep: 2)
+        try log.saveSnapshot(info(1), body: [0, 1, 2, 255, 4], chunkSums: [1], keep: 2)
+        try log.saveSnapshot(info(2), body: [9, 9, 9, 9, 9], chunkSums: [2], keep: 2)
+        try log.saveSnapshot(info(3), body: [7, 0, 7, 0, 5], chunkSums: [3, 3], keep: 2)
         #expect(try log.snapshots() == [info(3), info(2)])
-        var body: [UInt8] = []
-        #expect(try log.withSnapshotBody(info(3)) { body = Array($0) })
-        #expect(body == [7, 0, 7, 0])
-        #expect(try !log.withSnapshotBody(info(1)) { _ in })
-        try log.saveSnapshot(info(4, format: 2), body: [1, 2, 3, 4], keep: 2)
-        #expect(try log.snapshots() == [info(4, format: 2)])
+        #expect(try log.snapshotBytes(info(3)) == [7, 0, 7, 0, 5])
+        #expect(try log.snapshotChunkSums(info(3)) == [3, 3])
+        // Each chunk on its own, the last one shorter; a wrong length or a missing chunk reads as false.
+        var two = [UInt8](repeating: 0, count: 2)
+        #expect(try two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 1, into: $0) })
+        #expect(two == [7, 0])
+        var one = [UInt8](repeating: 0, count: 1)
+        #expect(try one.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 2, into: $0) })
+        #expect(one == [5])
+        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 2, into: $0) })
+        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 3, into: $0) })
+        #expect(try log.snapshotBytes(info(1)) == nil)
+        // Replacing a snapshot at the same position replaces its chunks.
+        try log.saveSnapshot(info(3, size: 3), body: [1, 1, 1], chunkSums: [4], keep: 2)
+        #expect(try log.snapshotBytes(info(3, size: 3)) == [1, 1, 1])
+        try log.saveSnapshot(info(4, format: 2, size: 4), body: [1, 2, 3, 4], chunkSums: [], keep: 2)
+        #expect(try log.snapshots() == [info(4, format: 2, size: 4)])
+        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(2), index: 0, into: $0) })
         try log.deleteAllSnapshots()
         #expect(try log.snapshots().isEmpty)
+        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(4, format: 2, size: 4), index: 0, into: $0) })
     }
 
     @Test("two dispatchers on two connections take turns: each catches up under the lock, the chain stays one")

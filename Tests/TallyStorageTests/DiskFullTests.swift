@@ -50,18 +50,18 @@ struct DiskFullTests {
         let log = try SQLiteEventLog.openForWriting(path: path, now: 1)
         var factory = EventFactory()
         try log.write { try log.append(Self.large(5, &factory)) }
-        let first = SnapshotInfo(seq: 5, format: 1, reducerVersion: 1, createdAt: 1, checksum: "first", size: 3)
-        try log.saveSnapshot(first, body: [1, 2, 3], keep: 2)
+        let first = SnapshotInfo(seq: 5, format: 1, reducerVersion: 1, createdAt: 1, checksum: "first", size: 3, chunkSize: 1 << 16)
+        try log.saveSnapshot(first, body: [1, 2, 3], chunkSums: [1], keep: 2)
         try log.capGrowth()
 
         let body = [UInt8](repeating: 7, count: 200_000)
-        let second = SnapshotInfo(seq: 5, format: 1, reducerVersion: 1, createdAt: 2, checksum: "second", size: body.count)
-        #expect(throws: EventLogError.full) { try log.saveSnapshot(second, body: body, keep: 1) }
+        let second = SnapshotInfo(seq: 5, format: 1, reducerVersion: 1, createdAt: 2, checksum: "second", size: body.count, chunkSize: 1 << 16)
+        #expect(throws: EventLogError.full) { try log.saveSnapshot(second, body: body, chunkSums: [2], keep: 1) }
         #expect(try log.snapshots() == [first])
         #expect(try onDisk(path).intact)
 
         try log.capGrowth(extraPages: nil)
-        try log.saveSnapshot(second, body: body, keep: 1)
+        try log.saveSnapshot(second, body: body, chunkSums: [2], keep: 1)
         #expect(try log.snapshots() == [second])
     }
 }

@@ -26,6 +26,8 @@ public final class Dispatcher {
     private var replaceSkippedSnapshot: Bool
     /// Told when a snapshot could not be stored; the command itself has succeeded by then.
     public var onSnapshotProblem: ((SnapshotProblem) -> Void)?
+    /// True once a command of this dispatcher has committed events: from then on it must not be run again.
+    public private(set) var hasCommitted = false
 
     public init(log: EventLog, environment: AppEnvironment, state: ReadModel = ReadModel()) {
         self.log = log
@@ -65,9 +67,17 @@ public final class Dispatcher {
     ///
     /// `decide` runs inside the write lock on up-to-date state, so it may also read the log
     /// (undo and redo do); whatever it returns is appended atomically with one command id.
+    ///
+    /// When the snapshot the state was read from turns out to have a damaged chunk before the events
+    /// are appended, nothing is appended and `LateSnapshotDamage` is thrown: the caller starts over
+    /// from a full replay.
     public func execute(deciding decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
-        let outcome = try decideAndAppend(decide)
-        if !outcome.appended.isEmpty { snapshotIfDue() }
+        var outcome = try decideAndAppend(decide)
+        if !outcome.appended.isEmpty {
+            hasCommitted = true
+            snapshotIfDue()
+            outcome.state = state
+        }
         return outcome
     }
 
@@ -87,7 +97,18 @@ public final class Dispatcher {
         guard replaceSkippedSnapshot || snapshotPolicy.shouldSnapshot(position: folded.model.position, base: snapshotBase) else { return }
         replaceSkippedSnapshot = false
         do {
-            let info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: snapshotPolicy.keep)
+            let info: SnapshotInfo
+            do {
+                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: snapshotPolicy.keep)
+            } catch is LateSnapshotDamage {
+                // The command has committed; its state came from a snapshot with a damaged chunk.
+                // Replay the log instead, and store the replay's snapshot in place of the damaged one
+                // (keeping only the new one: the one before it is the damaged one).
+                var replayed = Replayer.Folded()
+                try Replayer.fold(log, into: &replayed, bound: .position(folded.model.position))
+                folded = replayed
+                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: 1)
+            }
             snapshotBase = info.seq
         } catch let problem as SnapshotProblem {
             onSnapshotProblem?(problem)
@@ -103,6 +124,8 @@ public final class Dispatcher {
             try catchUp()
             let context = environment.decisionContext
             let decision = try decide(state, context)
+            // The decision may rest on bytes of a damaged snapshot chunk: append nothing.
+            guard !state.isPoisoned else { throw LateSnapshotDamage() }
             guard !decision.events.isEmpty else {
                 return CommandOutcome(decision: decision, appended: [], state: state, commandID: nil)
             }

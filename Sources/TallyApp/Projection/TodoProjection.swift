@@ -29,8 +29,49 @@ public enum TodoProjection {
     /// collected as positions with their sort key, and with a limit only the first `limit` are
     /// ordered (a bounded heap), so a short page of a large list stays cheap. Sorting by title
     /// decodes the matching todos.
-    /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n).
+    /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n); O(k + waiting)
+    ///   for a page in creation order with the standard filters (see `firstPageInCreationOrder`).
     public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
+        if let view = firstPageInCreationOrder(query, on: model, now: now, zone: zone) { return view }
+        return try scan(query, on: model, now: now, zone: zone)
+    }
+
+    /// A limited page in creation order filtered only by status (the default `list --limit N`),
+    /// without reading every row: the footer's counts come from the table's stored counts
+    /// (`ItemCounts`, with the few todos that have a wait date checked against the clock), and the
+    /// page is the first matching rows in position order, which is creation order while
+    /// `createdInOrder` holds. nil when the query needs a scan. Gives exactly what `scan` gives.
+    static func firstPageInCreationOrder(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) -> TodoView? {
+        let counts = model.todos.counts
+        guard let limit = query.limit, query.sort == .created, !query.reverse, query.tags.isEmpty, query.search == nil,
+              query.priority == nil, query.dueBefore == nil, query.dueAfter == nil, !query.includeDeleted,
+              query.waiting != .only, counts.createdInOrder else { return nil }
+        var waitingNow = 0
+        for position in counts.waiting where model.todo(at: position).isWaiting(now: now, zone: zone) { waitingNow += 1 }
+        let open = model.todos.count - counts.deleted - counts.completed - (query.waiting == .hide ? waitingNow : 0)
+        let active = query.status == .completed ? 0 : open
+        let completed = query.status == .active ? 0 : counts.completed
+        var page: [Todo] = []
+        var index = 0
+        while page.count < limit, index < model.todos.count {
+            defer { index += 1 }
+            let row = model.todoSummary(at: index)
+            if row.deleted { continue }
+            switch query.status {
+            case .active where row.completed: continue
+            case .completed where !row.completed: continue
+            default: break
+            }
+            let todo = model.todo(at: index)
+            if query.waiting == .hide, row.waits, !row.completed, todo.isWaiting(now: now, zone: zone) { continue }
+            page.append(todo)
+        }
+        return TodoView(todos: page, matched: active + completed, active: active, completed: completed,
+                        waiting: query.status == .completed ? 0 : waitingNow, deleted: 0)
+    }
+
+    /// Runs a query over every row.
+    static func scan(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }

@@ -22,9 +22,9 @@ public enum SnapshotCheck {
         var problems: [SnapshotProblem] = []
         var opened: [(info: SnapshotInfo, folded: Replayer.Folded)] = []
         for info in current {
-            switch try StateLoader.open(info, log: log, store: store, head: head.seq, instantBound: nil) {
+            // Every chunk is read and checked, then every stored item and index entry.
+            switch try StateLoader.open(info, log: log, store: store, head: head.seq, instantBound: nil, readAll: true) {
             case .usable(let folded):
-                // Start-up checks the tables' structure; here every stored item and index entry is read.
                 if let damage = folded.model.todos.damage() ?? folded.model.records.damage() {
                     problems.append(SnapshotProblem(seq: info.seq, kind: .undecodable(damage)))
                 } else {

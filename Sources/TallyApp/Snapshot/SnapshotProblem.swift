@@ -42,3 +42,10 @@ public struct SnapshotProblem: Sendable, Hashable, Error {
         }
     }
 }
+
+/// Thrown before a command commits (or a snapshot is stored) when a chunk of the snapshot its
+/// models were read from failed its checksum on a late read: what was read may be wrong, so the
+/// command must start over from a full replay.
+public struct LateSnapshotDamage: Error, Sendable, Equatable {
+    public init() {}
+}

@@ -24,7 +24,12 @@ public enum StateLoader {
     /// taken after. Invalid snapshots newer than the one used are reported in `problems`, never
     /// trusted, and never fatal. For an `.instant` bound a snapshot is used only when every event it
     /// contains was recorded at or before the instant (see `Replayer.Bound.instant`).
-    public static func load(log: EventLog, snapshots store: SnapshotStore?, bound: Replayer.Bound? = nil) throws -> LoadedState {
+    ///
+    /// The snapshot's chunks are read when first touched (see `SnapshotBuffer`): a chunk that fails
+    /// its checksum later poisons the models (`ReadModel.isPoisoned`), and the caller must start over
+    /// without snapshots. With `readAll`, every chunk is read and checked here instead, so the models
+    /// returned can be trusted whatever is read from them.
+    public static func load(log: EventLog, snapshots store: SnapshotStore?, bound: Replayer.Bound? = nil, readAll: Bool = false) throws -> LoadedState {
         var problems: [SnapshotProblem] = []
         var candidates: [SnapshotInfo] = []
         if let store {
@@ -39,7 +44,7 @@ public enum StateLoader {
         for info in candidates {
             guard let store else { break }
             if case .position(let limit)? = bound, info.seq > limit { continue }
-            let opened = try open(info, log: log, store: store, head: head.seq, instantBound: bound.flatMap(\.instant))
+            let opened = try open(info, log: log, store: store, head: head.seq, instantBound: bound.flatMap(\.instant), readAll: readAll)
             // Consumed so the decoded models are uniquely referenced before the tail mutates them.
             switch consume opened {
             case .usable(var folded):
@@ -62,40 +67,38 @@ public enum StateLoader {
         case invalid(SnapshotProblem)
     }
 
-    /// Checks one stored snapshot and decodes it.
-    static func open(_ info: SnapshotInfo, log: EventLog, store: SnapshotStore, head: Int64, instantBound: Int64?) throws -> Opened {
+    /// Checks one stored snapshot and opens it: its row's checksum proves the chunk checksums, and
+    /// only the chunks holding the header and the tables' frames are read (all of them with `readAll`).
+    static func open(_ info: SnapshotInfo, log: EventLog, store: SnapshotStore, head: Int64, instantBound: Int64?, readAll: Bool = false) throws -> Opened {
         func problem(_ kind: SnapshotProblem.Kind) -> Opened { .invalid(SnapshotProblem(seq: info.seq, kind: kind)) }
         guard info.format == SnapshotCodec.format else { return problem(.otherFormat(info.format)) }
         guard info.reducerVersion == Reducer.version else { return problem(.otherReducerVersion(info.reducerVersion)) }
         guard info.seq <= head else { return problem(.aheadOfLog(head: head)) }
-        var decoded: Result<(header: SnapshotHeader, model: ReadModel), SnapshotDecodingError>?
-        var checksumMatches = false
-        var tooLate = false
+        let chunkSize = info.chunkSize
+        guard chunkSize > 0, chunkSize & (chunkSize - 1) == 0, info.size > 0 else { return problem(.undecodable("the body is not stored in chunks")) }
+        let buffer: SnapshotBuffer
         do {
-            // One read of the body into a buffer the models then use in place.
-            guard let buffer = try store.snapshotBody(info) else { return .notForThisBound }
-            checksumMatches = SnapshotChecksum.hex(buffer.bytes) == info.checksum
-            if checksumMatches {
-                if let instantBound, let header = try? SnapshotCodec.header(buffer.bytes), header.latestRecordedAt > instantBound {
-                    tooLate = true
-                } else {
-                    decoded = Result { () throws(SnapshotDecodingError) in try SnapshotCodec.decode(buffer) }
-                }
-            }
+            guard let sumBytes = try store.snapshotChunkSums(info) else { return .notForThisBound }
+            guard SnapshotChunks.proof(sums: sumBytes, size: info.size, chunkSize: chunkSize) == info.checksum,
+                  let sums = SnapshotChunks.decode(sumBytes), sums.count == SnapshotChunks.count(size: info.size, chunkSize: chunkSize)
+            else { return problem(.checksumMismatch) }
+            buffer = store.snapshotBody(info, sums: sums)
         } catch {
             return problem(.storage("\(error)"))
         }
-        guard checksumMatches else { return problem(.checksumMismatch) }
-        if tooLate { return .notForThisBound }
+        if readAll { buffer.loadAll() }
+        if let instantBound, let header = try? SnapshotCodec.header(buffer), !buffer.isPoisoned, header.latestRecordedAt > instantBound {
+            return .notForThisBound
+        }
+        let decoded = Result { () throws(SnapshotDecodingError) in try SnapshotCodec.decode(buffer) }
+        guard !buffer.isPoisoned else { return problem(.checksumMismatch) }
         let header: SnapshotHeader
         let model: ReadModel
         switch decoded {
-        case .success(let value)?:
+        case .success(let value):
             (header, model) = value
-        case .failure(let error)?:
+        case .failure(let error):
             return problem(.undecodable("\(error.reason) at byte \(error.offset)"))
-        case nil:
-            return problem(.undecodable("empty body"))
         }
         guard header.position == info.seq, header.format == info.format, header.reducerVersion == info.reducerVersion else {
             return problem(.undecodable("the body's header does not match its row"))

@@ -164,7 +164,7 @@ public final class SyncEngine {
             }
             var rebase: Rebase? = nil
             if !unpushed.isEmpty {
-                let base = try StateLoader.load(log: local, snapshots: local, bound: .position(synced.seq)).model
+                let base = try StateLoader.load(log: local, snapshots: local, bound: .position(synced.seq), readAll: true).model
                 rebase = Rebase(base: base, synced: synced, local: unpushed)
                 try local.discardEvents(after: synced.seq)
             }

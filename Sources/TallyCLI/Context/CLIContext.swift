@@ -95,9 +95,58 @@ final class CLIContext {
     /// The read models from the newest valid snapshot plus its tail; skipped snapshots get one warning line.
     func loadState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> LoadedState {
         try TimeTravel.check(bound, against: log)
+        if let ignored = ignoredSnapshot {
+            // Starting over after a late damaged chunk: replay everything, and say so.
+            var loaded = try StateLoader.load(log: log, snapshots: nil, bound: bound)
+            loaded.problems = [ignored]
+            warnAboutSnapshots(loaded.problems, replayedFrom: 0)
+            return loaded
+        }
         let loaded = try StateLoader.load(log: log, snapshots: log as? SnapshotStore, bound: bound)
         warnAboutSnapshots(loaded.problems, replayedFrom: loaded.base)
+        if let snapshot = loaded.snapshot, let buffer = loaded.model.snapshotBuffer {
+            snapshotBuffers.append((buffer, snapshot.seq))
+            console.holdOutput = true
+        }
         return loaded
+    }
+
+    // MARK: Starting over after a late damaged snapshot chunk
+
+    /// The buffers of the snapshots this command's models read from, chunk by chunk.
+    private var snapshotBuffers: [(buffer: SnapshotBuffer, seq: Int64)] = []
+    /// The dispatchers this command made.
+    private var dispatchers: [Dispatcher] = []
+    /// Set when the command started over: loads then replay the log instead of reading snapshots.
+    private var ignoredSnapshot: SnapshotProblem?
+
+    /// Runs a command; when a snapshot chunk it read turned out damaged (whether the command then
+    /// failed or not), and it has committed nothing, drops its output and runs it once more from a
+    /// full replay, with the usual warning.
+    func runStartingOverOnDamage(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            guard let problem = lateSnapshotDamage() else { throw error }
+            try startOver(problem, body)
+            return
+        }
+        if let problem = lateSnapshotDamage() { try startOver(problem, body) }
+    }
+
+    /// The damaged snapshot, when a model of this command read a bad chunk and nothing was committed.
+    private func lateSnapshotDamage() -> SnapshotProblem? {
+        guard ignoredSnapshot == nil, !dispatchers.contains(where: \.hasCommitted) else { return nil }
+        guard let damaged = snapshotBuffers.first(where: { $0.buffer.isPoisoned }) else { return nil }
+        return SnapshotProblem(seq: damaged.seq, kind: .checksumMismatch)
+    }
+
+    private func startOver(_ problem: SnapshotProblem, _ body: () throws -> Void) throws {
+        console.discardOutput()
+        ignoredSnapshot = problem
+        snapshotBuffers.removeAll()
+        dispatchers.removeAll()
+        try body()
     }
 
     /// `loadState` for commands that only read the state; it is kept until the process exits.
@@ -117,6 +166,7 @@ final class CLIContext {
         let log = try openForWriting()
         let dispatcher = Dispatcher(log: log, environment: environment, loaded: try loadState(log), snapshots: log)
         keptUntilExit.append(dispatcher)
+        dispatchers.append(dispatcher)
         dispatcher.onSnapshotProblem = { [weak self] problem in
             guard let self else { return }
             self.warn(code: "snapshot_not_written", self.catalog.text(.snapshotWriteFailed, [

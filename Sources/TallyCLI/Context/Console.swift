@@ -10,6 +10,9 @@ final class Console {
     private var errBuffer: [UInt8] = []
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
+    /// While true, standard output is written only by an explicit `flush()`, never because the
+    /// buffer grew: a command reading a snapshot chunk by chunk may still have to start over.
+    var holdOutput = false
 
     init() {
         stdoutIsTerminal = isatty(1) == 1
@@ -24,7 +27,12 @@ final class Console {
     /// Appends text to standard output, flushing when the buffer grows large.
     func out(_ text: String) {
         outBuffer.append(contentsOf: text.utf8)
-        if outBuffer.count >= 1 << 16 { flushOut() }
+        if outBuffer.count >= 1 << 16, !holdOutput { flushOut() }
+    }
+
+    /// Drops the standard output not written yet (a command that starts over prints it again).
+    func discardOutput() {
+        outBuffer.removeAll(keepingCapacity: true)
     }
 
     /// Appends a line to standard error.

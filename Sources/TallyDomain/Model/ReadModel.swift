@@ -19,6 +19,14 @@ public struct ReadModel: Sendable, Equatable {
 
     public init() {}
 
+    /// True when the snapshot these models read from had a chunk that failed its checksum when it
+    /// was read: whatever was read from them may be wrong, and the command must start over from a
+    /// full replay before it commits or prints anything.
+    public var isPoisoned: Bool { todos.isPoisoned || records.isPoisoned }
+
+    /// The snapshot buffer the item tables read from; nil for models folded from events alone.
+    public var snapshotBuffer: SnapshotBuffer? { todos.buffer ?? records.buffer }
+
     /// The todo with the given stream id.
     /// - Complexity: O(log n) and one todo decoded
     public func todo(id: String) -> Todo? {

@@ -10,7 +10,9 @@ public enum Reducer {
         model.position = seq
         switch event {
         case .todoCreated(let fields):
-            guard model.todo(id: stream) == nil, model.record(id: stream) == nil else { return }
+            // A stream's first event (version 1) cannot find an item: the log keeps (stream, version)
+            // unique, so the lookups (a binary search in a snapshot's id index) are only for later versions.
+            guard version == 1 || (model.todo(id: stream) == nil && model.record(id: stream) == nil) else { return }
             model.insertTodo(Todo(
                 id: stream, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
                 priority: fields.priority, due: fields.due, note: fields.note, wait: fields.wait, series: fields.series,
@@ -44,7 +46,7 @@ public enum Reducer {
                 todo.touch(version: version, at: time)
             }
         case .recordLogged(let fields):
-            guard model.record(id: stream) == nil, model.todo(id: stream) == nil else { return }
+            guard version == 1 || (model.record(id: stream) == nil && model.todo(id: stream) == nil) else { return }
             model.insertRecord(Record(
                 id: stream, number: model.records.count + 1, name: fields.name, category: fields.category,
                 durationSeconds: fields.durationSeconds, distanceMeters: fields.distanceMeters, place: fields.place,

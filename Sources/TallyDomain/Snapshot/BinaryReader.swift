@@ -15,10 +15,25 @@ public struct SnapshotDecodingError: Error, Sendable, Equatable {
 public struct BinaryReader {
     private let base: UnsafeRawBufferPointer
     public private(set) var offset = 0
+    /// The buffer `base` belongs to when its chunks are read on demand; every read touches it first.
+    private let source: SnapshotBuffer?
 
     public init(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
         base = bytes
         self.offset = offset
+        source = nil
+    }
+
+    /// A reader over a whole snapshot buffer that reads each chunk before it reads bytes from it.
+    public init(_ buffer: SnapshotBuffer, at offset: Int = 0) {
+        base = buffer.bytes
+        self.offset = offset
+        source = buffer
+    }
+
+    @inline(__always)
+    private func touch(_ count: Int) {
+        if let source { source.touch(offset, count) }
     }
 
     /// True when every byte has been read.
@@ -32,6 +47,7 @@ public struct BinaryReader {
     /// One raw byte.
     public mutating func byte() throws(SnapshotDecodingError) -> UInt8 {
         guard offset < base.count else { throw failure("unexpected end of data") }
+        touch(1)
         let value = base[offset]
         offset += 1
         return value
@@ -40,6 +56,7 @@ public struct BinaryReader {
     /// `count` raw bytes.
     public mutating func raw(_ count: Int) throws(SnapshotDecodingError) -> UnsafeRawBufferPointer {
         guard count >= 0, count <= base.count - offset else { throw failure("unexpected end of data") }
+        touch(count)
         let slice = UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
         offset += count
         return slice
@@ -51,10 +68,11 @@ public struct BinaryReader {
         return Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
     }
 
-    /// Moves past `count` bytes, checking that they are there; returns where they start.
+    /// Moves past `count` bytes, checking that they are there (without reading them); returns where they start.
     public mutating func skip(_ count: Int) throws(SnapshotDecodingError) -> Int {
+        guard count >= 0, count <= base.count - offset else { throw failure("unexpected end of data") }
         let start = offset
-        _ = try raw(count)
+        offset += count
         return start
     }
 
@@ -62,6 +80,7 @@ public struct BinaryReader {
     @inline(__always)
     public mutating func uint() throws(SnapshotDecodingError) -> UInt64 {
         if offset < base.count {
+            touch(1)
             let first = base[offset]
             if first < 0x80 {
                 offset += 1

@@ -2,8 +2,9 @@
 ///
 /// Items loaded from a snapshot stay encoded in the snapshot's bytes (`base`) and are decoded one at
 /// a time when asked for; items the tail created or changed live in a small overlay (`appended`,
-/// `changed`). So opening a snapshot costs a copy of its bytes and a check of its tables, not a
-/// decode of every item, and a command pays for the items it touches. A table folded from events
+/// `changed`). So opening a snapshot costs a check of its tables' frames (reading only the chunks
+/// they lie in, see `SnapshotBuffer`), not a decode of every item, and a command pays for the
+/// items it touches. The counts of items in each state are kept through every change. A table folded from events
 /// alone (a replay, a rebuild) has no base and is a plain array with a dictionary index.
 ///
 /// Only `Reducer.evolve` changes the tables of a `ReadModel`; equality compares the items.
@@ -16,8 +17,16 @@ public struct ItemTable<Item: SnapshotItem>: Sendable {
     private var appended: [Item] = []
     /// Id to index for every item the base's UUID index does not hold: appended items and base items whose id is not a UUID.
     private var index: [String: Int] = [:]
+    /// How many items are in each state, kept up to date by every change (stored in the snapshot).
+    public private(set) var counts = ItemCounts()
 
     public init() {}
+
+    /// True when a chunk of the snapshot this table reads from was damaged: nothing read from it may be trusted.
+    public var isPoisoned: Bool { base?.buffer.isPoisoned ?? false }
+
+    /// The snapshot buffer the stored items are read from; nil for a table folded from events alone.
+    public var buffer: SnapshotBuffer? { base?.buffer }
 
     private var baseCount: Int { base?.count ?? 0 }
 
@@ -45,6 +54,7 @@ public struct ItemTable<Item: SnapshotItem>: Sendable {
 
     /// Adds an item after the last one.
     mutating func append(_ item: consuming Item) {
+        counts.add(Item.status(item.summary), at: count)
         index[item.id] = count
         appended.append(item)
     }
@@ -52,6 +62,7 @@ public struct ItemTable<Item: SnapshotItem>: Sendable {
     /// Changes the item with the given id in place; nothing when there is none.
     mutating func update(id: String, _ change: (inout Item) -> Void) {
         guard let position = position(of: id) else { return }
+        let before = Item.status(summary(at: position))
         if position >= baseCount {
             change(&appended[position - baseCount])
         } else {
@@ -59,6 +70,7 @@ public struct ItemTable<Item: SnapshotItem>: Sendable {
             change(&item)
             changed[position] = item
         }
+        counts.replace(before, with: Item.status(summary(at: position)), at: position)
     }
 }
 
@@ -77,12 +89,14 @@ extension ItemTable: RandomAccessCollection, MutableCollection {
             return base!.item(position)
         }
         set {
+            let before = Item.status(summary(at: position))
             if position >= baseCount {
                 appended[position - baseCount] = newValue
             } else {
                 precondition(position >= 0, "index out of range")
                 changed[position] = newValue
             }
+            counts.replace(before, with: Item.status(newValue.summary), at: position)
         }
     }
 }
@@ -116,13 +130,17 @@ extension ItemTable {
     /// - Complexity: O(n log n)
     public func damage() -> String? {
         guard let base else { return nil }
+        if base.buffer.isPoisoned { return "a chunk of the body does not match its checksum" }
+        var recount = ItemCounts()
+        for position in indices { recount.add(Item.status(summary(at: position)), at: position) }
+        if recount != counts { return "the stored counts do not match the items" }
         if let unsorted = base.firstUnsortedKey() { return "the id index is not sorted at entry \(unsorted)" }
         for position in 0..<base.count {
             guard let item = base.decoded(position) else { return "item \(position + 1) does not decode" }
             guard self.position(of: item.id) == position else { return "the id index does not lead to item \(position + 1)" }
             if changed[position] == nil, base.summary(position) != item.summary { return "the summary row of item \(position + 1) does not match it" }
         }
-        return nil
+        return base.buffer.isPoisoned ? "a chunk of the body does not match its checksum" : nil
     }
 }
 
@@ -132,6 +150,8 @@ extension ItemTable {
     /// Appends the table in the layout `init(reading:)` reads in place:
     ///
     /// - the item count n (32-bit little-endian, like every fixed-width number here);
+    /// - the counts (`ItemCounts.write`): deleted, completed, whether creation times never
+    ///   decrease, and the positions of the live items with a wait date;
     /// - n + 1 offsets of the items in the item area;
     /// - n summary rows of `Item.summarySize` bytes;
     /// - the UUID index: a count, then 20-byte entries (the id's 16 packed bytes, the item's
@@ -157,6 +177,7 @@ extension ItemTable {
         offsets.append(area.bytes.count)
 
         writer.fixed32(total)
+        counts.write(to: &writer)
         for offset in offsets { writer.fixed32(offset) }
         for position in 0..<total {
             if position < baseCount, changed[position] == nil {
@@ -201,6 +222,7 @@ extension ItemTable {
         self.init()
         let total = try reader.fixed32()
         guard total <= (buffer.bytes.count - reader.offset) / 4 else { throw reader.failure("item count \(total) exceeds the data") }
+        let counts = try ItemCounts(reading: &reader, total: total)
         let offsets = try reader.skip(4 * (total + 1))
         let summaries = try reader.skip(total * Item.summarySize)
         let keyCount = try reader.fixed32()
@@ -218,6 +240,7 @@ extension ItemTable {
         _ = try reader.skip(columns.areaSize)
         base = total > 0 ? columns : nil
         index = others
+        self.counts = counts
     }
 }
 
@@ -236,7 +259,8 @@ struct ItemColumns<Item: SnapshotItem>: @unchecked Sendable {
 
     @inline(__always)
     private func load32(_ at: Int) -> Int {
-        Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+        buffer.touch(at, 4)
+        return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
     }
 
     @inline(__always)
@@ -248,11 +272,13 @@ struct ItemColumns<Item: SnapshotItem>: @unchecked Sendable {
     func itemBytes(_ position: Int) -> UnsafeRawBufferPointer {
         let (start, end) = (offset(position), offset(position + 1))
         guard start <= end, end <= areaSize else { return UnsafeRawBufferPointer(rebasing: bytes[area ..< area]) }
+        buffer.touch(area + start, end - start)
         return UnsafeRawBufferPointer(rebasing: bytes[area + start ..< area + end])
     }
 
     func summaryBytes(_ position: Int) -> UnsafeRawBufferPointer {
         let start = summaries + position * Item.summarySize
+        buffer.touch(start, Item.summarySize)
         return UnsafeRawBufferPointer(rebasing: bytes[start ..< start + Item.summarySize])
     }
 
@@ -268,10 +294,13 @@ struct ItemColumns<Item: SnapshotItem>: @unchecked Sendable {
         return item
     }
 
-    /// Item `position`. The body's checksum matched when it was opened, so bytes that do not decode
-    /// mean a body forged with a valid checksum; stopping is the only safe answer (`verify` reports it).
+    /// Item `position`. Each chunk matched its checksum when it was read, so bytes that do not decode
+    /// mean a body forged with valid checksums; stopping is the only safe answer (`verify` reports it).
+    /// In a poisoned buffer (a chunk failed its checksum) a placeholder stands in: the application
+    /// restarts the command from a full replay before it uses anything read here.
     func item(_ position: Int) -> Item {
         guard let item = decoded(position) else {
+            if buffer.isPoisoned { return Item.placeholder(number: position + 1) }
             fatalError("The snapshot's item \(position + 1) cannot be read; run 'tally rebuild'.")
         }
         return item
@@ -279,6 +308,7 @@ struct ItemColumns<Item: SnapshotItem>: @unchecked Sendable {
 
     private func key(_ entry: Int) -> (high: UInt64, low: UInt64) {
         let at = keys + 20 * entry
+        buffer.touch(at, 20)
         return (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
     }

@@ -29,7 +29,7 @@ public enum SnapshotCodec {
     /// Bump whenever the layout changes (a field added, removed, reordered or re-encoded).
     ///
     /// `SnapshotCodecTests` pins the bytes of a fixed model to this number.
-    public static let format = 6
+    public static let format = 7
 
     static let magic: [UInt8] = Array("TSNP".utf8)
 
@@ -50,6 +50,12 @@ public enum SnapshotCodec {
         return try readHeader(&reader)
     }
 
+    /// The header of a buffer, reading only the chunk it lies in.
+    public static func header(_ buffer: SnapshotBuffer) throws(SnapshotDecodingError) -> SnapshotHeader {
+        var reader = BinaryReader(buffer)
+        return try readHeader(&reader)
+    }
+
     /// Opens a whole body: copies it once and checks its structure; the items stay encoded in the
     /// copy until read (see `ItemTable`). Fails on a format it does not know, on a malformed table and
     /// on trailing bytes; an item's own bytes are checked when it is read, and by `ItemTable.damage()`.
@@ -61,8 +67,10 @@ public enum SnapshotCodec {
 
     /// Opens a body in its own buffer, which the models keep and read in place: no copy at all.
     /// - Complexity: O(items) for the structure check.
+    /// A buffer read chunk by chunk is touched only where the structure lies (the header, each
+    /// table's counts and id index frame, the trailer).
     public static func decode(_ buffer: SnapshotBuffer) throws(SnapshotDecodingError) -> (header: SnapshotHeader, model: ReadModel) {
-        var reader = BinaryReader(buffer.bytes)
+        var reader = BinaryReader(buffer)
         let header = try readHeader(&reader)
         let model = try ReadModel(reading: &reader, in: buffer)
         guard reader.isAtEnd else { throw reader.failure("trailing bytes after the read models") }

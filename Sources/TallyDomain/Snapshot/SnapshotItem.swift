@@ -17,10 +17,91 @@ public protocol SnapshotItem: Sendable, Equatable {
     /// Reads a row written by `writeSummary` from `summarySize` bytes.
     static func readSummary(_ row: UnsafeRawBufferPointer) -> Summary
 
+    /// What `ItemCounts` counts of a summary row.
+    static func status(_ summary: Summary) -> ItemStatus
+    /// An empty item with the given number, standing in for one whose snapshot chunk was damaged
+    /// (never shown: the command restarts from a full replay).
+    static func placeholder(number: Int) -> Self
+
     /// Appends every stored property in the snapshot order.
     func write(to writer: inout BinaryWriter)
     /// Reads one item written by `write(to:)`.
     init(reading reader: inout BinaryReader) throws(SnapshotDecodingError)
+}
+
+/// The state of one item as `ItemCounts` sees it.
+public struct ItemStatus: Sendable, Equatable {
+    public var deleted: Bool
+    public var completed: Bool
+    /// Has a wait date (whether it still waits depends on the clock).
+    public var waits: Bool
+    public var createdAt: Int64
+}
+
+/// How many items of a table are in each state, kept by the table through every change and stored
+/// in the snapshot, so a view's footer does not scan every row to count.
+public struct ItemCounts: Sendable, Equatable {
+    /// Deleted items.
+    public private(set) var deleted = 0
+    /// Completed items that are not deleted.
+    public private(set) var completed = 0
+    /// True while no item was created before the one ahead of it: creation order is then position order.
+    public private(set) var createdInOrder = true
+    private var lastCreatedAt = Int64.min
+    /// Positions of the items that are neither deleted nor completed and have a wait date (few).
+    public private(set) var waiting: Set<Int> = []
+
+    init() {}
+
+    /// Counts the item appended at `position`.
+    mutating func add(_ status: ItemStatus, at position: Int) {
+        count(status, at: position, by: 1)
+        if status.createdAt < lastCreatedAt { createdInOrder = false }
+        lastCreatedAt = status.createdAt
+    }
+
+    /// Counts a change of the item at `position`.
+    mutating func replace(_ before: ItemStatus, with after: ItemStatus, at position: Int) {
+        count(before, at: position, by: -1)
+        count(after, at: position, by: 1)
+        if before.createdAt != after.createdAt { createdInOrder = false }
+    }
+
+    private mutating func count(_ status: ItemStatus, at position: Int, by step: Int) {
+        if status.deleted {
+            deleted += step
+        } else if status.completed {
+            completed += step
+        } else if status.waits {
+            if step > 0 { waiting.insert(position) } else { waiting.remove(position) }
+        }
+    }
+
+    /// The deleted and completed counts, the order flag, the last creation time, then the waiting positions in order.
+    func write(to writer: inout BinaryWriter) {
+        writer.fixed32(deleted)
+        writer.fixed32(completed)
+        writer.byte(createdInOrder ? 1 : 0)
+        writer.fixed(lastCreatedAt)
+        writer.fixed32(waiting.count)
+        for position in waiting.sorted() { writer.fixed32(position) }
+    }
+
+    /// Reads what `write` wrote for a table of `total` items.
+    init(reading reader: inout BinaryReader, total: Int) throws(SnapshotDecodingError) {
+        deleted = try reader.fixed32()
+        completed = try reader.fixed32()
+        createdInOrder = try reader.bool()
+        lastCreatedAt = Int64(littleEndian: try reader.raw(8).loadUnaligned(as: Int64.self))
+        let waits = try reader.fixed32()
+        guard deleted + completed + waits <= total else { throw reader.failure("the counts exceed the items") }
+        waiting.reserveCapacity(waits)
+        for _ in 0..<waits {
+            let position = try reader.fixed32()
+            guard position < total else { throw reader.failure("a waiting position is out of range") }
+            waiting.insert(position)
+        }
+    }
 }
 
 /// The columns of a todo that `list` filters and sorts on, in a 26-byte row.
@@ -41,6 +122,14 @@ extension Todo: SnapshotItem {
     }
 
     public static var summarySize: Int { 26 }
+
+    public static func status(_ summary: TodoSummary) -> ItemStatus {
+        ItemStatus(deleted: summary.deleted, completed: summary.completed, waits: summary.waits, createdAt: summary.createdAt)
+    }
+
+    public static func placeholder(number: Int) -> Todo {
+        Todo(id: "", number: number, title: "", createdAt: 0, updatedAt: 0)
+    }
 
     /// A flags byte (bit 0 deleted, bit 1 completed, bits 2–3 the due kind: 0 none, 1 date, 2 instant,
     /// bit 4 a wait date),
@@ -93,6 +182,14 @@ extension Record: SnapshotItem {
     public var summary: RecordSummary { RecordSummary(deleted: deleted) }
 
     public static var summarySize: Int { 1 }
+
+    public static func status(_ summary: RecordSummary) -> ItemStatus {
+        ItemStatus(deleted: summary.deleted, completed: false, waits: false, createdAt: 0)
+    }
+
+    public static func placeholder(number: Int) -> Record {
+        Record(id: "", number: number, name: "", category: "", durationSeconds: 0, date: 0, createdAt: 0, updatedAt: 0)
+    }
 
     public static func writeSummary(_ summary: RecordSummary, to writer: inout BinaryWriter) {
         writer.bool(summary.deleted)

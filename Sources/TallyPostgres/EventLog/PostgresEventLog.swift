@@ -332,12 +332,14 @@ extension PostgresEventLog {
         let connection = try open()
         do {
             return try connection.query("""
-                SELECT seq, format, reducer_version, created_at, checksum, octet_length(body)
+                SELECT seq, format, reducer_version, created_at, checksum,
+                       CASE WHEN chunk_size > 0 THEN size ELSE octet_length(body) END, chunk_size
                 FROM snapshots ORDER BY seq DESC, created_at DESC
                 """) { rows in
                 (0 ..< rows.count).map { row in
                     SnapshotInfo(seq: rows.int64(row, 0), format: rows.int(row, 1), reducerVersion: rows.int(row, 2),
-                                 createdAt: rows.int64(row, 3), checksum: rows.string(row, 4), size: rows.int(row, 5))
+                                 createdAt: rows.int64(row, 3), checksum: rows.string(row, 4), size: rows.int(row, 5),
+                                 chunkSize: rows.int(row, 6))
                 }
             }
         } catch {
@@ -345,26 +347,42 @@ extension PostgresEventLog {
         }
     }
 
-    public func withSnapshotBody(_ info: SnapshotInfo, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-        guard schemaKnown else { return false }
-        let connection = try open()
+    public func snapshotChunkSums(_ info: SnapshotInfo) throws -> [UInt8]? {
+        guard schemaKnown, info.chunkSize > 0 else { return nil }
         do {
-            return try connection.query("SELECT body FROM snapshots WHERE seq = $1 AND format = $2 AND reducer_version = $3",
-                                        [.int(info.seq), .int(info.format), .int(info.reducerVersion)], binaryResult: true) { rows in
-                guard rows.count > 0 else { return false }
-                try rows.withBytes(0, 0) { try body(UnsafeRawBufferPointer($0)) }
-                return true
+            return try open().query("SELECT chunk_sums FROM snapshots WHERE seq = $1 AND format = $2 AND reducer_version = $3",
+                                    [.int(info.seq), .int(info.format), .int(info.reducerVersion)], binaryResult: true) { rows in
+                rows.count > 0 ? try rows.withBytes(0, 0) { Array(UnsafeRawBufferPointer($0)) } : nil
             }
         } catch let error as PGError {
             throw fail(error)
         }
     }
 
-    public func saveSnapshot(_ info: SnapshotInfo, body: [UInt8], keep: Int) throws(EventLogError) {
+    /// One round trip for one chunk (through `tally_snapshot_chunk`, so no grant on the chunk table is needed).
+    public func readSnapshotChunk(_ info: SnapshotInfo, index: Int, into target: UnsafeMutableRawBufferPointer) throws -> Bool {
+        guard schemaKnown else { return false }
         do {
-            try open().run("SELECT tally_save_snapshot($1, $2, $3, $4, $5, $6, $7)", [
+            return try open().query("SELECT tally_snapshot_chunk($1, $2, $3, $4)",
+                                    [.int(info.seq), .int(info.format), .int(info.reducerVersion), .int(index)], binaryResult: true) { rows in
+                guard rows.count > 0, !rows.isNull(0, 0) else { return false }
+                return try rows.withBytes(0, 0) { bytes in
+                    let source = UnsafeRawBufferPointer(bytes)
+                    guard source.count == target.count else { return false }
+                    if let base = source.baseAddress, source.count > 0 { target.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+                    return true
+                }
+            }
+        } catch let error as PGError {
+            throw fail(error)
+        }
+    }
+
+    public func saveSnapshot(_ info: SnapshotInfo, body: [UInt8], chunkSums: [UInt8], keep: Int) throws(EventLogError) {
+        do {
+            try open().run("SELECT tally_save_snapshot_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
                 .int(info.seq), .int(info.format), .int(info.reducerVersion), .int(info.createdAt),
-                .text(info.checksum), .bytes(body), .int(keep),
+                .text(info.checksum), .bytes(body), .int(info.chunkSize), .bytes(chunkSums), .int(keep),
             ])
         } catch {
             throw fail(error)

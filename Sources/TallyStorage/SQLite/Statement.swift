@@ -47,6 +47,11 @@ final class Statement {
         try check(code)
     }
 
+    func bind(_ value: ArraySlice<UInt8>, at index: Int32) throws(SQLiteError) {
+        let code = value.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
+        try check(code)
+    }
+
     func bindNull(at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_null(handle, index))
     }

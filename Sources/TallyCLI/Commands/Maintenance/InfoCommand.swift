@@ -29,8 +29,9 @@ enum InfoCommand: CommandHandler {
         let state = loaded.model
         let head = try log.head()
         let todos = state.todos
-        let deleted = todos.filter(\.deleted).count
-        let completed = todos.filter { $0.completed && !$0.deleted }.count
+        // The stored counts: no todo is read.
+        let deleted = todos.counts.deleted
+        let completed = todos.counts.completed
         let active = todos.count - deleted - completed
         let size = try store?.storageSize() ?? 0
         let schema = try store?.schemaVersion() ?? 0
@@ -44,7 +45,7 @@ enum InfoCommand: CommandHandler {
                 "schemaVersion": .int(Int64(schema)),
                 "events": .int(head.seq),
                 "todos": .object(["total": .int(Int64(todos.count)), "active": .int(Int64(active)), "completed": .int(Int64(completed)), "deleted": .int(Int64(deleted))]),
-                "records": .object(["total": .int(Int64(state.records.count)), "deleted": .int(Int64(state.records.filter(\.deleted).count))]),
+                "records": .object(["total": .int(Int64(state.records.count)), "deleted": .int(Int64(state.records.counts.deleted))]),
                 "fileSizeBytes": .int(size),
                 "snapshot": loaded.snapshot.map { SnapshotShapes.snapshot($0, head: head.seq, now: context.now) } ?? .null,
                 "remote": syncs ? RemoteStatus.json(replica, unpushed: head.seq - replica.synced.seq) : .null,
@@ -68,7 +69,7 @@ enum InfoCommand: CommandHandler {
                 "completed": catalog.plural(.footerCompleted, count: completed), "deleted": catalog.plural(.footerDeleted, count: deleted),
             ])))
             rows.append((catalog.text(.infoRecords), catalog.text(.infoRecordCounts, [
-                "total": String(state.records.count), "deleted": catalog.plural(.footerDeleted, count: state.records.filter(\.deleted).count),
+                "total": String(state.records.count), "deleted": catalog.plural(.footerDeleted, count: state.records.counts.deleted),
             ])))
             rows.append((catalog.text(location.isShared ? .infoServerSize : .infoSize), ByteSize.format(size)))
             rows.append((catalog.text(.infoSnapshot), snapshotStatus(loaded, head: head.seq, context)))
