@@ -58,16 +58,35 @@ public struct Importer {
         }
     }
 
-    /// Validates and appends one line; blank lines are ignored.
+    /// `run` for lines that may come already decoded: `decodedLines` calls its argument with every line's
+    /// bytes, 1-based number and `EventLines.decode` of those bytes when it was made beforehand (on another
+    /// thread), or nil to decode it here. A line that did not decode is passed with nil, so its error is
+    /// made and reported here, in the order of the file.
+    public static func run(
+        into log: EventLog,
+        decodedLines: ((UnsafeBufferPointer<UInt8>, Int, ImportedEvent?) throws -> Void) throws -> Void
+    ) throws -> ImportSummary {
+        try log.bulkWrite {
+            var importer = Importer(log: log, head: try log.head())
+            try decodedLines { bytes, number, decoded in try importer.add(bytes, line: number, decoded: decoded) }
+            return importer.summary
+        }
+    }
+
+    /// Validates and appends one line; blank lines are ignored. `decoded`, when given, is `EventLines.decode(bytes)`.
     /// - Complexity: O(line length), plus one lookup the first time a stream is seen and one by id for a repeat.
-    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, decoded: ImportedEvent? = nil) throws {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         summary.read += 1
         let event: ImportedEvent
-        do {
-            event = try EventLines.decode(bytes)
-        } catch {
-            throw ImportError.malformed(line: line, reason: error.reason)
+        if let decoded {
+            event = decoded
+        } else {
+            do {
+                event = try EventLines.decode(bytes)
+            } catch {
+                throw ImportError.malformed(line: line, reason: error.reason)
+            }
         }
         let current: Int
         if let known = versions[event.stream] {

@@ -67,14 +67,15 @@ enum ImportCommand: CommandHandler {
         var sawEvent = false
         defer { bar.finish() }
         let blobs = BlobImport(store: log as? BlobStore)
-        let summary = try Importer.run(into: log) { add in
-            try reader.forEachLine { bytes, number in
+        let summary = try Importer.run(into: log, decodedLines: { add in
+            // Lines are read and decoded on a second thread while this one chains and stores them.
+            try DecodedLineReader(reader).forEachLine { bytes, number, decoded in
                 if try blobs.take(bytes, line: number) {
                     // A blob line (an original activity file) also says the file is a tally export.
                     sawEvent = true
                 } else {
                     do {
-                        try add(bytes, number)
+                        try add(bytes, number, decoded)
                     } catch ImportError.malformed(let line, let reason) where !sawEvent {
                         // The first line is not an event: perhaps a file for --from taskwarrior or todotxt.
                         var text = String(decoding: bytes, as: UTF8.self)
@@ -94,7 +95,7 @@ enum ImportCommand: CommandHandler {
                     bar.update(consumed)
                 }
             }
-        }
+        })
         bar.finish()
         // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all.
         if summary.appended > 0 { try dispatcher.settle() }
