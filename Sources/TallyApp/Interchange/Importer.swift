@@ -59,12 +59,12 @@ public struct Importer {
     }
 
     /// `run` for lines that may come already decoded: `decodedLines` calls its argument with every line's
-    /// bytes, 1-based number and `EventLines.decode` of those bytes when it was made beforehand (on another
-    /// thread), or nil to decode it here. A line that did not decode is passed with nil, so its error is
-    /// made and reported here, in the order of the file.
+    /// bytes, 1-based number and `EventLines.decode` of those bytes, chained ahead (`PreparedEvent`), when it
+    /// was made beforehand (on another thread), or nil to decode it here. A line that did not decode is
+    /// passed with nil, so its error is made and reported here, in the order of the file.
     public static func run(
         into log: EventLog,
-        decodedLines: ((UnsafeBufferPointer<UInt8>, Int, ImportedEvent?) throws -> Void) throws -> Void
+        decodedLines: ((UnsafeBufferPointer<UInt8>, Int, PreparedEvent?) throws -> Void) throws -> Void
     ) throws -> ImportSummary {
         try log.bulkWrite {
             var importer = Importer(log: log, head: try log.head())
@@ -73,14 +73,14 @@ public struct Importer {
         }
     }
 
-    /// Validates and appends one line; blank lines are ignored. `decoded`, when given, is `EventLines.decode(bytes)`.
+    /// Validates and appends one line; blank lines are ignored. `decoded`, when given, is `EventLines.decode(bytes)`, chained ahead.
     /// - Complexity: O(line length), plus one lookup the first time a stream is seen and one by id for a repeat.
-    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, decoded: ImportedEvent? = nil) throws {
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, decoded: PreparedEvent? = nil) throws {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         summary.read += 1
         let event: ImportedEvent
         if let decoded {
-            event = decoded
+            event = decoded.event
         } else {
             do {
                 event = try EventLines.decode(bytes)
@@ -110,7 +110,7 @@ public struct Importer {
         guard event.version == current + 1 else {
             throw ImportError.conflict(line: line, .versionGap(stream: event.stream, expected: current + 1, found: event.version))
         }
-        let envelope = event.envelope(seq: head.seq + 1, previous: head.hash)
+        let envelope = decoded?.envelope(after: head) ?? event.envelope(seq: head.seq + 1, previous: head.hash)
         do {
             try log.append([envelope])
         } catch {

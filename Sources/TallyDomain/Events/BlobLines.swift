@@ -10,12 +10,15 @@ import Foundation
 /// readers that only know event lines fail on it rather than silently dropping the file.
 public enum BlobLines {
     /// True when the line is a blob line (it starts with `{"blob":`).
+    /// - Complexity: O(leading blanks); allocates nothing (an import asks it of every line).
     public static func isBlobLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let prefix = Array("{\"blob\":".utf8)
+        let prefix: StaticString = "{\"blob\":"
         var index = 0
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-        guard bytes.count - index >= prefix.count else { return false }
-        for offset in 0..<prefix.count where bytes[index + offset] != prefix[offset] { return false }
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        let start = prefix.utf8Start
+        for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
         return true
     }
 

@@ -1,12 +1,13 @@
 import Dispatch
+import TallyApp
 import TallyDomain
 
-/// Reads an export's lines and decodes them on a second thread, while the caller's thread chains and
-/// stores the events it already has (an import is bound by its CPU work; reading and checking a
-/// line was a fifth of it, and a machine with two cores can do it alongside).
+/// Reads an export's lines, decodes them and computes their hash chain on a second thread, while the
+/// caller's thread stores the events it already has (an import is bound by its CPU work; reading and
+/// checking a line, and the chain, were half of it, and a machine with two cores can do it alongside).
 ///
 /// The lines arrive in the file's order, in batches through a queue of at most `depth` batches, so
-/// memory stays bounded whatever the file's size. Each line comes with its `EventLines.decode`, or
+/// memory stays bounded whatever the file's size. Each line comes with its `EventLines.decode` (chained ahead), or
 /// nil when it is blank, a blob line or does not decode: the caller decodes those itself, so an
 /// error is made, and reported, at its line as before. A read error reaches the caller after the
 /// lines read before it. When the caller stops early (an error, Ctrl-C), the reader stops at its
@@ -17,12 +18,14 @@ final class DecodedLineReader: @unchecked Sendable {
         var firstNumber = 1
         var bytes: [UInt8] = []
         var ends: [Int] = []
-        var events: [ImportedEvent?] = []
+        var events: [PreparedEvent?] = []
         var failure: (any Error)?
         var last = false
     }
 
     private let reader: LineReader
+    /// The log's head when the import began, where the reading thread starts the chain.
+    private let head: LogHead
     private let depth: Int
     private let linesPerBatch: Int
     // The queue and `stopped` are guarded by `lock`; `free` counts empty places, `ready` full batches.
@@ -32,16 +35,17 @@ final class DecodedLineReader: @unchecked Sendable {
     private var queue: [Batch] = []
     private var stopped = false
 
-    init(_ reader: LineReader, depth: Int = 8, linesPerBatch: Int = 1_024) {
+    init(_ reader: LineReader, head: LogHead, depth: Int = 8, linesPerBatch: Int = 1_024) {
         self.reader = reader
+        self.head = head
         self.depth = max(1, depth)
         self.linesPerBatch = max(1, linesPerBatch)
         free = DispatchSemaphore(value: self.depth)
     }
 
     /// Calls `body` with each line (as `LineReader.forEachLine` gives it), its 1-based number and its
-    /// decode when the reading thread made one.
-    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int, ImportedEvent?) throws -> Void) throws {
+    /// decode, chained ahead from `head`, when the reading thread made one.
+    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int, PreparedEvent?) throws -> Void) throws {
         DispatchQueue.global(qos: .userInitiated).async { self.produce() }
         defer { stop() }
         while true {
@@ -74,12 +78,13 @@ final class DecodedLineReader: @unchecked Sendable {
     /// Runs on the reading thread: fills batches and queues them until the end, an error or `stop`.
     private func produce() {
         var batch = Batch()
+        var chain = PreparedEvent.Chain(from: head)
         do {
             try reader.forEachLine { bytes, number in
                 if batch.ends.isEmpty { batch.firstNumber = number }
                 batch.bytes.append(contentsOf: bytes)
                 batch.ends.append(batch.bytes.count)
-                batch.events.append(Self.decode(bytes))
+                batch.events.append(Self.decode(bytes).map { chain.prepare($0) })
                 if batch.ends.count == linesPerBatch {
                     guard enqueue(batch) else { throw Stopped() }
                     batch = Batch()

@@ -68,8 +68,8 @@ enum ImportCommand: CommandHandler {
         defer { bar.finish() }
         let blobs = BlobImport(store: log as? BlobStore)
         let summary = try Importer.run(into: log, decodedLines: { add in
-            // Lines are read and decoded on a second thread while this one chains and stores them.
-            try DecodedLineReader(reader).forEachLine { bytes, number, decoded in
+            // Lines are read, decoded and chained on a second thread while this one stores them.
+            try DecodedLineReader(reader, head: try log.head()).forEachLine { bytes, number, decoded in
                 if try blobs.take(bytes, line: number) {
                     // A blob line (an original activity file) also says the file is a tally export.
                     sawEvent = true
