@@ -59,6 +59,13 @@ struct PreparedImportTests {
         })
     }
 
+    /// The log an import that decodes and chains every line itself makes of `lines`, exported.
+    func plainExport(_ lines: [String]) throws -> [String] {
+        let plain = try SQLiteEventLog.openForWriting(path: directory.path("plain.db"), now: 0)
+        _ = try importPrepared(lines, into: plain, chainFrom: nil)
+        return try export(plain)
+    }
+
     func export(_ log: EventLog) throws -> [String] {
         var lines: [String] = []
         try log.scan(after: 0, through: nil) { lines.append(EventLines.encode($0)) }
@@ -68,24 +75,22 @@ struct PreparedImportTests {
     @Test("into an empty log: the same events, seq and hashes as an import that chains each line itself")
     func empty() throws {
         let lines = lines(count: 300, seed: 1)
-        let plain = try SQLiteEventLog.openForWriting(path: directory.path("plain.db"), now: 0)
-        _ = try importPrepared(lines, into: plain, chainFrom: nil)
+        let plain = try plainExport(lines)
         let prepared = try SQLiteEventLog.openForWriting(path: directory.path("prepared.db"), now: 0)
         let summary = try importPrepared(lines, into: prepared, chainFrom: try prepared.head())
         #expect(summary == ImportSummary(read: 300, appended: 300, skipped: 0))
-        #expect(try export(prepared) == export(plain))
+        #expect(try export(prepared) == plain)
         #expect(try Verifier.run(prepared).isIntact)
     }
 
     @Test("a chain prepared from a wrong head is not taken: the importer links each event to the log's real head")
     func wrongHead() throws {
         let lines = lines(count: 50, seed: 2)
-        let plain = try SQLiteEventLog.openForWriting(path: directory.path("plain.db"), now: 0)
-        _ = try importPrepared(lines, into: plain, chainFrom: nil)
+        let plain = try plainExport(lines)
         for head in [LogHead(seq: 0, hash: String(repeating: "1", count: 64)), LogHead(seq: 7, hash: EventHash.genesis)] {
             let log = try SQLiteEventLog.openForWriting(path: directory.path("wrong-\(head.seq).db"), now: 0)
             _ = try importPrepared(lines, into: log, chainFrom: head)
-            #expect(try export(log) == export(plain))
+            #expect(try export(log) == plain)
             #expect(try Verifier.run(log).isIntact)
         }
     }
@@ -93,13 +98,12 @@ struct PreparedImportTests {
     @Test("after skipped events the rest is chained by the importer: a half-imported file completes with an intact chain")
     func skippedThenAppended() throws {
         let lines = lines(count: 200, seed: 3)
-        let plain = try SQLiteEventLog.openForWriting(path: directory.path("plain.db"), now: 0)
-        _ = try importPrepared(lines, into: plain, chainFrom: nil)
+        let plain = try plainExport(lines)
         let log = try SQLiteEventLog.openForWriting(path: directory.path("half.db"), now: 0)
         _ = try importPrepared(Array(lines.prefix(120)), into: log, chainFrom: try log.head())
         let summary = try importPrepared(lines, into: log, chainFrom: try log.head())
         #expect(summary == ImportSummary(read: 200, appended: 80, skipped: 120))
-        #expect(try export(log) == export(plain))
+        #expect(try export(log) == plain)
         #expect(try Verifier.run(log).isIntact)
     }
 
