@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TallyCLI
 import TallyDomain
 import TallyTestSupport
 
@@ -41,5 +42,31 @@ struct ImportBatchesTests {
         #expect(result.stderr.hasPrefix("Error: Line \(number): "), "\(result.stderr)")
         #expect(result.stderr.contains("Nothing was imported."))
         #expect(tally.eventCount == 0)
+    }
+
+    /// A stop with the queue full leaves `free` below its places; the reader must still be freed
+    /// quietly (libdispatch stops a process that frees a semaphore below the value it was made with).
+    @Test("the reader stops and is freed when its caller stops early with the queue full, and lines come in order")
+    func earlyStop() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("lines.txt")
+        try (1...2_000).map { "line \($0)" }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        struct Enough: Error {}
+        for stopAt in [1, 35, 1_999] {
+            var seen: [Int] = []
+            var reader: DecodedLineReader? = DecodedLineReader(try LineReader(path: path), head: .empty, depth: 2, linesPerBatch: 10)
+            #expect(throws: Enough.self) {
+                try reader?.forEachLine { bytes, number, prepared in
+                    #expect(String(decoding: bytes, as: UTF8.self) == "line \(number)" && prepared == nil)
+                    seen.append(number)
+                    if number == stopAt { throw Enough() }
+                }
+            }
+            #expect(seen == Array(1...stopAt))
+            weak var stopped = reader
+            reader = nil
+            for _ in 0..<200 where stopped != nil { usleep(10_000) }
+            #expect(stopped == nil, "the reading thread ended")
+        }
     }
 }

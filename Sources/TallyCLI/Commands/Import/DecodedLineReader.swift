@@ -40,7 +40,10 @@ final class DecodedLineReader: @unchecked Sendable {
         self.head = head
         self.depth = max(1, depth)
         self.linesPerBatch = max(1, linesPerBatch)
-        free = DispatchSemaphore(value: self.depth)
+        // Made empty and then given its places: libdispatch stops the process when a semaphore is freed
+        // below the value it was made with, which a queue left full by an early stop would be.
+        free = DispatchSemaphore(value: 0)
+        for _ in 0..<self.depth { free.signal() }
     }
 
     /// Calls `body` with each line (as `LineReader.forEachLine` gives it), its 1-based number and its
