@@ -225,7 +225,7 @@ public final class SQLiteEventLog: EventLog {
         try eachRow(sql, after: after, through: through) { statement in
             try statement.withBytes(at: 5) { data in
                 try body(FoldRow(
-                    seq: statement.int64(at: 0), stream: statement.string(at: 1), version: statement.int(at: 2),
+                    seq: statement.int64(at: 0), stream: statement.text(at: 1), version: statement.int(at: 2),
                     type: statement.string(at: 3), schema: statement.int(at: 4), recordedAt: statement.int64(at: 6),
                     data: data.bindMemory(to: UInt8.self)
                 ))
