@@ -13,9 +13,10 @@ public enum Reducer {
 
     /// Folds one event into the model, given its stream id as a replay reads it (see `StreamKey`):
     /// an event about an existing item is folded without making a `String` of its id.
-    public static func evolve(_ model: inout ReadModel, _ event: DomainEvent, stream: StreamKey, version: Int, seq: Int64, at time: Int64) {
+    /// Takes the event: its payload's strings move into the model instead of being copied.
+    public static func evolve(_ model: inout ReadModel, _ event: consuming DomainEvent, stream: StreamKey, version: Int, seq: Int64, at time: Int64) {
         model.position = seq
-        switch event {
+        switch consume event {
         case .todoCreated(let fields):
             // A stream's first event (version 1) cannot find an item: the log keeps (stream, version)
             // unique, so the lookups (a binary search in a snapshot's id index) are only for later versions.
@@ -91,9 +92,14 @@ public enum Reducer {
                 series.apply(changes)
                 series.touch(version: version, at: time)
             }
-        case .seriesEnded, .seriesResumed:
+        case .seriesEnded:
             model.series.update(id: stream.string) { series in
-                series.ended = event == .seriesEnded
+                series.ended = true
+                series.touch(version: version, at: time)
+            }
+        case .seriesResumed:
+            model.series.update(id: stream.string) { series in
+                series.ended = false
                 series.touch(version: version, at: time)
             }
         }
