@@ -75,6 +75,9 @@ struct ProjectionTests {
         #expect(try numbers(TodoQuery(sort: .updated)) == [2, 4, 5, 3, 1])
         #expect(try numbers(TodoQuery(sort: .title)) == [2, 1, 3, 5, 4])
         #expect(try numbers(TodoQuery(sort: .title, reverse: true)) == [4, 5, 3, 1, 2])
+        // A limited title sort keeps only the page (a bounded heap) and agrees with the full sort.
+        #expect(try numbers(TodoQuery(sort: .title, limit: 2)) == [2, 1])
+        #expect(try numbers(TodoQuery(sort: .title, reverse: true, limit: 3)) == [4, 5, 3])
         #expect(try numbers(TodoQuery(sort: .due)) == [2, 4, 1, 3, 5])
         #expect(try numbers(TodoQuery(sort: .due, reverse: true)) == [1, 4, 2, 3, 5])
         #expect(try numbers(TodoQuery(sort: .priority)) == [2, 4, 5, 1, 3])

@@ -77,9 +77,8 @@ public enum TodoProjection {
         let needle = query.search.map { $0.lowercased() }
         let readsItems = !query.tags.isEmpty || needle != nil
 
-        var titles: [String] = []
         // With a limit, only the page is kept (a bounded heap); without one, every match is sorted.
-        let less = ordering(query.sort, reverse: query.reverse, titles: { titles })
+        let less = ordering(query.sort, reverse: query.reverse)
         var page = query.limit.map { PartialSort.Smallest<Match>($0, by: less) }
         var matches: [Match] = []
         var matched = 0
@@ -124,10 +123,11 @@ public enum TodoProjection {
             case .updated: row.updatedAt
             case .due: dueInstant
             case .priority: row.priority.map { -Int64($0.rank) }
-            case .title: Int64(titles.count)
+            case .title: 0
             }
-            if query.sort == .title { titles.append(model.todo(at: index).title) }
-            let match = Match(position: index, key: key ?? 0, missing: key == nil)
+            var match = Match(position: index, key: key ?? 0, missing: key == nil)
+            // A title sort compares lowercased titles: each is made once, and only the page's stay.
+            if query.sort == .title { match.title = model.todo(at: index).title.lowercased() }
             if page != nil { page!.offer(match) } else { matches.append(match) }
             matched += 1
             if row.deleted { deleted += 1 } else if row.completed { completed += 1 } else { active += 1 }
@@ -136,11 +136,12 @@ public enum TodoProjection {
         return TodoView(todos: ordered.map { model.todo(at: $0.position) }, matched: matched, active: active, completed: completed, waiting: waiting, deleted: deleted)
     }
 
-    /// A matching todo: its position and its sort key (for a title sort, the slot of its title).
+    /// A matching todo: its position and its sort key (for a title sort, its lowercased title).
     struct Match {
         var position: Int
         var key: Int64
         var missing: Bool
+        var title = ""
     }
 
     private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {
@@ -153,13 +154,10 @@ public enum TodoProjection {
     ///
     /// Todos without a due date or priority stay last in both directions: reversing
     /// "soonest first" should give "latest first", not "undated first".
-    /// `titles` gives the titles collected so far, for a title sort (its keys are slots in that list).
-    static func ordering(_ key: TodoSortKey, reverse: Bool, titles: @escaping () -> [String]) -> (Match, Match) -> Bool {
+    /// A title sort compares the lowercased titles the matches carry (`TextScalars.compareIgnoringCase`'s order).
+    static func ordering(_ key: TodoSortKey, reverse: Bool) -> (Match, Match) -> Bool {
         let primary: (Match, Match) -> ComparisonResult = switch key {
-        case .title: { lhs, rhs in
-            let all = titles()
-            return TextScalars.compareIgnoringCase(all[Int(lhs.key)], all[Int(rhs.key)])
-        }
+        case .title: { lhs, rhs in compare(lhs.title, rhs.title) }
         default: { compare($0.key, $1.key) }
         }
         return { lhs, rhs in
