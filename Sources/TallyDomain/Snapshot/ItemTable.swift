@@ -193,7 +193,10 @@ extension ItemTable {
         offsets.reserveCapacity(total + 1)
         for position in 0..<total {
             offsets.append(area.bytes.count)
-            if position < baseCount, changed[position] == nil {
+            if position >= baseCount {
+                // Borrowed in place: `self[position]` would copy the item (a retain per field).
+                appended[position - baseCount].write(to: &area)
+            } else if changed[position] == nil {
                 area.raw(base!.itemBytes(position))
             } else {
                 self[position].write(to: &area)
@@ -205,7 +208,9 @@ extension ItemTable {
         counts.write(to: &writer)
         for offset in offsets { writer.fixed32(offset) }
         for position in 0..<total {
-            if position < baseCount, changed[position] == nil {
+            if position >= baseCount {
+                Item.writeSummary(appended[position - baseCount].summary, to: &writer)
+            } else if changed[position] == nil {
                 writer.raw(base!.summaryBytes(position))
             } else {
                 Item.writeSummary(self[position].summary, to: &writer)
