@@ -63,7 +63,7 @@ public enum Replayer {
             } catch {
                 throw ReplayError(seq: row.seq, type: row.type, reason: error.reason)
             }
-            Reducer.evolve(&folded.model, event, stream: row.stream, version: row.version, seq: row.seq, at: row.recordedAt)
+            Reducer.evolve(&folded.model, event, stream: StreamKey(utf8: row.stream), version: row.version, seq: row.seq, at: row.recordedAt)
             if row.recordedAt > folded.latestRecordedAt { folded.latestRecordedAt = row.recordedAt }
         }
     }

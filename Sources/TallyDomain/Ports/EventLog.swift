@@ -110,7 +110,8 @@ extension EventLog {
 /// One event as a fold reads it.
 public struct FoldRow {
     public var seq: Int64
-    public var stream: String
+    /// The stream id's UTF-8 text; valid only during the callback that receives the row.
+    public var stream: UnsafeBufferPointer<UInt8>
     public var version: Int
     public var type: String
     public var schema: Int
@@ -118,7 +119,7 @@ public struct FoldRow {
     /// The payload's UTF-8 JSON text; valid only during the callback that receives the row.
     public var data: UnsafeBufferPointer<UInt8>
 
-    public init(seq: Int64, stream: String, version: Int, type: String, schema: Int, recordedAt: Int64, data: UnsafeBufferPointer<UInt8>) {
+    public init(seq: Int64, stream: UnsafeBufferPointer<UInt8>, version: Int, type: String, schema: Int, recordedAt: Int64, data: UnsafeBufferPointer<UInt8>) {
         self.seq = seq
         self.stream = stream
         self.version = version
@@ -134,11 +135,14 @@ extension EventLog {
     public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
         try scan(after: after, through: through) { envelope in
             var data = envelope.data
+            var stream = envelope.stream
             try data.withUTF8 { bytes in
-                try body(FoldRow(
-                    seq: envelope.seq, stream: envelope.stream, version: envelope.version, type: envelope.type,
-                    schema: envelope.schema, recordedAt: envelope.recordedAt, data: bytes
-                ))
+                try stream.withUTF8 { streamBytes in
+                    try body(FoldRow(
+                        seq: envelope.seq, stream: streamBytes, version: envelope.version, type: envelope.type,
+                        schema: envelope.schema, recordedAt: envelope.recordedAt, data: bytes
+                    ))
+                }
             }
         }
     }

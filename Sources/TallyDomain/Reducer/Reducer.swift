@@ -7,86 +7,99 @@ public enum Reducer {
     ///
     /// Events about streams the model does not know (which `verify` reports) are skipped rather than trusted.
     public static func evolve(_ model: inout ReadModel, _ event: DomainEvent, stream: String, version: Int, seq: Int64, at time: Int64) {
+        var stream = stream
+        stream.withUTF8 { evolve(&model, event, stream: StreamKey(utf8: $0), version: version, seq: seq, at: time) }
+    }
+
+    /// Folds one event into the model, given its stream id as a replay reads it (see `StreamKey`):
+    /// an event about an existing item is folded without making a `String` of its id.
+    /// Takes the event: its payload's strings move into the model instead of being copied.
+    public static func evolve(_ model: inout ReadModel, _ event: consuming DomainEvent, stream: StreamKey, version: Int, seq: Int64, at time: Int64) {
         model.position = seq
-        switch event {
+        switch consume event {
         case .todoCreated(let fields):
             // A stream's first event (version 1) cannot find an item: the log keeps (stream, version)
             // unique, so the lookups (a binary search in a snapshot's id index) are only for later versions.
-            guard version == 1 || (model.todo(id: stream) == nil && model.record(id: stream) == nil) else { return }
+            guard version == 1 || !model.hasItem(stream) else { return }
             model.insertTodo(Todo(
-                id: stream, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
+                id: stream.string, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
                 priority: fields.priority, due: fields.due, note: fields.note, wait: fields.wait, series: fields.series,
                 createdAt: fields.origin?.createdAt ?? time, updatedAt: time, version: version, origin: fields.origin
-            ))
+            ), key: stream)
         case .todoEdited(let changes):
-            model.updateTodo(id: stream) { todo in
+            model.updateTodo(key: stream) { todo in
                 todo.apply(changes)
                 todo.touch(version: version, at: time)
             }
         case .todoCompleted:
-            model.updateTodo(id: stream) { todo in
+            model.updateTodo(key: stream) { todo in
                 todo.completed = true
                 todo.completedAt = time
                 todo.touch(version: version, at: time)
             }
         case .todoReopened:
-            model.updateTodo(id: stream) { todo in
+            model.updateTodo(key: stream) { todo in
                 todo.completed = false
                 todo.completedAt = nil
                 todo.touch(version: version, at: time)
             }
         case .todoDeleted:
-            model.updateTodo(id: stream) { todo in
+            model.updateTodo(key: stream) { todo in
                 todo.deleted = true
                 todo.touch(version: version, at: time)
             }
         case .todoRestored:
-            model.updateTodo(id: stream) { todo in
+            model.updateTodo(key: stream) { todo in
                 todo.deleted = false
                 todo.touch(version: version, at: time)
             }
         case .recordLogged(let fields):
-            guard version == 1 || (model.record(id: stream) == nil && model.todo(id: stream) == nil) else { return }
+            guard version == 1 || !model.hasItem(stream) else { return }
             model.insertRecord(Record(
-                id: stream, number: model.records.count + 1, name: fields.name, category: fields.category,
+                id: stream.string, number: model.records.count + 1, name: fields.name, category: fields.category,
                 durationSeconds: fields.durationSeconds, distanceMeters: fields.distanceMeters, place: fields.place,
                 date: fields.date, note: fields.note, source: fields.source,
                 createdAt: time, updatedAt: time, version: version, track: fields.track
-            ))
+            ), key: stream)
         case .recordEdited(let changes):
-            model.updateRecord(id: stream) { record in
+            model.updateRecord(key: stream) { record in
                 record.apply(changes)
                 record.touch(version: version, at: time)
             }
         case .recordDeleted:
-            model.updateRecord(id: stream) { record in
+            model.updateRecord(key: stream) { record in
                 record.deleted = true
                 record.touch(version: version, at: time)
             }
         case .recordRestored:
-            model.updateRecord(id: stream) { record in
+            model.updateRecord(key: stream) { record in
                 record.deleted = false
                 record.touch(version: version, at: time)
             }
         case .filterSaved(let scope, let filter):
             model.filters[scope] = filter
-            model.settingsVersions[stream] = version
+            model.settingsVersions[stream.string] = version
         case .filterReset(let scope):
             model.filters[scope] = nil
-            model.settingsVersions[stream] = version
+            model.settingsVersions[stream.string] = version
         case .historyUndone, .historyRedone:
-            model.settingsVersions[stream] = version
+            model.settingsVersions[stream.string] = version
         case .seriesStarted(let fields):
-            guard model.version(of: stream) == 0 else { return }
-            model.series.insert(Series(id: stream, fields: fields, createdAt: time, updatedAt: time, version: version))
+            guard model.version(of: stream.string) == 0 else { return }
+            model.series.insert(Series(id: stream.string, fields: fields, createdAt: time, updatedAt: time, version: version))
         case .seriesChanged(let changes):
-            model.series.update(id: stream) { series in
+            model.series.update(id: stream.string) { series in
                 series.apply(changes)
                 series.touch(version: version, at: time)
             }
-        case .seriesEnded, .seriesResumed:
-            model.series.update(id: stream) { series in
-                series.ended = event == .seriesEnded
+        case .seriesEnded:
+            model.series.update(id: stream.string) { series in
+                series.ended = true
+                series.touch(version: version, at: time)
+            }
+        case .seriesResumed:
+            model.series.update(id: stream.string) { series in
+                series.ended = false
                 series.touch(version: version, at: time)
             }
         }

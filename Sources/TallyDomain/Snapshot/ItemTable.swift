@@ -15,8 +15,10 @@ public struct ItemTable<Item: SnapshotItem>: Sendable {
     private var changed: [Int: Item] = [:]
     /// Items created after the snapshot; the first has index `baseCount`.
     private var appended: [Item] = []
-    /// Id to index for every item the base's UUID index does not hold: appended items and base items whose id is not a UUID.
-    private var index: [String: Int] = [:]
+    /// Packed id to index for the appended items whose id is a lowercase UUID (the base's are in its UUID index).
+    private var uuidIndex: [UUIDKey: Int] = [:]
+    /// Id to index for every item whose id is not a lowercase UUID, base and appended.
+    private var otherIndex: [String: Int] = [:]
     /// How many items are in each state, kept up to date by every change (stored in the snapshot).
     public private(set) var counts = ItemCounts()
 
@@ -33,9 +35,22 @@ public struct ItemTable<Item: SnapshotItem>: Sendable {
     /// The item with the given stream id.
     /// - Complexity: O(1) for items created after the snapshot, O(log n) for the others.
     public func position(of id: String) -> Int? {
-        if let found = index[id] { return found }
-        guard let base, let key = UUIDBytes.pack(id) else { return nil }
-        return base.find(key)
+        guard let packed = UUIDBytes.pack(id) else { return otherIndex[id] }
+        return position(of: UUIDKey(packed))
+    }
+
+    /// The item with the given stream id, found by its packed bytes when it is a UUID.
+    /// - Complexity: like `position(of:)` for a `String`, without making one for a UUID.
+    @inline(__always)
+    func position(of key: StreamKey) -> Int? {
+        guard let uuid = key.uuid else { return otherIndex.isEmpty ? nil : otherIndex[key.string] }
+        return position(of: uuid)
+    }
+
+    @inline(__always)
+    private func position(of uuid: UUIDKey) -> Int? {
+        if let found = uuidIndex[uuid] { return found }
+        return base?.find(uuid.packed)
     }
 
     /// The columns of item `position` that views filter and sort on, read without decoding the item.
@@ -49,19 +64,29 @@ public struct ItemTable<Item: SnapshotItem>: Sendable {
 
     mutating func reserveCapacity(_ count: Int) {
         appended.reserveCapacity(count)
-        index.reserveCapacity(count)
+        uuidIndex.reserveCapacity(count)
     }
 
     /// Adds an item after the last one.
     mutating func append(_ item: consuming Item) {
+        append(item, uuid: UUIDBytes.pack(item.id).map(UUIDKey.init))
+    }
+
+    /// Adds an item after the last one, given its id packed (nil when the id is not a lowercase UUID).
+    mutating func append(_ item: consuming Item, uuid: UUIDKey?) {
         counts.add(Item.status(item.summary), at: count)
-        index[item.id] = count
+        if let uuid { uuidIndex[uuid] = count } else { otherIndex[item.id] = count }
         appended.append(item)
     }
 
     /// Changes the item with the given id in place; nothing when there is none.
     mutating func update(id: String, _ change: (inout Item) -> Void) {
         guard let position = position(of: id) else { return }
+        update(at: position, change)
+    }
+
+    /// Changes the item at `position` in place.
+    mutating func update(at position: Int, _ change: (inout Item) -> Void) {
         let before = Item.status(summary(at: position))
         if position >= baseCount {
             change(&appended[position - baseCount])
@@ -168,7 +193,10 @@ extension ItemTable {
         offsets.reserveCapacity(total + 1)
         for position in 0..<total {
             offsets.append(area.bytes.count)
-            if position < baseCount, changed[position] == nil {
+            if position >= baseCount {
+                // Borrowed in place: `self[position]` would copy the item (a retain per field).
+                appended[position - baseCount].write(to: &area)
+            } else if changed[position] == nil {
                 area.raw(base!.itemBytes(position))
             } else {
                 self[position].write(to: &area)
@@ -180,7 +208,9 @@ extension ItemTable {
         counts.write(to: &writer)
         for offset in offsets { writer.fixed32(offset) }
         for position in 0..<total {
-            if position < baseCount, changed[position] == nil {
+            if position >= baseCount {
+                Item.writeSummary(appended[position - baseCount].summary, to: &writer)
+            } else if changed[position] == nil {
                 writer.raw(base!.summaryBytes(position))
             } else {
                 Item.writeSummary(self[position].summary, to: &writer)
@@ -191,13 +221,10 @@ extension ItemTable {
         var others: [(id: String, position: Int)] = []
         keys.reserveCapacity(total)
         if let base { base.forEachKey { keys.append($0) } }
-        for (id, position) in index {
-            if let packed = UUIDBytes.pack(id) {
-                keys.append((UInt64(bigEndian: packed.0), UInt64(bigEndian: packed.1), position))
-            } else {
-                others.append((id, position))
-            }
+        for (uuid, position) in uuidIndex {
+            keys.append((UInt64(bigEndian: uuid.high), UInt64(bigEndian: uuid.low), position))
         }
+        for (id, position) in otherIndex { others.append((id, position)) }
         keys.sort { ($0.high, $0.low) < ($1.high, $1.low) }
         others.sort { $0.position < $1.position }
         writer.fixed32(keys.count)
@@ -239,7 +266,7 @@ extension ItemTable {
         try columns.checkStructure(reader.offset)
         _ = try reader.skip(columns.areaSize)
         base = total > 0 ? columns : nil
-        index = others
+        otherIndex = others
         self.counts = counts
     }
 }

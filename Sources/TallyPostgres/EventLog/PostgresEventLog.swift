@@ -148,11 +148,14 @@ public final class PostgresEventLog: EventStore {
     public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
         let sql = "SELECT seq, stream, version, type, schema, data, recorded_at, hash FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3"
         try pages(sql, after: after, through: through, hashColumn: 7) { rows, row in
+            var stream = rows.string(row, 1)
             try rows.withBytes(row, 5) { data in
-                try body(FoldRow(
-                    seq: rows.int64(row, 0), stream: rows.string(row, 1), version: rows.int(row, 2), type: rows.string(row, 3),
-                    schema: rows.int(row, 4), recordedAt: rows.int64(row, 6), data: data
-                ))
+                try stream.withUTF8 { streamBytes in
+                    try body(FoldRow(
+                        seq: rows.int64(row, 0), stream: streamBytes, version: rows.int(row, 2), type: rows.string(row, 3),
+                        schema: rows.int(row, 4), recordedAt: rows.int64(row, 6), data: data
+                    ))
+                }
             }
         }
     }

@@ -126,6 +126,12 @@ extension SQLiteEventLog: SnapshotStore {
     public func deleteAllSnapshots() throws(EventLogError) {
         guard try hasTable("snapshots") else { return }
         let chunked = try hasTable("snapshot_chunks")
+        // SQLite builds with secure deletion on (Debian's do) overwrite every freed page with zeros: for
+        // a 100k-todo store 12 MB through the write-ahead log and a checkpoint (0.24 s of a 1.3 s
+        // rebuild). A snapshot holds nothing the log does not, so its pages are freed the fast way.
+        let secureDelete = try? connection.scalarInt("PRAGMA secure_delete")
+        if secureDelete == 1 { try? connection.execute("PRAGMA secure_delete = FAST") }
+        defer { if secureDelete == 1 { try? connection.execute("PRAGMA secure_delete = 1") } }
         try inWriteTransaction { () throws(SQLiteError) in
             if chunked { try self.connection.execute("DELETE FROM snapshot_chunks") }
             try self.connection.execute("DELETE FROM snapshots")

@@ -222,11 +222,12 @@ public final class SQLiteEventLog: EventLog {
     /// Reads only the columns a fold needs and hands the payload over in SQLite's own buffer.
     public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
         let sql = "SELECT seq, stream, version, type, schema, data, recorded_at FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
+        var types = TypeNames()
         try eachRow(sql, after: after, through: through) { statement in
             try statement.withBytes(at: 5) { data in
                 try body(FoldRow(
-                    seq: statement.int64(at: 0), stream: statement.string(at: 1), version: statement.int(at: 2),
-                    type: statement.string(at: 3), schema: statement.int(at: 4), recordedAt: statement.int64(at: 6),
+                    seq: statement.int64(at: 0), stream: statement.text(at: 1), version: statement.int(at: 2),
+                    type: types.name(statement.text(at: 3)), schema: statement.int(at: 4), recordedAt: statement.int64(at: 6),
                     data: data.bindMemory(to: UInt8.self)
                 ))
             }
