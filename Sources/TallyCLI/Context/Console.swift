@@ -21,7 +21,10 @@ final class Console {
 
     /// Appends a line (a newline is added) to standard output.
     func line(_ text: String = "") {
-        out(text + "\n")
+        // Appended as it is, then the newline: `text + "\n"` would copy a whole table once more.
+        outBuffer.append(contentsOf: text.utf8)
+        outBuffer.append(0x0A)
+        if outBuffer.count >= 1 << 16, !holdOutput { flushOut() }
     }
 
     /// Appends text to standard output, flushing when the buffer grows large.
