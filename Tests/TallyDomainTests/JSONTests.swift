@@ -554,6 +554,24 @@ struct JSONObjectTests {
         #expect(JSONObject().keys.isEmpty)
     }
 
+    @Test("a large object built from pairs (past the index threshold) keeps the first position and last value of a repeated key, finds every key, and grows by set")
+    func largeObjectFromPairs() {
+        let count = JSONObject.indexThreshold * 3
+        var pairs: [(String, JSON)] = (0 ..< count).map { ("k\($0)", .int(Int64($0))) }
+        pairs.append(("k5", "late"))
+        var object = JSONObject(pairs)
+        #expect(object.count == count)
+        #expect(object.keys == (0 ..< count).map { "k\($0)" })
+        #expect(object["k5"] == "late")
+        for index in 0 ..< count where index != 5 { #expect(object["k\(index)"] == .int(Int64(index))) }
+        for index in count ..< count + 20 { object["k\(index)"] = .int(Int64(index)) }
+        object["k7"] = "changed"
+        #expect(object.count == count + 20)
+        #expect(object["k7"] == "changed" && object["k\(count + 19)"] == .int(Int64(count + 19)))
+        object["k0"] = nil
+        #expect(object["k0"] == nil && object["k1"] == .int(1) && object.count == count + 19)
+    }
+
     @Test("equality ignores order but not keys, values or counts")
     func objectEquality() {
         #expect(JSONObject([("a", 1), ("b", 2)]) == JSONObject([("b", 2), ("a", 1)]))

@@ -357,3 +357,32 @@ private func whenError(_ text: String, now: Int64 = now, zone: Zone = utc, allow
         #expect(LocalDate(dayNumber: 2_932_897).description == "10000-01-01")
     }
 }
+
+@Suite struct TimestampTextTests {
+    /// The text the format had before it wrote bytes directly: date, time and the fraction when not zero.
+    private func reference(_ ms: Int64) -> String {
+        let day = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
+        let msOfDay = ms - day * 86_400_000
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let seconds = msOfDay / 1000
+        let base = LocalDate(dayNumber: day).description + "T" + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+        return msOfDay % 1000 == 0 ? base + "Z" : base + "." + pad(msOfDay % 1000, 3) + "Z"
+    }
+
+    @Test("ISO-8601 UTC text, with milliseconds only when there are some, from year 0 to 9999 and beyond, and it parses back")
+    func format() {
+        var random = SystemRandomNumberGenerator()
+        let edges: [Int64] = [0, -1, 1, 999, 1000, 86_399_999, 86_400_000, -86_400_000, 1_763_731_200_123, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_000, -62_167_219_200_001]
+        let samples = edges + (0 ..< 20_000).map { _ in Int64.random(in: -62_167_219_200_000 ... 253_402_300_799_999, using: &random) }
+        for ms in samples {
+            let text = Timestamp.format(ms)
+            #expect(text == reference(ms), "\(ms)")
+            if (1 ... 9999).contains(LocalDate.containing(ms, in: .utc).year) { #expect(Timestamp.parse(text) == ms, "\(text)") }
+        }
+        #expect(Timestamp.format(0) == "1970-01-01T00:00:00Z")
+        #expect(Timestamp.format(1_763_731_200_123) == "2025-11-21T13:20:00.123Z")
+    }
+}

@@ -152,8 +152,10 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 /// Ordered object: keeps insertion order for output; equality ignores order.
 ///
 /// Keys are distinct by their UTF-8 bytes. Lookup is a linear scan while the
-/// object is small (the common case for event payloads) and a hash index once it
-/// has more than `indexThreshold` members, so building an object is O(n) overall.
+/// object is small (the common case for event payloads) and a hash index once `set`
+/// grows it past `indexThreshold` members, so building an object by `set` is O(n)
+/// overall. An object built from pairs (`init(_:)`, a literal) is not indexed until
+/// a `set` adds to it: those are written out far more often than searched.
 /// Invariant: `index` is nil or maps every key to its position in `members`.
 public struct JSONObject: Sendable, ExpressibleByDictionaryLiteral {
     /// A key and its value; a struct rather than a tuple so the array gets specialised value witnesses.
@@ -175,10 +177,20 @@ public struct JSONObject: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// An object with `pairs` in order; a repeated key keeps its first position and its last value.
+    ///
+    /// Built without a hash index: objects built from pairs are mostly written out, not searched
+    /// (`--json list` builds one per todo), and a lookup falls back to a scan; the first `set` that
+    /// grows the object indexes it.
     public init(_ pairs: [(String, JSON)]) {
         self.init()
         members.reserveCapacity(pairs.count)
-        for (key, value) in pairs { set(key, value) }
+        for (key, value) in pairs {
+            if let position = members.firstIndex(where: { utf8Equal($0.key, key) }) {
+                members[position].value = value
+            } else {
+                members.append(Member(key: key, value: value))
+            }
+        }
     }
 
     /// Same as `init(_:)`.

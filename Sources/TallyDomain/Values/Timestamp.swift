@@ -10,8 +10,40 @@ public enum Timestamp: Sendable {
     public static func format(_ ms: Int64) -> String {
         let (date, msOfDay) = split(ms)
         let fraction = msOfDay % 1000
-        let base = "\(date)T\(clock(msOfDay, withSeconds: true))"
-        return fraction == 0 ? base + "Z" : base + "." + ValueMath.pad(fraction, 3) + "Z"
+        guard (0 ... 9999).contains(date.year) else {
+            let base = "\(date)T\(clock(msOfDay, withSeconds: true))"
+            return fraction == 0 ? base + "Z" : base + "." + ValueMath.pad(fraction, 3) + "Z"
+        }
+        // Every stored and exported time goes through here (three per todo in `--json list`):
+        // the bytes are written directly instead of joining padded pieces.
+        let seconds = Int(msOfDay / 1000)
+        let length = fraction == 0 ? 20 : 24
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            func digits(_ value: Int, _ count: Int, at start: Int) {
+                var rest = value
+                for offset in stride(from: count - 1, through: 0, by: -1) {
+                    buffer[start + offset] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            digits(date.year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            digits(date.month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            digits(date.day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            digits(seconds / 3600, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            digits(seconds / 60 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            digits(seconds % 60, 2, at: 17)
+            if fraction != 0 {
+                buffer[19] = UInt8(ascii: ".")
+                digits(Int(fraction), 3, at: 20)
+            }
+            buffer[length - 1] = UInt8(ascii: "Z")
+            return length
+        }
     }
 
     /// Reads `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z`, `z`, `±HH:MM`, `±HHMM` or `±HH`; nil otherwise.
