@@ -59,13 +59,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         }
         // Every date a list shows goes through here: ten ASCII digits and dashes, written directly.
         return String(unsafeUninitializedCapacity: 10) { buffer in
-            func digits(_ value: Int, _ count: Int, at start: Int) {
-                var rest = value
-                for offset in stride(from: count - 1, through: 0, by: -1) {
-                    buffer[start + offset] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
-                }
-            }
+            func digits(_ value: Int, _ count: Int, at start: Int) { ValueMath.writeDigits(value, count, into: buffer, at: start) }
             digits(year, 4, at: 0)
             buffer[4] = UInt8(ascii: "-")
             digits(month, 2, at: 5)
@@ -233,6 +227,15 @@ enum ValueMath {
     /// The remainder matching `floorDiv`, with the sign of `b`.
     static func floorMod(_ a: Int64, _ b: Int64) -> Int64 {
         a - floorDiv(a, b) * b
+    }
+
+    /// Writes the low `count` decimal digits of a non-negative `value` at `start`, zero-padded.
+    static func writeDigits(_ value: Int, _ count: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        var rest = value
+        for offset in stride(from: count - 1, through: 0, by: -1) {
+            buffer[start + offset] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+            rest /= 10
+        }
     }
 
     /// `value` in decimal, left-padded with zeros to `width` digits.

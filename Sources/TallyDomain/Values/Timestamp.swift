@@ -19,13 +19,7 @@ public enum Timestamp: Sendable {
         let seconds = Int(msOfDay / 1000)
         let length = fraction == 0 ? 20 : 24
         return String(unsafeUninitializedCapacity: length) { buffer in
-            func digits(_ value: Int, _ count: Int, at start: Int) {
-                var rest = value
-                for offset in stride(from: count - 1, through: 0, by: -1) {
-                    buffer[start + offset] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
-                }
-            }
+            func digits(_ value: Int, _ count: Int, at start: Int) { ValueMath.writeDigits(value, count, into: buffer, at: start) }
             digits(date.year, 4, at: 0)
             buffer[4] = UInt8(ascii: "-")
             digits(date.month, 2, at: 5)
