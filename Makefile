@@ -12,7 +12,7 @@ CRASH_KILLS ?= 200
 # The short stress (4 x 12 commands) and crash (6 kills) runs are part of it.
 PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests|StressTests|CrashTests
 
-.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test
+.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack
 
 all: build
 
@@ -160,6 +160,13 @@ SYNC_STEPS ?= 1000
 sync-crash-test: deps
 	$(SWIFT) build --build-tests
 	./scripts/with-postgres env SYNC_STEPS=$(SYNC_STEPS) $(SWIFT) test --skip-build --filter SyncPropertyTests
+
+## attack: every hostile-input suite (the `*AttackTests` suites: hostile files, forged snapshots, roles and raw SQL on a
+## real PostgreSQL, tampered shared logs, secrets, control characters, oversized input) at full size; make test runs
+## the same suites at a short size.
+attack: deps
+	$(SWIFT) build --build-tests
+	./scripts/with-postgres env ATTACK_SCALE=full $(SWIFT) test --skip-build --filter 'AttackTests'
 
 ## fuzz: libFuzzer on the parsers and decoders, FUZZ_SECONDS (default 60) per target.
 fuzz: deps
