@@ -76,12 +76,9 @@ release: deps
 
 ## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage,
 ## end-to-end (runs the built binary), then the named end-to-end suites again against a throw-away PostgreSQL
-## cluster; ends with the test summary.
+## cluster; ends with one line totalling every stage (scripts/test-all).
 test: deps
-	$(SWIFT) build
-	.build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke > /dev/null 2>&1 || .build/debug/tally-bench --smoke --tally .build/debug/tally --cache .build/bench-smoke
-	./scripts/with-postgres $(SWIFT) test
-	./scripts/with-postgres env TALLY_TEST_BACKEND=postgresql CRASH_KILLS=8 $(SWIFT) test --skip-build --filter '$(PG_E2E_SUITES)'
+	SWIFT='$(SWIFT)' PG_E2E_SUITES='$(PG_E2E_SUITES)' ./scripts/test-all
 
 ## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
 bench: deps
