@@ -12,7 +12,7 @@ CRASH_KILLS ?= 200
 # The short stress (4 x 12 commands) and crash (6 kills) runs are part of it.
 PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests|StressTests|CrashTests
 
-.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack
+.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack docs
 
 all: build
 
@@ -109,6 +109,10 @@ demo: build
 ## man: generate the manual page tally.1 from the command specs (the same text as --help).
 man: release
 	.build/release/tally __man > tally.1
+
+## docs: regenerate docs/reference/commands.md from the command specs (a test fails when it is stale).
+docs: build
+	.build/debug/tally __reference > docs/reference/commands.md
 
 ## completions: generate the bash, zsh and fish completion scripts into .build/completions/.
 completions: release

@@ -10,7 +10,7 @@ enum CommandTree {
         RecordExportCommand.self, RecordRestoreCommand.self, RecordImportCommand.self, RecordBestsCommand.self, StatsCommand.self,
         InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
-                CompletionsCommand.self, CompleteCommand.self, ManCommand.self,
+                CompletionsCommand.self, CompleteCommand.self, ManCommand.self, ReferenceCommand.self,
         RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self, SyncCommand.self, ConflictsCommand.self,
         ]
     }
@@ -31,7 +31,7 @@ enum CommandTree {
             RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
             SnapshotCommand.spec, RebuildCommand.spec,
             LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
-                        CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec,
+                        CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec, ReferenceCommand.spec,
             RemoteGroup.spec, SyncCommand.spec, ConflictsCommand.spec,
         ]
     )

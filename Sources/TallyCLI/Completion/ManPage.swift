@@ -29,28 +29,13 @@ enum ManPage {
         for command in root.subcommands where !command.hidden {
             out += commandSection(command, path: [command.name])
         }
+        out.append(".SH ENVIRONMENT")
+        out += ManualText.environment.map(entry)
+        out.append(".SH EXIT STATUS")
+        out += ManualText.exitStatus.map(entry)
+        out.append(".SH FILES")
+        out += ManualText.files.map(entry)
         out += [
-            ".SH ENVIRONMENT",
-            item("TALLY_DB", "The database file when \\fB\\-\\-db\\fR is not given, or a \\fIpostgresql://\\fR URI of a shared log on PostgreSQL (both accept either)."),
-            item("XDG_DATA_HOME", "Without TALLY_DB, the database is \\fI$XDG_DATA_HOME/tally/tally.db\\fR, else \\fI~/.local/share/tally/tally.db\\fR."),
-            item("TALLY_ACTOR", "Who is recorded on each event (default: user@host)."),
-            item("TALLY_NOW", "An ISO\\-8601 instant that replaces the clock, for tests and reproducible demos."),
-            item("TZ", "The local time zone for the dates you type and see; storage is UTC."),
-            item("NO_COLOR", "When set and not empty, output has no color."),
-            item("COLUMNS", "The width tables are fitted to when the terminal does not report its own, or when output goes to a pipe."),
-            item("TALLY_BUSY_TIMEOUT", "Milliseconds one wait for the database lock may take before tally retries or reports busy (default: 5000)."),
-            item("TALLY_LIBPQ", "The PostgreSQL client library to load for a postgresql:// log (default: libpq.so.5 through the system's loader). SQLite files never load it."),
-            item("LC_ALL, LC_MESSAGES, LANG", "The first one set decides the language of messages: a value starting with \\fBcs\\fR selects Czech. LC_ALL, LC_CTYPE and LANG decide whether output may use UTF\\-8 symbols."),
-            ".SH EXIT STATUS",
-            item("0", "Success, including a command that changed nothing and said so."),
-            item("1", "The operation failed: unknown or ambiguous REF, conflict, nothing to undo, problems found."),
-            item("64", "Usage error: unknown command or option, missing or extra argument."),
-            item("65", "Invalid data: bad date, duration or priority, empty title, malformed import."),
-            item("66", "An input file cannot be opened."),
-            item("74", "Database or I/O error."),
-            item("75", "The database stayed busy past the retry budget."),
-            ".SH FILES",
-            item("~/.local/share/tally/tally.db", "The default database: one SQLite file holding the event log."),
             ".SH SEE ALSO",
             ".BR task (1),",
             ".BR todo\\-txt (1),",
@@ -93,6 +78,15 @@ enum ManPage {
         if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
         if let allowed = option.allowedValues { help += " (values: \(allowed.joined(separator: ", ")))" }
         return [".TP", label, escape(help)]
+    }
+
+    /// `.TP` with a bold label and the entry's text, its `code` spans in bold.
+    private static func entry(_ entry: ManualText.Entry) -> String {
+        var text = ""
+        for (index, part) in entry.text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
+            text += index % 2 == 1 ? "\\fB" + escape(String(part)) + "\\fR" : escape(String(part))
+        }
+        return item(entry.label, text)
     }
 
     /// `.TP` with a bold label and already escaped text.

@@ -86,3 +86,13 @@ enum ManCommand: CommandHandler {
     /// The date printed in the page footer; fixed so that `make man` is reproducible.
     static let releaseDate = "2026-11-21"
 }
+
+/// `tally __reference`: the command reference in Markdown (`docs/reference/commands.md`), from the command specs.
+enum ReferenceCommand: CommandHandler {
+    static let path = ["__reference"]
+    static let spec = CommandSpec(name: "__reference", abstract: "Print the command reference (Markdown).", hidden: true)
+
+    static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        context.console.out(CommandReference.render(root: CommandTree.root, globalOptions: CommandTree.globalOptions, version: TallyCLI.version))
+    }
+}
