@@ -28,6 +28,18 @@ struct OptionSpec: Sendable, Equatable {
 }
 
 /// A positional argument such as `TITLE` or `REF...`.
+extension OptionSpec {
+    /// The help text as a manual page or reference prints it: with "May be repeated.", the default
+    /// and the allowed values.
+    var documentedHelp: String {
+        var help = self.help
+        if repeatable, !help.contains("Repeat") { help += " May be repeated." }
+        if let defaultValue { help += " (default: \(defaultValue))" }
+        if let allowedValues { help += " (values: \(allowedValues.joined(separator: ", ")))" }
+        return help
+    }
+}
+
 struct ArgumentSpec: Sendable, Equatable {
     /// Upper-case placeholder: `TITLE`, `REF`.
     var name: String

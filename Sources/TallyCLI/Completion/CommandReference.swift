@@ -79,10 +79,7 @@ enum CommandReference {
             var label = option.displayName
             if let short = option.short { label = "-\(short), " + label }
             if let valueName = option.valueName { label += " " + valueName }
-            var help = option.help
-            if option.repeatable, !help.contains("Repeat") { help += " May be repeated." }
-            if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
-            if let allowed = option.allowedValues { help += " (values: \(allowed.joined(separator: ", ")))" }
+            let help = option.documentedHelp
             out.append("| `" + label + "` | " + cell(help) + " |")
         }
         return out + [""]

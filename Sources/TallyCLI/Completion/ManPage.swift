@@ -73,10 +73,7 @@ enum ManPage {
         var label = "\\fB" + escape(option.displayName) + "\\fR"
         if let short = option.short { label = "\\fB\\-\(short)\\fR, " + label }
         if let valueName = option.valueName { label += " \\fI" + escape(valueName) + "\\fR" }
-        var help = option.help
-        if option.repeatable, !help.contains("Repeat") { help += " May be repeated." }
-        if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
-        if let allowed = option.allowedValues { help += " (values: \(allowed.joined(separator: ", ")))" }
+        let help = option.documentedHelp
         return [".TP", label, escape(help)]
     }
 
