@@ -1,7 +1,7 @@
 import CSQLite
 import TallyDomain
 
-/// The baseline: the same rows inserted into a plain SPEC §3 `events` table with default
+/// The baseline: the same rows inserted into a plain `events` table (the columns of tally's, no triggers) with default
 /// settings (rollback journal, default synchronous), one transaction, one prepared statement.
 enum RawBaseline {
     static let schema = """

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import TallyDomain
 
-/// The command-line program: parses arguments, runs one command, reports errors with SPEC exit codes.
+/// The command-line program: parses arguments, runs one command, reports errors with the documented exit codes.
 public enum TallyCLI {
     public static let version = "0.1.0"
 

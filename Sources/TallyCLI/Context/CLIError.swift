@@ -1,7 +1,7 @@
 import TallyApp
 import TallyDomain
 
-/// Exit codes of SPEC §5, in one place.
+/// The exit codes (the manual's EXIT STATUS, `ManualText.exitStatus`), in one place.
 enum ExitCode: Int32 {
     case success = 0
     case failure = 1

@@ -1,6 +1,6 @@
 import TallyDomain
 
-/// The `--json` shapes of SPEC §5: absent values are `null`, timestamps ISO-8601 UTC.
+/// The `--json` shapes (docs/guide/json.md): absent values are `null`, timestamps ISO-8601 UTC.
 enum JSONShapes {
     static func todo(_ todo: Todo) -> JSON {
         .object([
