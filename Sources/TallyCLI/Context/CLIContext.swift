@@ -138,7 +138,7 @@ final class CLIContext {
     private func lateSnapshotDamage() -> SnapshotProblem? {
         guard ignoredSnapshot == nil, !dispatchers.contains(where: \.hasCommitted) else { return nil }
         guard let damaged = snapshotBuffers.first(where: { $0.buffer.isPoisoned }) else { return nil }
-        return SnapshotProblem(seq: damaged.seq, kind: .checksumMismatch)
+        return SnapshotProblem(seq: damaged.seq, kind: SnapshotProblem.damage(of: damaged.buffer))
     }
 
     private func startOver(_ problem: SnapshotProblem, _ body: () throws -> Void) throws {
