@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyBackends
 @testable import TallyApp
 @testable import TallyDomain
 @testable import TallyStorage
@@ -185,5 +186,45 @@ struct SnapshotForgeryAttackTests {
         #expect(try Self.head(forged) == 7, "the write appended its one event")
         #expect(forged.run("list", "--all").stdout == plain.run("list", "--all").stdout)
         #expect(forged.run("record", "export").stdout == plain.run("record", "export").stdout)
+    }
+
+    /// The store a runner's commands use, opened through the library (a file, or a PostgreSQL database).
+    static func open(_ tally: TallyRunner) throws -> any EventStore {
+        let location: StoreLocation = TallyRunner.onPostgres ? .postgres(uri: tally.databasePath) : .file(path: tally.databasePath)
+        return try StoreFactory.openForWriting(location, now: 1)
+    }
+
+    @Test("a snapshot of another history (copied from another database) is never used, on SQLite and PostgreSQL")
+    func otherHistory() throws {
+        let source = TallyRunner()
+        let target = TallyRunner()
+        for title in ["src-one", "src-two", "src-three"] { source.run("add", title) }
+        for title in ["uno", "dos", "tres"] { target.run("add", title) }
+        #expect(source.run("snapshot").status == 0)
+        let expected = target.run("list")
+        #expect(expected.status == 0 && expected.stderr == "")
+
+        // The other database's snapshot, stored here as it is: same position, valid checksums.
+        let from = try Self.open(source)
+        let info = try #require(try from.snapshots().first)
+        let body = try #require(try from.snapshotBytes(info))
+        let sums = try #require(try from.snapshotChunkSums(info))
+        from.close()
+        let into = try Self.open(target)
+        try into.saveSnapshot(info, body: body, chunkSums: sums, keep: 2)
+        #expect(try into.snapshots().first?.seq == 3)
+        into.close()
+
+        for arguments in [["list"], ["show", "2"], ["--json", "list"]] {
+            let result = target.run(arguments)
+            #expect(result.status == 0 && result.stdout == target.run(arguments).stdout)
+            #expect(!result.stdout.contains("src-") && result.stdout.contains("dos"), "\(result.stdout)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+        #expect(target.run("list").stderr == "Warning: Ignoring the snapshot at @3: the log's event at its position is not the one it was taken after. Replaying from the first event instead; 'tally rebuild' writes a fresh snapshot.\n")
+        #expect(target.run("list").stdout == expected.stdout)
+        let verify = target.run("verify")
+        #expect(verify.status == 1 && verify.stdout.contains("not the one it was taken after"), "\(verify.stdout)")
+        #expect(target.eventCount == 3, "nothing was appended")
     }
 }
