@@ -10,7 +10,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 CRASH_KILLS ?= 200
 # The end-to-end suites that also run against PostgreSQL (TALLY_TEST_BACKEND=postgresql).
 # The short stress (4 x 12 commands) and crash (6 kills) runs are part of it.
-PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests|StressTests|CrashTests
+PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests|StressTests|CrashTests|SnapshotForgeryAttackTests
 
 .PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack docs
 

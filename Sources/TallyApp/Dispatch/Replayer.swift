@@ -18,10 +18,18 @@ public enum Replayer {
         public var model: ReadModel
         /// The largest `recorded_at` among the folded events; `Int64.min` when none was folded.
         public var latestRecordedAt: Int64
+        /// The first event this fold could not read, and so applied nothing for (see `Reducer.skip`);
+        /// nil when it read every event. Not part of equality: a fold that started from a snapshot
+        /// taken after that event passed it over just the same without meeting it.
+        public var unreadable: ReplayError?
 
         public init(model: ReadModel = ReadModel(), latestRecordedAt: Int64 = .min) {
             self.model = model
             self.latestRecordedAt = latestRecordedAt
+        }
+
+        public static func == (lhs: Folded, rhs: Folded) -> Bool {
+            lhs.model == rhs.model && lhs.latestRecordedAt == rhs.latestRecordedAt
         }
     }
 
@@ -33,7 +41,8 @@ public enum Replayer {
     }
 
     /// Folds the events after `folded.model.position` (up to `bound`), calling `progress` with the
-    /// seq of every `progressInterval`-th event.
+    /// seq of every `progressInterval`-th event. An event that cannot be read is passed over
+    /// (`Reducer.skip`) and named in `folded.unreadable`; `verify` reports it.
     public static func fold(
         _ log: EventLog, into folded: inout Folded, bound: Bound? = nil,
         progressInterval: Int = 8192, progress: ((Int64) -> Void)? = nil
@@ -61,7 +70,11 @@ public enum Replayer {
             do throws(EventDecodingError) {
                 event = try EventCatalog.decode(type: row.type, schema: row.schema, utf8: row.data)
             } catch {
-                throw ReplayError(seq: row.seq, type: row.type, reason: error.reason)
+                // Applied as nothing: one unreadable event must not stop every command on the log.
+                if folded.unreadable == nil { folded.unreadable = ReplayError(seq: row.seq, type: row.type, reason: error.reason) }
+                Reducer.skip(&folded.model, stream: StreamKey(utf8: row.stream), version: row.version, seq: row.seq)
+                if row.recordedAt > folded.latestRecordedAt { folded.latestRecordedAt = row.recordedAt }
+                return
             }
             Reducer.evolve(&folded.model, event, stream: StreamKey(utf8: row.stream), version: row.version, seq: row.seq, at: row.recordedAt)
             if row.recordedAt > folded.latestRecordedAt { folded.latestRecordedAt = row.recordedAt }

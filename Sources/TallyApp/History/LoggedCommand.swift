@@ -89,7 +89,9 @@ enum CommandScanner {
                 do {
                     try Reducer.evolve(&model, event)
                 } catch {
-                    throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
+                    // Passed over as a replay passes it over (`Replayer.fold`).
+                    var id = event.stream
+                    id.withUTF8 { Reducer.skip(&model, stream: StreamKey(utf8: $0), version: event.version, seq: event.seq) }
                 }
             }
         }

@@ -34,6 +34,14 @@ public struct SnapshotProblem: Sendable, Hashable, Error {
         self.kind = kind
     }
 
+    /// Why a buffer read chunk by chunk was poisoned: a value refused (`SnapshotBuffer.forgery`), or
+    /// a chunk that failed its checksum.
+    public static func damage(of buffer: SnapshotBuffer) -> Kind {
+        buffer.forgery.map(Kind.undecodable) ?? .checksumMismatch
+    }
+}
+
+extension SnapshotProblem {
     /// True for snapshots that are merely out of date (another tally wrote them), not damaged.
     public var isStale: Bool {
         switch kind {
@@ -44,8 +52,9 @@ public struct SnapshotProblem: Sendable, Hashable, Error {
 }
 
 /// Thrown before a command commits (or a snapshot is stored) when a chunk of the snapshot its
-/// models were read from failed its checksum on a late read: what was read may be wrong, so the
-/// command must start over from a full replay.
+/// models were read from failed its checksum on a late read, or a value read from it was refused
+/// (`SnapshotBuffer.reject`): what was read may be wrong, so the command must start over from a
+/// full replay.
 public struct LateSnapshotDamage: Error, Sendable, Equatable {
     public init() {}
 }

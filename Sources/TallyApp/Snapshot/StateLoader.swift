@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import TallyDomain
 
 /// Read models ready to serve, and where they came from.
@@ -61,6 +66,10 @@ public enum StateLoader {
         return LoadedState(folded: folded, snapshot: nil, problems: problems)
     }
 
+    /// The largest body a snapshot row may claim: the format's limit, and half the memory of this
+    /// machine (a body is reserved whole, and a larger one could not be used anyway).
+    static let largestBody = min(SnapshotChunks.largestBody, Int(clamping: ProcessInfo.processInfo.physicalMemory / 2))
+
     enum Opened {
         case usable(Replayer.Folded)
         case notForThisBound
@@ -74,8 +83,13 @@ public enum StateLoader {
         guard info.format == SnapshotCodec.format else { return problem(.otherFormat(info.format)) }
         guard info.reducerVersion == Reducer.version else { return problem(.otherReducerVersion(info.reducerVersion)) }
         guard info.seq <= head else { return problem(.aheadOfLog(head: head)) }
+        guard info.seq >= 1, SnapshotLimits.instants.contains(info.createdAt) else { return problem(.undecodable("its row is out of range")) }
         let chunkSize = info.chunkSize
-        guard chunkSize > 0, chunkSize & (chunkSize - 1) == 0, info.size > 0 else { return problem(.undecodable("the body is not stored in chunks")) }
+        guard SnapshotChunks.sizes.contains(chunkSize), chunkSize & (chunkSize - 1) == 0, info.size > 0 else {
+            return problem(.undecodable("the body is not stored in chunks"))
+        }
+        // Checked before the buffer of this size is reserved (a row may claim anything).
+        guard info.size <= largestBody else { return problem(.undecodable("it claims a body of \(info.size) bytes")) }
         let buffer: SnapshotBuffer
         do {
             guard let sumBytes = try store.snapshotChunkSums(info) else { return .notForThisBound }
@@ -91,7 +105,7 @@ public enum StateLoader {
             return .notForThisBound
         }
         let decoded = Result { () throws(SnapshotDecodingError) in try SnapshotCodec.decode(buffer) }
-        guard !buffer.isPoisoned else { return problem(.checksumMismatch) }
+        guard !buffer.isPoisoned else { return problem(SnapshotProblem.damage(of: buffer)) }
         let header: SnapshotHeader
         let model: ReadModel
         switch decoded {

@@ -100,10 +100,12 @@ final class CLIContext {
             var loaded = try StateLoader.load(log: log, snapshots: nil, bound: bound)
             loaded.problems = [ignored]
             warnAboutSnapshots(loaded.problems, replayedFrom: 0)
+            warnAboutUnreadable(loaded.folded.unreadable, in: log)
             return loaded
         }
         let loaded = try StateLoader.load(log: log, snapshots: log as? SnapshotStore, bound: bound)
         warnAboutSnapshots(loaded.problems, replayedFrom: loaded.base)
+        warnAboutUnreadable(loaded.folded.unreadable, in: log)
         if let snapshot = loaded.snapshot, let buffer = loaded.model.snapshotBuffer {
             snapshotBuffers.append((buffer, snapshot.seq))
             console.holdOutput = true
@@ -138,7 +140,7 @@ final class CLIContext {
     private func lateSnapshotDamage() -> SnapshotProblem? {
         guard ignoredSnapshot == nil, !dispatchers.contains(where: \.hasCommitted) else { return nil }
         guard let damaged = snapshotBuffers.first(where: { $0.buffer.isPoisoned }) else { return nil }
-        return SnapshotProblem(seq: damaged.seq, kind: .checksumMismatch)
+        return SnapshotProblem(seq: damaged.seq, kind: SnapshotProblem.damage(of: damaged.buffer))
     }
 
     private func startOver(_ problem: SnapshotProblem, _ body: () throws -> Void) throws {
@@ -185,6 +187,23 @@ final class CLIContext {
             ? catalog.text(.snapshotIgnored, ["seq": String(newest.seq), "reason": reason, "start": start])
             : catalog.text(.snapshotIgnoredMany, ["count": String(problems.count), "seq": String(newest.seq), "reason": reason, "start": start])
         warn(code: newest.isStale ? "stale_snapshot" : "corrupt_snapshot", message)
+    }
+
+    /// Whether this command has warned about an event it could not read (it warns once).
+    private var warnedUnreadable = false
+
+    /// One line on stderr naming the first event the fold could not read (its seq, id, type and, on
+    /// a server, the role that appended it) and pointing to `tally verify`; nothing when there is none.
+    func warnAboutUnreadable(_ unreadable: ReplayError?, in log: EventLog) {
+        guard let unreadable, !warnedUnreadable else { return }
+        warnedUnreadable = true
+        var envelope: EventEnvelope?
+        try? log.scan(after: unreadable.seq - 1, through: unreadable.seq) { envelope = $0 }
+        var values = [
+            "seq": String(unreadable.seq), "id": envelope?.id ?? "?", "type": unreadable.type, "reason": unreadable.reason,
+        ]
+        if let role = envelope?.role { values["role"] = role }
+        warn(code: "unreadable_event", catalog.text(values["role"] == nil ? .warningUnreadableEvent : .warningUnreadableEventRole, values))
     }
 
     /// A warning on stderr: `Warning: ...`, or a JSON object with `--json`.

@@ -6,6 +6,8 @@ extension Language {
         templates: [
             .errorPrefix: .text("Error: {message}"),
             .errorUnexpected: .text("Unexpected failure: {reason}"),
+            .warningUnreadableEvent: .text("Event {seq} (id {id}, {type}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report."),
+            .warningUnreadableEventRole: .text("Event {seq} (id {id}, {type}, appended by role {role}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report."),
             .errorUndecodableEvent: .text("Event {seq} ({type}) cannot be read: {reason}. Run 'tally verify' for a full report."),
             .errorUnknownTodo: .text("No todo matches '{ref}'."),
             .errorUnknownRecord: .text("No record matches '{ref}'."),

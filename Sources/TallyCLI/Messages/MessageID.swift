@@ -4,6 +4,8 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorPrefix = "error.prefix"
     case errorUnexpected = "error.unexpected"
     case errorUndecodableEvent = "error.undecodable-event"
+    case warningUnreadableEvent = "warning.unreadable-event"
+    case warningUnreadableEventRole = "warning.unreadable-event-role"
     case errorUnknownTodo = "error.unknown-todo"
     case errorUnknownRecord = "error.unknown-record"
     case errorAmbiguousTodo = "error.ambiguous-todo"

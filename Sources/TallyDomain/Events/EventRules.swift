@@ -77,21 +77,21 @@ public enum EventRules {
     // The fast paths below answer for printable ASCII, where trimming, NFC and counting characters
     // are plain byte work (a bulk import checks every title); anything else goes to `Validation`.
 
-    private static func title(_ value: String) throws(EventLineError) {
+    static func title(_ value: String) throws(EventLineError) {
         if printableASCII(value, max: Validation.maxTitleLength), value.utf8.contains(where: { $0 != 0x20 }) { return }
         guard (try? Validation.title(value)) != nil else {
             throw EventLineError("field 'title' is not 1-\(Validation.maxTitleLength) characters without control characters")
         }
     }
 
-    private static func tags(_ values: [String]) throws(EventLineError) {
+    static func tags(_ values: [String]) throws(EventLineError) {
         guard values.count <= Validation.maxTags else { throw EventLineError("more than \(Validation.maxTags) tags") }
         for tag in values where !plainTag(tag) && (try? Validation.tag(tag)) != tag {
             throw EventLineError("tag '\(tag.prefix(40))' is not 1-\(Validation.maxTagLength) letters or digits, '_' and '-'")
         }
     }
 
-    private static func note(_ value: String?) throws(EventLineError) {
+    static func note(_ value: String?) throws(EventLineError) {
         guard let value else { return }
         // (`Validation.note` answers nil for a blank note, which `try?` cannot tell from a refusal: refused.)
         if printableASCII(value, max: Validation.maxNoteLength), value.utf8.contains(where: { $0 != 0x20 }) { return }
@@ -117,17 +117,17 @@ public enum EventRules {
         }
     }
 
-    private static func name(_ value: String) throws(EventLineError) {
+    static func name(_ value: String) throws(EventLineError) {
         guard (try? Validation.name(value)) != nil else {
             throw EventLineError("field 'name' is not 1-\(Validation.maxNameLength) characters without control characters")
         }
     }
 
-    private static func category(_ value: String) throws(EventLineError) {
+    static func category(_ value: String) throws(EventLineError) {
         guard (try? Validation.category(value)) == value else { throw EventLineError("field 'category' is not [a-z][a-z0-9-]{0,31}") }
     }
 
-    private static func duration(_ seconds: Int) throws(EventLineError) {
+    static func duration(_ seconds: Int) throws(EventLineError) {
         guard seconds > 0, seconds <= Validation.maxDurationSeconds else {
             throw EventLineError("field 'durationSeconds' is not above zero and at most 7 days")
         }
@@ -140,7 +140,7 @@ public enum EventRules {
         }
     }
 
-    private static func place(_ value: String?) throws(EventLineError) {
+    static func place(_ value: String?) throws(EventLineError) {
         guard let value else { return }
         guard (try? Validation.line(value, field: "place")) != nil else {
             throw EventLineError("field 'place' is not 1-\(Validation.maxNameLength) characters without control characters")

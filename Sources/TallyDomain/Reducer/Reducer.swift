@@ -105,6 +105,22 @@ public enum Reducer {
         }
     }
 
+    /// Passes over an event that cannot be read (a type from a newer tally, a damaged payload):
+    /// nothing of it is applied, but the log position and its stream's version move on, so the next
+    /// event on that stream is numbered after it and a replay and a snapshot agree.
+    public static func skip(_ model: inout ReadModel, stream: StreamKey, version: Int, seq: Int64) {
+        model.position = seq
+        if let position = model.todos.position(of: stream) {
+            model.todos.update(at: position) { $0.version = max($0.version, version) }
+        } else if let position = model.records.position(of: stream) {
+            model.records.update(at: position) { $0.version = max($0.version, version) }
+        } else if stream.uuid == nil {
+            model.settingsVersions[stream.string] = max(model.settingsVersions[stream.string] ?? 0, version)
+        } else {
+            model.series.update(id: stream.string) { $0.version = max($0.version, version) }
+        }
+    }
+
     /// Folds an envelope, decoding its payload first.
     public static func evolve(_ model: inout ReadModel, _ envelope: EventEnvelope) throws(EventDecodingError) {
         let event = try EventCatalog.decode(envelope)

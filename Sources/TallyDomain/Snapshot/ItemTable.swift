@@ -161,10 +161,14 @@ extension ItemTable {
         if recount != counts { return "the stored counts do not match the items" }
         if let unsorted = base.firstUnsortedKey() { return "the id index is not sorted at entry \(unsorted)" }
         for position in 0..<base.count {
-            guard let item = base.decoded(position) else { return "item \(position + 1) does not decode" }
+            let item: Item
+            switch base.checked(position) {
+            case .success(let value): item = value
+            case .failure(let error): return error.reason
+            }
             guard self.position(of: item.id) == position else { return "the id index does not lead to item \(position + 1)" }
-            if changed[position] == nil, base.summary(position) != item.summary { return "the summary row of item \(position + 1) does not match it" }
         }
+        if let forgery = base.buffer.forgery { return forgery }
         return base.buffer.isPoisoned ? "a chunk of the body does not match its checksum" : nil
     }
 }
@@ -309,9 +313,14 @@ struct ItemColumns<Item: SnapshotItem>: @unchecked Sendable {
         return UnsafeRawBufferPointer(rebasing: bytes[start ..< start + Item.summarySize])
     }
 
+    /// The summary row of item `position`; a row no item can have rejects the buffer and reads as a placeholder's.
     @inline(__always)
     func summary(_ position: Int) -> Item.Summary {
-        Item.readSummary(summaryBytes(position))
+        guard let summary = Item.checkedSummary(summaryBytes(position)) else {
+            buffer.reject("the summary row of item \(position + 1) is out of range")
+            return Item.placeholder(number: position + 1).summary
+        }
+        return summary
     }
 
     /// Item `position`, or nil when its bytes do not decode to exactly one item.
@@ -321,16 +330,39 @@ struct ItemColumns<Item: SnapshotItem>: @unchecked Sendable {
         return item
     }
 
-    /// Item `position`. Each chunk matched its checksum when it was read, so bytes that do not decode
-    /// mean a body forged with valid checksums; stopping is the only safe answer (`verify` reports it).
-    /// In a poisoned buffer (a chunk failed its checksum) a placeholder stands in: the application
+    /// Item `position` when it decodes, has its number, holds only values valid events can produce
+    /// (`SnapshotItem.snapshotProblem`) and matches its summary row; otherwise why not.
+    func checked(_ position: Int) -> Result<Item, SnapshotDecodingError> {
+        func refuse(_ reason: String) -> Result<Item, SnapshotDecodingError> {
+            .failure(SnapshotDecodingError(offset: area, reason: "item \(position + 1) " + reason))
+        }
+        guard let item = decoded(position) else { return refuse("does not decode") }
+        guard item.number == position + 1 else { return refuse("claims number \(item.number)") }
+        if let problem = item.snapshotProblem { return refuse("is out of range: " + problem) }
+        guard Item.checkedSummary(summaryBytes(position)) == item.summary else { return refuse("does not match its summary row") }
+        return .success(item)
+    }
+
+    /// Item `position`. Each chunk matched its checksum when it was read, so an item that fails
+    /// `checked` means a body forged with valid checksums: it rejects the buffer (see
+    /// `SnapshotBuffer.reject`) and a placeholder stands in, as for a damaged chunk; the application
     /// restarts the command from a full replay before it uses anything read here.
     func item(_ position: Int) -> Item {
-        guard let item = decoded(position) else {
-            if buffer.isPoisoned { return Item.placeholder(number: position + 1) }
-            fatalError("The snapshot's item \(position + 1) cannot be read; run 'tally rebuild'.")
+        switch checked(position) {
+        case .success(let item):
+            return item
+        case .failure(let error):
+            if !buffer.isPoisoned { buffer.reject(error.reason) }
+            return Item.placeholder(number: position + 1)
         }
-        return item
+    }
+
+    /// True when the stored item at `position` has the packed UUID `packed` as its id (its first
+    /// field, read without decoding the rest).
+    private func hasID(_ position: Int, _ packed: UUIDBytes.Packed) -> Bool {
+        var reader = BinaryReader(itemBytes(position))
+        guard let id = try? reader.identifier(), let stored = UUIDBytes.pack(id) else { return false }
+        return stored == packed
     }
 
     private func key(_ entry: Int) -> (high: UInt64, low: UInt64) {
@@ -351,7 +383,11 @@ struct ItemColumns<Item: SnapshotItem>: @unchecked Sendable {
             let found = key(middle)
             if found == wanted {
                 let position = load32(keys + 20 * middle + 16)
-                return position < count ? position : nil
+                guard position < count, hasID(position, packed) else {
+                    buffer.reject("the id index leads to the wrong item")
+                    return nil
+                }
+                return position
             }
             if found < wanted { low = middle + 1 } else { high = middle }
         }

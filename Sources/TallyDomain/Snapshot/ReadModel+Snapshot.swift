@@ -41,10 +41,14 @@ extension ReadModel {
         }
         for _ in 0..<(try reader.count()) {
             let stream = try reader.string()
-            settingsVersions[stream] = try reader.natural()
+            let version = try reader.natural()
+            guard SnapshotLimits.counter(version, "version") == nil else { throw reader.failure("the version of settings stream '\(stream.prefix(40))' is out of range") }
+            settingsVersions[stream] = version
         }
         for _ in 0..<(try reader.count()) {
-            series.insert(try Series(reading: &reader))
+            let one = try Series(reading: &reader)
+            if let problem = one.snapshotProblem { throw reader.failure("a recurring series is out of range: " + problem) }
+            series.insert(one)
         }
     }
 }

@@ -13,7 +13,9 @@ public typealias SnapshotChunkReader = (_ index: Int, _ into: UnsafeMutableRawBu
 /// A chunk that cannot be read or fails its checksum **poisons** the buffer: its bytes read as
 /// zeros (every reader of the buffer copes with any bytes without trapping), `damagedChunk` says
 /// which one, and the application must not trust anything read from the buffer: it restarts the
-/// command from a full replay before committing or printing (see `ReadModel.isPoisoned`).
+/// command from a full replay before committing or printing (see `ReadModel.isPoisoned`). A value
+/// in sound chunks that no fold of valid events can produce (a forged body with valid checksums)
+/// poisons it the same way (`reject`, `forgery`).
 ///
 /// Not thread-safe once chunks are read on demand: a model read from a snapshot belongs to one thread.
 public final class SnapshotBuffer: @unchecked Sendable {
@@ -31,6 +33,9 @@ public final class SnapshotBuffer: @unchecked Sendable {
     private var complete: Bool
     /// The first chunk that could not be read or failed its checksum; nil while the buffer is sound.
     public private(set) var damagedChunk: Int?
+    /// Why a value read from sound chunks was refused (it does not decode, or is out of range); nil
+    /// while every value read was one valid events can produce. Poisons the buffer like a damaged chunk.
+    public private(set) var forgery: String?
     /// Chunks read from the store so far.
     public private(set) var chunksRead = 0
 
@@ -86,8 +91,14 @@ public final class SnapshotBuffer: @unchecked Sendable {
     /// The byte count of the body.
     public var count: Int { bytes.count }
 
-    /// True when a chunk could not be read or did not match its checksum.
-    public var isPoisoned: Bool { damagedChunk != nil }
+    /// True when a chunk could not be read or did not match its checksum, or a value read was refused.
+    public var isPoisoned: Bool { damagedChunk != nil || forgery != nil }
+
+    /// Refuses the body: a value read from it cannot have been written by a fold of valid events.
+    /// Nothing read from the buffer may be trusted any more (the first reason is kept).
+    public func reject(_ reason: String) {
+        if forgery == nil { forgery = reason }
+    }
 
     /// Makes the bytes `offset ..< offset + length` present, reading the chunks they lie in.
     /// - Complexity: O(1) when they are present; otherwise a read and a checksum of each missing chunk.
@@ -138,6 +149,12 @@ public enum SnapshotChunks {
     /// (A lookup by id touches about log2(index chunks) of them, so smaller chunks cost less per
     /// command; 16 KiB keeps the chunk table at 6,700 rows and its checksums at 54 KB for 1M todos.)
     public static let standardSize = 1 << 14
+
+    /// The chunk sizes a stored body may have (powers of two).
+    public static let sizes = 1 << 6 ... 1 << 24
+
+    /// The largest body a snapshot may have (32 GiB; a million todos take about 110 MB).
+    public static let largestBody = 1 << 35
 
     /// How many chunks a body of `size` bytes has.
     public static func count(size: Int, chunkSize: Int) -> Int {

@@ -8,6 +8,8 @@ public protocol SnapshotItem: Sendable, Equatable {
 
     /// The stream id. It never changes once the item exists.
     var id: String { get }
+    /// 1, 2, 3, ... in creation order: the item at index n has number n + 1.
+    var number: Int { get }
     /// The columns views read without decoding the item.
     var summary: Summary { get }
     /// Bytes of one summary row in a snapshot.
@@ -16,6 +18,10 @@ public protocol SnapshotItem: Sendable, Equatable {
     static func writeSummary(_ summary: Summary, to writer: inout BinaryWriter)
     /// Reads a row written by `writeSummary` from `summarySize` bytes.
     static func readSummary(_ row: UnsafeRawBufferPointer) -> Summary
+    /// `readSummary`, or nil when the row holds a value no item can have (see `SnapshotLimits`).
+    static func checkedSummary(_ row: UnsafeRawBufferPointer) -> Summary?
+    /// Why the item cannot have been folded from valid events (a value out of range); nil when it can.
+    var snapshotProblem: String? { get }
 
     /// What `ItemCounts` counts of a summary row.
     static func status(_ summary: Summary) -> ItemStatus
@@ -155,6 +161,21 @@ extension Todo: SnapshotItem {
         writer.fixed(due)
     }
 
+    /// Unknown flag bits, an unknown due kind or priority rank, a date that does not exist, and
+    /// instants out of range are refused.
+    @inline(__always)
+    public static func checkedSummary(_ row: UnsafeRawBufferPointer) -> TodoSummary? {
+        let flags = row[0]
+        guard flags & 0xE0 == 0, flags >> 2 & 3 != 3, row[1] <= 3 else { return nil }
+        let summary = readSummary(row)
+        guard SnapshotLimits.instants.contains(summary.createdAt), SnapshotLimits.instants.contains(summary.updatedAt) else { return nil }
+        switch (flags >> 2 & 3, summary.due) {
+        case (0, nil), (1, .date?): return summary
+        case (2, .instant(let ms)?): return SnapshotLimits.instants.contains(ms) ? summary : nil
+        default: return nil
+        }
+    }
+
     public static func readSummary(_ row: UnsafeRawBufferPointer) -> TodoSummary {
         let flags = row[0]
         let dueValue = Int64(littleEndian: row.loadUnaligned(fromByteOffset: 18, as: Int64.self))
@@ -193,6 +214,11 @@ extension Record: SnapshotItem {
 
     public static func writeSummary(_ summary: RecordSummary, to writer: inout BinaryWriter) {
         writer.bool(summary.deleted)
+    }
+
+    /// A deleted flag that is neither 0 nor 1 is refused.
+    public static func checkedSummary(_ row: UnsafeRawBufferPointer) -> RecordSummary? {
+        row[0] <= 1 ? readSummary(row) : nil
     }
 
     public static func readSummary(_ row: UnsafeRawBufferPointer) -> RecordSummary {
