@@ -194,7 +194,7 @@ struct SyncEngineTests {
         let before = (try allEvents(laptop.log), try allEvents(other), try laptop.log.replicaState())
         #expect(throws: SyncError.self) { try laptop.sync(other) }
         let empty = try backend.open(in: directory, now: clock.now)
-        #expect(throws: SyncError.diverged(synced: before.2.synced, remoteHead: .empty, found: nil)) { try laptop.sync(empty) }
+        #expect(throws: SyncError.diverged(synced: before.2.synced, remoteHead: .empty, found: nil, first: 1)) { try laptop.sync(empty) }
         let after = (try allEvents(laptop.log), try allEvents(other), try laptop.log.replicaState())
         #expect(after.0 == before.0 && after.1 == before.1 && after.2 == before.2)
         #expect(try allEvents(empty).isEmpty)

@@ -210,9 +210,12 @@ struct SyncCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("does not extend this database's synced history"), "\(result.stderr)")
         #expect(fleet.export(fleet[0]) == before.0 && fleet[1].run(["export"], environment: ["TALLY_DB": other]).stdout == before.1)
-        // A shared file that is not there cannot hold the synced history either, and is not created.
+        #expect(result.stderr.contains("from event 1 on"), "\(result.stderr)")
+        // A shared file that is not there (a disk not mounted) is unreachable, and is not created.
         let missing = fleet[1].directory.path("missing.db")
-        #expect(fleet[0].run("sync", "--remote", missing).status == 1)
+        let unmounted = fleet[0].run("sync", "--remote", missing)
+        #expect(unmounted.status == 74, "\(unmounted.stderr)")
+        #expect(unmounted.stderr == "Error: Cannot reach the shared log at \(missing): there is no file there, though this database synced with it up to event 1 (is the disk mounted?). Local work is untouched, and every command keeps working offline.\n")
         #expect(!FileManager.default.fileExists(atPath: missing))
         #expect(fleet[0].run("remote", "show").stdout.contains(fleet.shared))
     }

@@ -86,6 +86,27 @@ public enum PrefixCheck {
         return nil
     }
 
+    /// The first position of `1...synced` whose stored hash in the shared log differs from this
+    /// replica's (or that the shared log lacks), found by bisection: a log rewritten, restored
+    /// or shifted from some event on differs at every position after it, as each link depends on
+    /// the one before. Nil when every stored hash matches.
+    /// - Complexity: O(log synced) reads on each side.
+    public static func firstDifferingHash(local: EventLog, remote: EventLog, synced: Int64) throws -> Int64? {
+        func hash(_ log: EventLog, _ seq: Int64) throws -> String? {
+            var found: String?
+            try log.scan(after: seq - 1, through: seq) { found = $0.hash }
+            return found
+        }
+        guard synced > 0, try hash(remote, synced) != hash(local, synced) else { return nil }
+        var low: Int64 = 1
+        var high = synced
+        while low < high {
+            let middle = low + (high - low) / 2
+            if try hash(remote, middle) == hash(local, middle) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// One range: content up to `contentThrough`, links where `previous` is known (and carried on).
     private static func compare(
         local: EventLog, remote: EventLog, range: ClosedRange<Int64>, contentThrough: Int64, previous: inout String?

@@ -9,8 +9,9 @@ import TallyDomain
 /// Why a sync stopped. Nothing is changed on either side when one is thrown before a commit.
 public enum SyncError: Error, Sendable, Equatable {
     /// The shared log does not extend this replica's synced prefix: it was rewritten, restored from
-    /// an old backup, or is another log. `found` is the shared log's event at the prefix's end, if any.
-    case diverged(synced: LogHead, remoteHead: LogHead, found: String?)
+    /// an old backup, or is another log. `found` is the shared log's event at the prefix's end, if any;
+    /// `first` the first position whose stored hash differs (or that the shared log lacks).
+    case diverged(synced: LogHead, remoteHead: LogHead, found: String?, first: Int64)
     /// An event of the shared log does not continue its hash chain.
     case brokenRemote(seq: Int64)
     /// The shared log's copy of the synced prefix differs from this replica's: edited, removed or
@@ -308,7 +309,8 @@ public final class SyncEngine {
             try remote.scan(after: synced.seq - 1, through: synced.seq) { found = $0.hash }
         }
         guard found == synced.hash else {
-            throw SyncError.diverged(synced: synced, remoteHead: remoteHead, found: found)
+            let first = try PrefixCheck.firstDifferingHash(local: local, remote: remote, synced: synced.seq) ?? synced.seq
+            throw SyncError.diverged(synced: synced, remoteHead: remoteHead, found: found, first: first)
         }
         let seed = sampleSeed ?? (UInt64(bitPattern: now()) ^ UInt64(bitPattern: synced.seq) &* 0x9E37_79B9_7F4A_7C15)
         let ranges = PrefixCheck.samples(synced: synced.seq, count: samples, seed: seed)

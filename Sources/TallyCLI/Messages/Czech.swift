@@ -453,7 +453,7 @@ extension Language {
             .syncItemOther: .text("{stream}"),
             .syncRenumberedTodo: .text("úkol {from} je nyní {to}"),
             .syncRenumberedRecord: .text("záznam {from} je nyní {to}"),
-            .syncDiverged: .text("Sdílený log na {url} nenavazuje na synchronizovanou historii této databáze: událost {seq} má zde hash {hash}, tam {found}. Byl přepsán, obnoven ze staré zálohy, nebo jde o jiný log; na žádné straně se nic nezměnilo."),
+            .syncDiverged: .text("Sdílený log na {url} nenavazuje na synchronizovanou historii této databáze od události {first}: událost {seq} má zde hash {hash}, tam {found}. Byl přepsán, obnoven ze staré zálohy, nebo jde o jiný log; na žádné straně se nic nezměnilo."),
             .syncMissing: .text("chybí (sdílený log má {count} událostí)"),
             .syncBroken: .text("Sdílený log na {url} je poškozený: událost {seq} nenavazuje na řetězec hashů. Zde se nic nezměnilo."),
             .syncKeptMoving: .text("Sdílený log se během {count} pokusů o odeslání stále měnil; spusťte 'tally sync' znovu."),

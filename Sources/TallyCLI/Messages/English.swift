@@ -403,7 +403,7 @@ extension Language {
             .syncItemOther: .text("{stream}"),
             .syncRenumberedTodo: .text("todo {from} is now {to}"),
             .syncRenumberedRecord: .text("record {from} is now {to}"),
-            .syncDiverged: .text("The shared log at {url} does not extend this database's synced history: event {seq} here has hash {hash}, there {found}. It was rewritten, restored from an old backup, or is another log; nothing was changed on either side."),
+            .syncDiverged: .text("The shared log at {url} does not extend this database's synced history from event {first} on: event {seq} here has hash {hash}, there {found}. It was rewritten, restored from an old backup, or is another log; nothing was changed on either side."),
             .syncMissing: .text("missing (the shared log has {count} events)"),
             .syncBroken: .text("The shared log at {url} is damaged: event {seq} does not continue its hash chain. Nothing was changed here."),
             .syncKeptMoving: .text("The shared log kept changing during {count} attempts to push; run 'tally sync' again."),

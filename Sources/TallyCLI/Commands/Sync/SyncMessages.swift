@@ -13,9 +13,9 @@ enum SyncMessages {
             return Failure(exit: .failure, code: "not_local", message: catalog.text(.syncNotLocal, ["url": address]))
         case .sameFile(let address):
             return Failure(exit: .failure, code: "same_file", message: catalog.text(.syncSameFile, ["url": address]))
-        case .sync(let address, .diverged(let synced, let remoteHead, let found)):
+        case .sync(let address, .diverged(let synced, let remoteHead, let found, let first)):
             return Failure(exit: .failure, code: "diverged", message: catalog.text(.syncDiverged, [
-                "url": address, "seq": String(synced.seq), "hash": String(synced.hash.prefix(16)),
+                "url": address, "seq": String(synced.seq), "first": String(first), "hash": String(synced.hash.prefix(16)),
                 "found": found.map { String($0.prefix(16)) } ?? catalog.text(.syncMissing, ["count": String(remoteHead.seq)]),
             ]))
         case .sync(let address, .brokenRemote(let seq)):
