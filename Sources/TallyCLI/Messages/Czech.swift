@@ -476,7 +476,7 @@ extension Language {
             .syncChangeCreation: .text("nová položka"),
             .syncChangeRecurrence: .text("změna opakování"),
             .syncChangeOther: .text("změna"),
-            .syncFieldView: .text("uložený pohled"),
+            .syncFieldView: .text("nastavení"),
             .syncSeriesRunning: .text("běží"),
             .auditRemoteOK: .text("OK: sdílený log na {url} se shoduje s touto databází až po událost {synced} a jeho řetězec (událostí: {events}) je neporušený"),
             .auditRemoteDiffers: .text("sdílený log na {url}: tato událost {what}"),

@@ -426,7 +426,7 @@ extension Language {
             .syncChangeCreation: .text("new item"),
             .syncChangeRecurrence: .text("change of the recurrence"),
             .syncChangeOther: .text("change"),
-            .syncFieldView: .text("saved view"),
+            .syncFieldView: .text("setting"),
             .syncSeriesRunning: .text("running"),
             .auditRemoteOK: .text("OK: the shared log at {url} matches this database up to event {synced}, and its chain of {events} events is intact"),
             .auditRemoteDiffers: .text("the shared log at {url}: this event {what}"),
