@@ -15,7 +15,10 @@ final class Replica {
     init(_ directory: TemporaryDirectory, _ name: String, clock: TestClock) throws {
         self.clock = clock
         log = try SQLiteEventLog.openForWriting(path: directory.path("\(name).db"), now: clock.now)
-        let ids = SequentialIDs(prefix: String(name.prefix(8)).padding(toLength: 8, withPad: "0", startingAt: 0) + "-0000-4000-8000-")
+        // Lowercase hex UUIDs of the replica's own, as the rules every pulled event passes require.
+        let hash = name.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        let prefix = String(hash, radix: 16)
+        let ids = SequentialIDs(prefix: String(repeating: "0", count: 8 - prefix.count) + prefix + "-0000-4000-8000-")
         environment = AppEnvironment(now: { clock.now }, makeID: { ids.make() }, actor: "\(name)@device", zone: Fixtures.utc)
     }
 
