@@ -12,11 +12,15 @@ public enum StoreFactory {
     /// How long one wait for the write lock may take, in milliseconds, unless the user says otherwise.
     public static let defaultLockTimeout: Int32 = SQLiteEventLog.defaultBusyTimeout
 
-    /// Opens for writing, creating and migrating the store when needed.
-    public static func openForWriting(_ location: StoreLocation, now: Int64, lockTimeout: Int32 = defaultLockTimeout) throws(EventLogError) -> any EventStore {
+    /// Opens for writing, creating and migrating the store when needed. With `create` false a
+    /// missing file is not created (`.io`): a shared log that should be there is never replaced
+    /// by a new empty one.
+    public static func openForWriting(
+        _ location: StoreLocation, now: Int64, lockTimeout: Int32 = defaultLockTimeout, create: Bool = true
+    ) throws(EventLogError) -> any EventStore {
         switch location {
         case .file(let path):
-            return try SQLiteEventLog.openForWriting(path: path, now: now, busyTimeout: lockTimeout)
+            return try SQLiteEventLog.openForWriting(path: path, now: now, busyTimeout: lockTimeout, create: create)
         case .postgres(let uri):
             return try PostgresEventLog.openForWriting(conninfo: uri, now: now, lockTimeout: lockTimeout)
         }

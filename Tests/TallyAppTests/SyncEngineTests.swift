@@ -15,7 +15,10 @@ final class Replica {
     init(_ directory: TemporaryDirectory, _ name: String, clock: TestClock) throws {
         self.clock = clock
         log = try SQLiteEventLog.openForWriting(path: directory.path("\(name).db"), now: clock.now)
-        let ids = SequentialIDs(prefix: String(name.prefix(8)).padding(toLength: 8, withPad: "0", startingAt: 0) + "-0000-4000-8000-")
+        // Lowercase hex UUIDs of the replica's own, as the rules every pulled event passes require.
+        let hash = name.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        let prefix = String(hash, radix: 16)
+        let ids = SequentialIDs(prefix: String(repeating: "0", count: 8 - prefix.count) + prefix + "-0000-4000-8000-")
         environment = AppEnvironment(now: { clock.now }, makeID: { ids.make() }, actor: "\(name)@device", zone: Fixtures.utc)
     }
 
@@ -194,7 +197,7 @@ struct SyncEngineTests {
         let before = (try allEvents(laptop.log), try allEvents(other), try laptop.log.replicaState())
         #expect(throws: SyncError.self) { try laptop.sync(other) }
         let empty = try backend.open(in: directory, now: clock.now)
-        #expect(throws: SyncError.diverged(synced: before.2.synced, remoteHead: .empty, found: nil)) { try laptop.sync(empty) }
+        #expect(throws: SyncError.diverged(synced: before.2.synced, remoteHead: .empty, found: nil, first: 1)) { try laptop.sync(empty) }
         let after = (try allEvents(laptop.log), try allEvents(other), try laptop.log.replicaState())
         #expect(after.0 == before.0 && after.1 == before.1 && after.2 == before.2)
         #expect(try allEvents(empty).isEmpty)

@@ -104,6 +104,68 @@ struct SyncCommandTests {
         #expect(czech.stdout == "Odesláno: 0 událostí, staženo: 1.\n", "\(czech.stdout)")
     }
 
+    @Test("conflict lines use the user's words: field labels as in show, distances in km, durations as h:mm:ss, views as options")
+    func conflictWords() throws {
+        let fleet = Fleet(["laptop", "desktop"])
+        fleet.run(0, at: "2026-11-21T09:00:00Z", "add", "Milk")
+        fleet.run(0, at: "2026-11-21T09:00:01Z", "add", "Bread")
+        fleet.run(0, at: "2026-11-21T09:00:02Z", "record", "add", "Run", "--category", "running", "--duration", "30m", "--distance", "5km")
+        fleet.sync(0, at: "2026-11-21T09:01:00Z")
+        fleet.sync(1, at: "2026-11-21T09:02:00Z")
+        fleet.run(0, at: "2026-11-21T10:00:00Z", "record", "edit", "1", "--distance", "6.2km", "--duration", "1h2m")
+        fleet.run(1, at: "2026-11-21T10:01:00Z", "record", "edit", "1", "--distance", "5.5km", "--duration", "58m")
+        fleet.run(0, at: "2026-11-21T10:02:00Z", "done", "2")
+        fleet.run(1, at: "2026-11-21T10:03:00Z", "delete", "2")
+        fleet.run(0, at: "2026-11-21T10:04:00Z", "filter", "set", "--status", "active")
+        fleet.run(1, at: "2026-11-21T10:05:00Z", "filter", "set", "--sort", "due")
+        fleet.run(0, at: "2026-11-21T10:06:00Z", "edit", "1", "--due", "2026-12-01")
+        fleet.run(1, at: "2026-11-21T10:07:00Z", "edit", "1", "--due", "2026-12-05")
+        fleet.run(0, at: "2026-11-21T10:08:00Z", "done", "1")
+        fleet.run(1, at: "2026-11-21T10:09:00Z", "done", "1")
+        #expect(fleet.sync(1, at: "2026-11-21T11:00:00Z").status == 0)
+        let result = fleet.sync(0, at: "2026-11-21T11:01:00Z")
+        #expect(result.status == 0 && result.stderr == "", "\(result.stderr)")
+        #expect(result.stdout == """
+            Pushed 0 events, pulled 5.
+            6 conflicts:
+              record 1 'Run': your time 1:02:00 was dropped: desktop@device set 58:00 later (2026-11-21 10:01).
+              record 1 'Run': your distance 6.20 km was dropped: desktop@device set 5.50 km later (2026-11-21 10:01).
+              todo 2 'Bread': your completion was dropped: desktop@device deleted it (2026-11-21 10:03); it stays deleted.
+              the saved view of todos: your setting '--status active' was dropped: desktop@device set '--sort due' later (2026-11-21 10:05).
+              todo 1 'Milk': your due 2026-12-01 was dropped: desktop@device set 2026-12-05 later (2026-11-21 10:07).
+              todo 1 'Milk': your status completed was dropped: desktop@device set completed later (2026-11-21 10:09).
+
+            """, "\(result.stdout)")
+        for name in ["distanceMeters", "durationSeconds", "todo.completed", "{\"", "true"] {
+            #expect(!result.stdout.contains(name), "\(name)")
+        }
+        let czech = fleet[0].run(["conflicts"], environment: ["LANG": "cs_CZ.UTF-8"])
+        #expect(czech.stdout.contains("záznam 1 'Run': vaše změna vzdálenost na 6.20 km byla zahozena: desktop@device nastavil 5.50 km později"), "\(czech.stdout)")
+        #expect(czech.stdout.contains("úkol 2 'Bread': vaše změna (dokončení) byla zahozena: desktop@device položku smazal"), "\(czech.stdout)")
+        #expect(czech.stdout.contains("vaše změna nastavení na '--status active' byla zahozena"), "\(czech.stdout)")
+        #expect(czech.stdout.contains("úkol 1 'Milk': vaše změna stav na "), "\(czech.stdout)")
+    }
+
+    @Test("undo on a fresh clone says it undoes only this actor's commands and that none of the log's is theirs")
+    func undoOnClone() throws {
+        let fleet = Fleet(["laptop", "desktop"])
+        for index in 0..<3 { fleet.run(0, at: "2026-11-21T09:0\(index):00Z", "add", "Todo \(index)") }
+        fleet.sync(0, at: "2026-11-21T09:05:00Z")
+        fleet.sync(1, at: "2026-11-21T09:06:00Z")
+        let undo = fleet.run(1, at: "2026-11-21T09:07:00Z", "undo")
+        #expect(undo.status == 1)
+        #expect(undo.stderr == "Error: Nothing of yours to undo: on a shared log undo reverts only your own commands, and none of the 3 commands in this log is by desktop@device (set TALLY_ACTOR to change who you are).\n", "\(undo.stderr)")
+        let czech = fleet[1].run(["undo"], environment: ["LANG": "cs_CZ.UTF-8"])
+        #expect(czech.status == 1 && czech.stderr.contains("žádný z 3 příkazů v tomto logu nezadal desktop@device"), "\(czech.stderr)")
+        let json = fleet[1].run("--json", "undo")
+        #expect(json.status == 1 && json.stderr.contains("\"nothing_to_undo\""), "\(json.stdout)\(json.stderr)")
+        // Once this actor has commands, and they are all undone, the plain message stands.
+        fleet.run(1, at: "2026-11-21T09:08:00Z", "add", "Mine")
+        #expect(fleet.run(1, at: "2026-11-21T09:09:00Z", "undo").status == 0)
+        let again = fleet.run(1, at: "2026-11-21T09:10:00Z", "undo")
+        #expect(again.status == 1 && again.stderr == "Error: Nothing to undo.\n", "\(again.stderr)")
+    }
+
     @Test("on a database that syncs, undo reverts your own latest command, not a teammate's")
     func undoByActor() throws {
         let fleet = Fleet(["laptop", "desktop"])
@@ -210,9 +272,12 @@ struct SyncCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("does not extend this database's synced history"), "\(result.stderr)")
         #expect(fleet.export(fleet[0]) == before.0 && fleet[1].run(["export"], environment: ["TALLY_DB": other]).stdout == before.1)
-        // A shared file that is not there cannot hold the synced history either, and is not created.
+        #expect(result.stderr.contains("from event 1 on"), "\(result.stderr)")
+        // A shared file that is not there (a disk not mounted) is unreachable, and is not created.
         let missing = fleet[1].directory.path("missing.db")
-        #expect(fleet[0].run("sync", "--remote", missing).status == 1)
+        let unmounted = fleet[0].run("sync", "--remote", missing)
+        #expect(unmounted.status == 74, "\(unmounted.stderr)")
+        #expect(unmounted.stderr == "Error: Cannot reach the shared log at \(missing): there is no file there, though this database synced with it up to event 1 (is the disk mounted?). Local work is untouched, and every command keeps working offline.\n")
         #expect(!FileManager.default.fileExists(atPath: missing))
         #expect(fleet[0].run("remote", "show").stdout.contains(fleet.shared))
     }

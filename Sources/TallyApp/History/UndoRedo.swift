@@ -26,7 +26,8 @@ extension Dispatcher {
     /// Scans commands backwards from the end, keeping the ids undo markers name. Undo commands are
     /// skipped (redo reverses them); every other command, a redo included, is an undoable unit.
     /// With `actor` (on a shared log), only that actor's commands count: a teammate's are skipped.
-    /// - Throws: `HistoryError.nothingToUndo` when no command is left to undo.
+    /// - Throws: `HistoryError.nothingToUndo` when no command is left to undo;
+    ///   `HistoryError.noOwnCommands` when, with `actor`, every command in the log is a teammate's.
     public func undo(steps: Int = 1, actor: String? = nil) throws -> HistoryOutcome {
         var before = ReadModel()
         var taken: [HistoryStep] = []
@@ -34,8 +35,14 @@ extension Dispatcher {
             before = state
             var undone = Set<String>()
             var targets: [LoggedCommand] = []
+            var own = 0
+            var others = 0
             try CommandScanner.newestFirst(log) { command in
-                if let actor, command.actor != actor { return true }
+                if let actor, command.actor != actor {
+                    others += 1
+                    return true
+                }
+                own += 1
                 if command.isUndo {
                     undone.formUnion(command.undid)
                 } else if !undone.contains(command.id) {
@@ -43,7 +50,10 @@ extension Dispatcher {
                 }
                 return targets.count < steps
             }
-            guard !targets.isEmpty else { throw HistoryError.nothingToUndo }
+            guard !targets.isEmpty else {
+                if let actor, own == 0, others > 0 { throw HistoryError.noOwnCommands(actor: actor, commands: others) }
+                throw HistoryError.nothingToUndo
+            }
             var revert: [RevertStep] = []
             for target in targets {
                 let effects = try target.effects()

@@ -9,10 +9,16 @@ import TallyDomain
 /// Why a sync stopped. Nothing is changed on either side when one is thrown before a commit.
 public enum SyncError: Error, Sendable, Equatable {
     /// The shared log does not extend this replica's synced prefix: it was rewritten, restored from
-    /// an old backup, or is another log. `found` is the shared log's event at the prefix's end, if any.
-    case diverged(synced: LogHead, remoteHead: LogHead, found: String?)
+    /// an old backup, or is another log. `found` is the shared log's event at the prefix's end, if any;
+    /// `first` the first position whose stored hash differs (or that the shared log lacks).
+    case diverged(synced: LogHead, remoteHead: LogHead, found: String?, first: Int64)
     /// An event of the shared log does not continue its hash chain.
     case brokenRemote(seq: Int64)
+    /// The shared log's copy of the synced prefix differs from this replica's: edited, removed or
+    /// moved behind everyone's back with its stored hashes left as they were.
+    case altered(PrefixMismatch)
+    /// A shared event breaks the limits every other way in enforces (what `import` refuses).
+    case invalidEvent(seq: Int64, type: String, reason: String)
     /// The shared head moved under every attempt to push (very busy teammates): try again.
     case kept(moving: Int)
 }
@@ -68,6 +74,12 @@ public final class SyncEngine {
     public var afterStep: ((String) throws -> Void)?
     /// Told how many of the shared events to pull are stored, after each batch: (done, total).
     public var onPull: ((Int64, Int64) -> Void)?
+    /// How many positions of the synced prefix each sync compares with the shared log, besides
+    /// the last two (a prefix of up to twice as many events is compared whole).
+    public var samples = 32
+    /// Draws the compared positions; nil draws them from the clock and the synced head, so
+    /// successive syncs look at different places.
+    public var sampleSeed: UInt64?
 
     public init(local: LocalLog, remote: EventLog, now: @escaping () -> Int64) {
         self.local = local
@@ -174,7 +186,7 @@ public final class SyncEngine {
             var flushed = synced
             var pulledFiles: [String] = []
             let flush = { () throws in
-                try Self.checkLinks(batch, after: flushed)
+                try Self.checkPulled(batch, after: flushed)
                 try self.local.append(batch)
                 flushed = previous
                 self.onPull?(flushed.seq - synced.seq, remoteHead.seq - synced.seq)
@@ -186,6 +198,7 @@ public final class SyncEngine {
                 do throws(EventDecodingError) {
                     try rebase?.absorb(event)
                 } catch {
+                    if let problem = Self.invalid(event) { throw problem }
                     throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
                 }
                 batch.append(event)
@@ -242,14 +255,16 @@ public final class SyncEngine {
     /// Pulled events are checked and stored this many at a time.
     static let batchSize = 4096
 
-    /// Checks that each event of `batch` continues the hash chain from `head` (the links are
-    /// independent given the stored hashes, so they are recomputed on every core).
-    static func checkLinks(_ batch: [EventEnvelope], after head: LogHead) throws {
+    /// Checks that each event of `batch` continues the hash chain from `head` and passes the
+    /// checks `import` applies to an export line (`EventLines.decode`), so a replica's export
+    /// always imports. The events are independent given the stored hashes, so they are checked
+    /// on every core; the first bad one is named.
+    static func checkPulled(_ batch: [EventEnvelope], after head: LogHead) throws {
         guard !batch.isEmpty else { return }
         let chunks = min(ProcessInfo.processInfo.activeProcessorCount, max(1, batch.count / 256))
-        nonisolated(unsafe) let bad = UnsafeMutableBufferPointer<Int64>.allocate(capacity: chunks)
+        nonisolated(unsafe) let bad = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
         defer { bad.deallocate() }
-        bad.initialize(repeating: 0)
+        bad.initialize(repeating: -1)
         batch.withUnsafeBufferPointer { buffer in
             // Each chunk reads the shared batch and writes only its own slot of `bad`.
             nonisolated(unsafe) let events = buffer
@@ -257,17 +272,36 @@ public final class SyncEngine {
                 let range = (events.count * chunk / chunks)..<(events.count * (chunk + 1) / chunks)
                 for index in range {
                     let previous = index == 0 ? head.hash : events[index - 1].hash
-                    if EventHash.link(previous: previous, events[index]) != events[index].hash {
-                        bad[chunk] = events[index].seq
+                    if EventHash.link(previous: previous, events[index]) != events[index].hash || invalid(events[index]) != nil {
+                        bad[chunk] = index
                         return
                     }
                 }
             }
         }
-        if let seq = bad.first(where: { $0 != 0 }) { throw SyncError.brokenRemote(seq: seq) }
+        guard let index = bad.first(where: { $0 >= 0 }) else { return }
+        let event = batch[index]
+        let previous = index == 0 ? head.hash : batch[index - 1].hash
+        if EventHash.link(previous: previous, event) != event.hash { throw SyncError.brokenRemote(seq: event.seq) }
+        if let problem = invalid(event) { throw problem }
     }
 
-    /// Refuses a shared log that does not hold this replica's synced prefix unchanged.
+    /// Why `import` would refuse `event` as an export line; nil when it would take it.
+    static func invalid(_ event: EventEnvelope) -> SyncError? {
+        var line = EventLines.encode(event)
+        do {
+            _ = try line.withUTF8 { bytes in try EventLines.decode(bytes) }
+            return nil
+        } catch let error as EventLineError {
+            return .invalidEvent(seq: event.seq, type: event.type, reason: error.reason)
+        } catch {
+            return .invalidEvent(seq: event.seq, type: event.type, reason: "\(error)")
+        }
+    }
+
+    /// Refuses a shared log that does not hold this replica's synced prefix unchanged: its event at
+    /// the synced head must have the same hash, and a sample of the prefix (`samples`) must equal
+    /// this replica's copy and link.
     private func checkPrefix(_ synced: LogHead, remoteHead: LogHead) throws {
         guard synced.seq > 0 else { return }
         var found: String?
@@ -275,7 +309,13 @@ public final class SyncEngine {
             try remote.scan(after: synced.seq - 1, through: synced.seq) { found = $0.hash }
         }
         guard found == synced.hash else {
-            throw SyncError.diverged(synced: synced, remoteHead: remoteHead, found: found)
+            let first = try PrefixCheck.firstDifferingHash(local: local, remote: remote, synced: synced.seq) ?? synced.seq
+            throw SyncError.diverged(synced: synced, remoteHead: remoteHead, found: found, first: first)
+        }
+        let seed = sampleSeed ?? (UInt64(bitPattern: now()) ^ UInt64(bitPattern: synced.seq) &* 0x9E37_79B9_7F4A_7C15)
+        let ranges = PrefixCheck.samples(synced: synced.seq, count: samples, seed: seed)
+        if let mismatch = try PrefixCheck.compare(local: local, remote: remote, ranges: ranges) {
+            throw SyncError.altered(mismatch)
         }
     }
 }

@@ -10,6 +10,8 @@ extension HistoryError: AuditFailure {
     func failure(catalog: Catalog) -> Failure {
         switch self {
         case .nothingToUndo: Failure(exit: .failure, code: "nothing_to_undo", message: catalog.text(.errorNothingToUndo))
+        case .noOwnCommands(let actor, let commands):
+            Failure(exit: .failure, code: "nothing_to_undo", message: catalog.plural(.errorNothingOfYoursToUndo, count: commands, ["actor": actor]))
         case .nothingToRedo: Failure(exit: .failure, code: "nothing_to_redo", message: catalog.text(.errorNothingToRedo))
         }
     }

@@ -28,17 +28,18 @@ final class CLIContext {
 
     /// The database for reading, without creating it; nil when there is none yet (no file, or a
     /// server database without the tally schema).
-    func openForReading() throws -> (any EventStore)? {
-        let log = try StoreFactory.openForReading(settings.storeLocation, lockTimeout: settings.busyTimeout)
+    func openForReading(_ location: StoreLocation? = nil) throws -> (any EventStore)? {
+        let log = try StoreFactory.openForReading(location ?? settings.storeLocation, lockTimeout: settings.busyTimeout)
         if let log { openedLogs.append(log) }
         return log
     }
 
     /// The database for writing (another store, such as a sync's shared log, when `location` is
     /// given), created and migrated when needed.
-    func openForWriting(_ location: StoreLocation? = nil) throws -> any EventStore {
+    /// With `create` false a missing file is an error, never created.
+    func openForWriting(_ location: StoreLocation? = nil, create: Bool = true) throws -> any EventStore {
         let existed = location != nil || StoreFactory.exists(settings.storeLocation)
-        let log = try StoreFactory.openForWriting(location ?? settings.storeLocation, now: now, lockTimeout: settings.busyTimeout)
+        let log = try StoreFactory.openForWriting(location ?? settings.storeLocation, now: now, lockTimeout: settings.busyTimeout, create: create)
         openedLogs.append(log)
         if !existed { createdLog = log }
         return log

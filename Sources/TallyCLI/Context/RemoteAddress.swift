@@ -60,26 +60,56 @@ enum RemoteAddress {
     }
 
     /// Opens the shared log for reading and appending. A SQLite file is created when its directory
-    /// exists (a new shared log); a missing directory means the shared disk is not there.
-    static func open(_ address: String, localPath: String, context: CLIContext) throws -> EventLog {
-        let shown = masked(address)
+    /// exists (a new shared log) unless `synced` says this replica has synced with it before: then
+    /// a missing file, like a missing directory, means the shared disk is not there (unreachable),
+    /// and nothing is created.
+    static func open(_ address: String, localPath: String, synced: LogHead, context: CLIContext) throws -> EventLog {
         let location = StoreLocation(address)
-        if !location.isShared {
-            if normalized(address) == normalized(localPath) { throw RemoteError.sameFile(address: shown) }
-            let directory = PathText.deletingLastComponent(address)
-            guard FileProbe.isDirectory(directory) == true else {
-                throw RemoteError.unreachable(address: shown, reason: "the directory \(directory) does not exist")
-            }
-        }
+        try checkFile(address, localPath: localPath, synced: synced, context: context)
         do {
-            return try context.openForWriting(location)
+            return try context.openForWriting(location, create: location.isShared || synced.seq == 0)
         } catch let error as EventLogError {
-            switch error {
-            case .unavailable, .io, .corrupt:
-                throw RemoteError.unreachable(address: shown, reason: FailureMapper.failure(for: error, catalog: context.catalog).message)
-            default:
-                throw error
-            }
+            throw unreachable(address, error, context: context)
+        }
+    }
+
+    /// Opens the shared log without ever writing to it or creating it; a missing one is unreachable.
+    static func openForReading(_ address: String, localPath: String, synced: LogHead, context: CLIContext) throws -> EventLog {
+        let location = StoreLocation(address)
+        try checkFile(address, localPath: localPath, synced: synced, context: context)
+        let log: (any EventStore)?
+        do {
+            log = try context.openForReading(location)
+        } catch let error as EventLogError {
+            throw unreachable(address, error, context: context)
+        }
+        guard let log else {
+            throw RemoteError.unreachable(address: masked(address), reason: context.catalog.text(.syncNoFile, ["seq": String(synced.seq)]))
+        }
+        return log
+    }
+
+    /// For a file: not this database itself, in a folder that exists, and there when this replica synced with it.
+    private static func checkFile(_ address: String, localPath: String, synced: LogHead, context: CLIContext) throws {
+        guard !StoreLocation(address).isShared else { return }
+        let shown = masked(address)
+        if normalized(address) == normalized(localPath) { throw RemoteError.sameFile(address: shown) }
+        let directory = PathText.deletingLastComponent(address)
+        guard FileProbe.isDirectory(directory) == true else {
+            throw RemoteError.unreachable(address: shown, reason: context.catalog.text(.syncNoFolder, ["folder": directory]))
+        }
+        if synced.seq > 0, FileProbe.isDirectory(address) == nil {
+            throw RemoteError.unreachable(address: shown, reason: context.catalog.text(.syncNoFile, ["seq": String(synced.seq)]))
+        }
+    }
+
+    /// A store error while opening the shared log, as the user should read it.
+    private static func unreachable(_ address: String, _ error: EventLogError, context: CLIContext) -> Error {
+        switch error {
+        case .unavailable, .io, .corrupt:
+            RemoteError.unreachable(address: masked(address), reason: FailureMapper.failure(for: error, catalog: context.catalog).message)
+        default:
+            error
         }
     }
 }

@@ -105,6 +105,40 @@ struct ChangeDescriber {
         return parts
     }
 
+    /// One field a todo edit sets, as `show` labels it and the CLI prints the value:
+    /// `("title", "'Oat milk'")`; nil for a field the edit does not set.
+    func field(_ key: String, of changes: TodoChanges) -> (label: String, value: String)? {
+        switch key {
+        case "title": changes.title.map { (label(.fieldTitle), quote($0)) }
+        case "tags": changes.tags.map { (label(.fieldTags), tags($0)) }
+        case "priority": changes.priority.map { (label(.fieldPriority), value($0?.rawValue)) }
+        case "due": changes.due.map { (label(.fieldDue), value($0.map(renderer.due))) }
+        case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
+        case "wait": changes.wait.map { (label(.showWait), value($0.map(renderer.due))) }
+        default: nil
+        }
+    }
+
+    /// One field a record edit sets, as `show` labels it and the CLI prints the value:
+    /// `("distance", "6.2 km")`, `("time", "1:02:00")`; nil for a field the edit does not set.
+    func field(_ key: String, of changes: RecordChanges) -> (label: String, value: String)? {
+        switch key {
+        case "name": changes.name.map { (label(.fieldName), quote($0)) }
+        case "category": changes.category.map { (label(.fieldCategory), $0) }
+        case "durationSeconds": changes.durationSeconds.map { (label(.fieldDuration), ActivityDuration.format($0)) }
+        case "distanceMeters": changes.distanceMeters.map { (label(.fieldDistance), value($0.map(Distance.format))) }
+        case "place": changes.place.map { (label(.fieldPlace), value($0.map(quote))) }
+        case "date": changes.date.map { (label(.fieldDate), RecordRenderer(context: context).date($0)) }
+        case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
+        default: nil
+        }
+    }
+
+    /// A field's label inside a sentence: `show`'s row label in lower case.
+    func label(_ id: MessageID) -> String {
+        catalog.text(id).lowercased()
+    }
+
     private func recordStatus(_ record: Record) -> String {
         catalog.text(record.deleted ? .statusDeleted : .statusActive)
     }

@@ -38,10 +38,12 @@ public final class SQLiteEventLog: EventLog {
         connection.close()
     }
 
-    /// Opens (creating when missing) a database for writing and migrates it to the current schema.
-    public static func openForWriting(path: String, now: Int64, busyTimeout: Int32 = defaultBusyTimeout) throws(EventLogError) -> SQLiteEventLog {
+    /// Opens (creating when missing, unless `create` is false) a database for writing and migrates
+    /// it to the current schema. Without `create`, a missing file is `.io` and nothing is created.
+    public static func openForWriting(path: String, now: Int64, busyTimeout: Int32 = defaultBusyTimeout, create: Bool = true) throws(EventLogError) -> SQLiteEventLog {
         let directory = PathText.deletingLastComponent(path)
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+        if !create, FileProbe.isDirectory(path) == nil { throw .io("there is no file \(path)") }
+        if create, !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             if let reason = createDirectories(directory) {
                 throw .io("cannot create the directory \(directory): \(reason)")
             }
@@ -55,7 +57,7 @@ public final class SQLiteEventLog: EventLog {
         }
         let log: SQLiteEventLog
         do {
-            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: .readWrite), busyTimeout: busyTimeout)
+            log = SQLiteEventLog(path: path, connection: try Connection(path: path, access: create ? .readWrite : .readWriteExisting), busyTimeout: busyTimeout)
             try log.configure(writable: true)
         } catch {
             throw StorageErrors.map(error)

@@ -7,6 +7,8 @@ final class Connection {
         /// Read-only on a file nobody can change meanwhile: no locks, no `-shm` or `-wal` created.
         case immutable
         case readWrite
+        /// Read and write a file that must exist: never created.
+        case readWriteExisting
     }
 
     enum TransactionKind: String {
@@ -26,6 +28,7 @@ final class Connection {
         case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
         case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        case .readWriteExisting: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         }
         let name = access == .immutable ? Self.immutableURI(path) : path
         let code = sqlite3_open_v2(name, &handle, flags, nil)

@@ -7,10 +7,13 @@ enum VerifyCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "verify",
         abstract: "Check the hash chain, the sequence, stream versions, that every event can be read, and every snapshot.",
-        discussion: "Recomputes every link of the hash chain and names the first event that does not match, then checks that every stored snapshot plus the events after it equals a full replay, and that every stored original file of an imported activity still has the content its name promises. Exits 1 with a report when anything is wrong.",
+        discussion: "Recomputes every link of the hash chain and names the first event that does not match, then checks that every stored snapshot plus the events after it equals a full replay, and that every stored original file of an imported activity still has the content its name promises. With --remote, also compares every event this database has synced with the shared log's copy and recomputes every link of the shared log. Exits 1 with a report when anything is wrong.",
+        arguments: [ArgumentSpec(name: "URL", help: "With --remote: the shared log to compare with.", optional: true)],
+        options: [OptionSpec(name: "remote", help: "Also compare the synced events with the shared log (the remote set with 'tally remote set', or URL); nothing is written on either side.")],
         examples: [
             CommandExample(command: "tally verify", explanation: "Prints 'OK: N events, chain intact', or what is wrong and where."),
             CommandExample(command: "tally --json verify", explanation: "The result as {ok, events, problems} for scripts; exits 1 when anything is wrong."),
+            CommandExample(command: "tally verify --remote", explanation: "Also check that the shared log still holds every synced event unchanged."),
         ]
     )
 
@@ -33,18 +36,34 @@ enum VerifyCommand: CommandHandler {
     }
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let report = try Verifier.run(try context.readLog(), checks: checks(context.catalog))
+        if !command.arguments.isEmpty, !command.has("remote") {
+            throw UsageError(kind: .unexpectedArgument(command.arguments[0]), commandPath: path)
+        }
+        let remote = command.has("remote") ? try RemoteCheck.prepare(command.arguments.first, context) : nil
+        var report = try Verifier.run(try context.readLog(), checks: checks(context.catalog))
         let catalog = context.catalog
+        let compared = try remote?.run(context)
+        if let problem = compared?.problem { report.problems.append(problem) }
         if context.json {
-            context.printJSON(.object([
+            var object: JSONObject = [
                 "ok": .bool(report.isIntact),
                 "events": .int(Int64(report.events)),
                 "problems": .array(report.problems.map { problem in
                     .object(["seq": .int(problem.seq), "kind": .string(problem.code), "message": .string(message(problem, catalog))])
                 }),
-            ]))
+            ]
+            if let remote, let compared {
+                object["remote"] = .object([
+                    "url": .string(remote.shown), "synced": .int(remote.synced.seq), "events": .int(compared.events),
+                    "ok": .bool(compared.problem == nil),
+                ])
+            }
+            context.printJSON(.object(object))
         } else if report.isIntact {
             context.console.line(catalog.plural(.auditVerifyOK, count: report.events))
+            if let remote, let compared {
+                context.console.line(catalog.text(.auditRemoteOK, ["url": remote.shown, "synced": String(remote.synced.seq), "events": String(compared.events)]))
+            }
         } else {
             for problem in report.problems {
                 context.console.line(catalog.text(.auditVerifyProblem, ["seq": String(problem.seq), "message": message(problem, catalog)]))
@@ -69,5 +88,33 @@ enum VerifyCommand: CommandHandler {
         case .failedCheck(let name, let detail):
             catalog.text(.auditProblemCheck, ["name": name, "detail": detail])
         }
+    }
+}
+
+/// `verify --remote`: every synced event compared with the shared log's copy, every shared link recomputed.
+struct RemoteCheck {
+    let address: String
+    let shown: String
+    let synced: LogHead
+    let local: EventLog
+
+    /// The replica and its shared log's address; refused before any check when either is missing.
+    static func prepare(_ given: String?, _ context: CLIContext) throws -> RemoteCheck {
+        guard let local = try context.openReplicaForReading() else { throw RemoteError.noRemote }
+        let replica = try local.replicaState()
+        guard let address = given.map(RemoteAddress.normalized) ?? replica.remote else { throw RemoteError.noRemote }
+        return RemoteCheck(address: address, shown: RemoteAddress.masked(address), synced: replica.synced, local: local)
+    }
+
+    /// Opens the shared log read-only and compares; the first difference as a problem, if any.
+    func run(_ context: CLIContext) throws -> (events: Int64, problem: LogProblem?) {
+        let remote = try RemoteAddress.openForReading(address, localPath: context.settings.databasePath, synced: synced, context: context)
+        let head = try remote.head()
+        guard let mismatch = try PrefixCheck.compareAll(local: local, remote: remote, synced: synced.seq, remoteHead: head.seq) else {
+            return (head.seq, nil)
+        }
+        let what = context.catalog.text(SyncMessages.words(mismatch.kind))
+        let detail = context.catalog.text(.auditRemoteDiffers, ["url": shown, "what": what])
+        return (head.seq, LogProblem(seq: mismatch.seq, kind: .failedCheck(name: "remote", detail: detail)))
     }
 }

@@ -31,11 +31,8 @@ enum SyncCommand: CommandHandler {
         let replica = try local.replicaState()
         guard let address = given ?? replica.remote else { throw RemoteError.noRemote }
         let shown = RemoteAddress.masked(address)
-        if replica.synced.seq > 0, !RemoteAddress.isPostgres(address), !FileManager.default.fileExists(atPath: address) {
-            // A missing file cannot hold the synced history: refuse before creating one.
-            throw RemoteError.sync(address: shown, .diverged(synced: replica.synced, remoteHead: .empty, found: nil))
-        }
-        let remote = try RemoteAddress.open(address, localPath: context.settings.databasePath, context: context)
+        // A file this replica synced with before is never created anew: missing, it is unreachable.
+        let remote = try RemoteAddress.open(address, localPath: context.settings.databasePath, synced: replica.synced, context: context)
         // A clone or a long pull inserts many rows into the index of random event ids.
         try local.prepareForPull()
         let engine = SyncEngine(local: local, remote: remote, now: { context.now })

@@ -13,15 +13,32 @@ enum SyncMessages {
             return Failure(exit: .failure, code: "not_local", message: catalog.text(.syncNotLocal, ["url": address]))
         case .sameFile(let address):
             return Failure(exit: .failure, code: "same_file", message: catalog.text(.syncSameFile, ["url": address]))
-        case .sync(let address, .diverged(let synced, let remoteHead, let found)):
+        case .sync(let address, .diverged(let synced, let remoteHead, let found, let first)):
             return Failure(exit: .failure, code: "diverged", message: catalog.text(.syncDiverged, [
-                "url": address, "seq": String(synced.seq), "hash": String(synced.hash.prefix(16)),
+                "url": address, "seq": String(synced.seq), "first": String(first), "hash": String(synced.hash.prefix(16)),
                 "found": found.map { String($0.prefix(16)) } ?? catalog.text(.syncMissing, ["count": String(remoteHead.seq)]),
             ]))
         case .sync(let address, .brokenRemote(let seq)):
             return Failure(exit: .failure, code: "broken_remote", message: catalog.text(.syncBroken, ["url": address, "seq": String(seq)]))
+        case .sync(let address, .altered(let mismatch)):
+            return Failure(exit: .failure, code: "altered", message: catalog.text(.syncAltered, [
+                "url": address, "seq": String(mismatch.seq), "what": catalog.text(words(mismatch.kind)),
+            ]))
+        case .sync(let address, .invalidEvent(let seq, let type, let reason)):
+            return Failure(exit: .invalidData, code: "invalid_event", message: catalog.text(.syncInvalidEvent, [
+                "url": address, "seq": String(seq), "type": type, "reason": reason,
+            ]))
         case .sync(_, .kept(let attempts)):
             return Failure(exit: .busy, code: "busy", message: catalog.text(.syncKeptMoving, ["count": String(attempts)]))
+        }
+    }
+
+    /// How the shared log's copy of an event differs from this database's.
+    static func words(_ kind: PrefixMismatch.Kind) -> MessageID {
+        switch kind {
+        case .content: .syncAlteredContent
+        case .link: .syncAlteredLink
+        case .missing: .syncAlteredMissing
         }
     }
 
@@ -40,15 +57,14 @@ enum SyncMessages {
     /// One line naming a conflict.
     static func line(_ conflict: SyncConflict, now: ReadModel, before: ReadModel, context: CLIContext) -> String {
         let catalog = context.catalog
+        let words = words(conflict, context: context)
         var arguments = [
             "item": item(conflict.stream, now: now, before: before, catalog: catalog),
-            "field": conflict.field ?? conflict.type,
-            "change": conflict.field.map { "\($0) " + value(conflict.value) } ?? conflict.type,
-            "value": value(conflict.value),
+            "field": words.field, "change": words.change, "value": words.value,
         ]
         if let other = conflict.other {
             arguments["actor"] = other.actor
-            arguments["other"] = value(other.value)
+            arguments["other"] = value(other.value, field: conflict.field, type: conflict.type, context: context).value
             arguments["time"] = Timestamp.formatLocal(other.recordedAt, in: context.zone, withTime: true)
         }
         let id: MessageID = switch conflict.kind {
@@ -60,6 +76,68 @@ enum SyncMessages {
         case .impossible: .syncImpossible
         }
         return catalog.text(id, arguments)
+    }
+
+    /// A conflict in the user's words: the field as `show` labels it, the value as the CLI prints
+    /// it, and the change as a whole (`title 'Oat milk'`, `status completed`, `edit`).
+    static func words(_ conflict: SyncConflict, context: CLIContext) -> (field: String, value: String, change: String) {
+        guard let field = conflict.field else {
+            let change = context.catalog.text(change(of: conflict.type))
+            return (change, "", change)
+        }
+        let (label, text) = value(conflict.value ?? .null, field: field, type: conflict.type, context: context)
+        return (label, text, label + " " + text)
+    }
+
+    /// The noun for a whole local event that was dropped: `completion`, `edit`, ...
+    static func change(of type: String) -> MessageID {
+        switch type {
+        case "todo.edited", "record.edited": .syncChangeEdit
+        case "todo.completed": .syncChangeCompletion
+        case "todo.reopened": .syncChangeReopening
+        case "todo.deleted", "record.deleted": .syncChangeDeletion
+        case "todo.restored", "record.restored": .syncChangeRestoration
+        case "todo.created", "record.logged": .syncChangeCreation
+        case "series.started", "series.changed", "series.ended", "series.resumed": .syncChangeRecurrence
+        case "filter.saved", "filter.reset": .syncFieldView
+        default: .syncChangeOther
+        }
+    }
+
+    /// One field's label and value as `show` and the CLI print them; an unknown field keeps its
+    /// name and its value as typed.
+    static func value(_ json: JSON, field: String?, type: String, context: CLIContext) -> (label: String, value: String) {
+        let catalog = context.catalog
+        let describer = ChangeDescriber(context: context)
+        let flag = json.boolValue
+        switch field {
+        case "completed"?:
+            return (describer.label(.fieldStatus), catalog.text(flag == true ? .statusCompleted : .statusActive))
+        case "deleted"?:
+            return (describer.label(.fieldStatus), catalog.text(flag == true ? .statusDeleted : .statusActive))
+        case "ended"?:
+            return (describer.label(.showSeries), catalog.text(flag == true ? .showSeriesEnded : .syncSeriesRunning))
+        case "filter"?:
+            let view = describer.view(json.objectValue)
+            return (catalog.text(.syncFieldView), json.objectValue == nil ? view : "'\(view)'")
+        case let key?:
+            let payload = JSONObject([(key, json)])
+            if type.hasPrefix("todo."),
+               case .todoEdited(let changes)? = try? EventCatalog.decode(type: "todo.edited", schema: EventCatalog.currentSchemas["todo.edited"] ?? 1, data: payload),
+               let words = describer.field(key, of: changes)
+            {
+                return words
+            }
+            if type.hasPrefix("record."),
+               case .recordEdited(let changes)? = try? EventCatalog.decode(type: "record.edited", schema: EventCatalog.currentSchemas["record.edited"] ?? 1, data: payload),
+               let words = describer.field(key, of: changes)
+            {
+                return words
+            }
+            return (key, value(json))
+        case nil:
+            return ("", value(json))
+        }
     }
 
     /// A value as the user typed it: strings quoted, lists joined, null as `none`.
