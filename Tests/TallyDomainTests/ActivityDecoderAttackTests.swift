@@ -8,26 +8,6 @@ import TallyTestSupport
 /// shares, whose exported event imports unchanged.
 @Suite("activity decoders under attack")
 struct ActivityDecoderAttackTests {
-    static let start = FITWriter.fitTime(1_700_000_000_000)
-
-    /// A FIT activity with one record and one session; `session` gives the session's fields and values.
-    static func fit(fileType: (size: UInt8, value: UInt64) = (1, 4), record: (size: UInt8, time: UInt64)? = nil, compressed: [UInt8] = [],
-                    session: [(FITWriter.Field, UInt64)], sessions: Int = 1) -> [UInt8] {
-        var writer = FITWriter()
-        writer.define(local: 0, global: 0, [(0, fileType.size, 0x00)])
-        writer.message(local: 0, [fileType.value])
-        if let record {
-            writer.define(local: 1, global: 20, [(253, record.size, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
-            writer.message(local: 1, [record.time, 584_592_736, 190_887_424])
-            for offset in compressed { writer.message(local: 1, [0, 584_592_736, 190_887_424], compressedOffset: offset) }
-        }
-        writer.define(local: 2, global: 18, session.map(\.0))
-        for _ in 0..<sessions { writer.message(local: 2, session.map(\.1)) }
-        return writer.file()
-    }
-
-    static let plainSession: [(FITWriter.Field, UInt64)] = [((2, 4, 0x86), start), ((7, 4, 0x86), 3_600_000), ((9, 4, 0x86), 1_000_000)]
-
     static func refusal(_ bytes: [UInt8]) -> ActivityFileProblem? {
         do {
             _ = try ActivityFile.summarize(bytes)
@@ -43,47 +23,41 @@ struct ActivityDecoderAttackTests {
 
     @Test("the FIT files that trapped: timestamps past Int64 and past 32 bits, endless sessions, a compressed time after a near-max one, a wide file_id.type")
     func fitRegressions() throws {
-        #expect(Self.refusal(Self.fit(session: Self.plainSession)) == nil, "the plain file is an activity")
+        #expect(Self.refusal(KnownHostileFiles.fit(session: KnownHostileFiles.plainSession)) == nil, "the plain file is an activity")
+        for (name, _, bytes) in KnownHostileFiles.impossible {
+            #expect(Self.isImpossible(Self.refusal(bytes)), "\(name): \(String(describing: Self.refusal(bytes)))")
+        }
         let cases: [(String, [UInt8])] = [
-            ("8-byte timestamp past Int64", Self.fit(record: (8, UInt64(Int64.max) + 7), session: Self.plainSession)),
-            ("8-byte timestamp past 32 bits", Self.fit(record: (8, 1 << 40), session: Self.plainSession)),
-            ("8-byte session start past Int64", Self.fit(session: [((2, 8, 0x86), .max - 1), ((7, 4, 0x86), 3_600_000)])),
-            ("session elapsed time of 2^64-2 ms", Self.fit(session: [((2, 4, 0x86), Self.start), ((7, 8, 0x86), .max - 1)])),
-            ("session timer time of 2^64-2 ms", Self.fit(session: [((2, 4, 0x86), Self.start), ((7, 4, 0x86), 3_600_000), ((8, 8, 0x86), .max - 1)])),
-            ("two sessions of 4 days each", Self.fit(session: [((2, 4, 0x86), Self.start), ((7, 4, 0x86), 4 * 86_400_000)], sessions: 2)),
-            ("total ascent of 5,000 km", Self.fit(session: Self.plainSession + [((22, 4, 0x86), 5_000_000)])),
-            ("total distance of 5,000 km", Self.fit(session: [((2, 4, 0x86), Self.start), ((7, 4, 0x86), 3_600_000), ((9, 4, 0x86), 500_000_000)])),
+            ("8-byte timestamp past Int64", KnownHostileFiles.fit(record: (8, UInt64(Int64.max) + 7), session: KnownHostileFiles.plainSession)),
+            ("8-byte timestamp past 32 bits", KnownHostileFiles.fit(record: (8, 1 << 40), session: KnownHostileFiles.plainSession)),
+            ("8-byte session start past Int64", KnownHostileFiles.fit(session: [((2, 8, 0x86), .max - 1), ((7, 4, 0x86), 3_600_000)])),
+            ("session elapsed time of 2^64-2 ms", KnownHostileFiles.fit(session: [((2, 4, 0x86), KnownHostileFiles.start), ((7, 8, 0x86), .max - 1)])),
+            ("session timer time of 2^64-2 ms", KnownHostileFiles.fit(session: [((2, 4, 0x86), KnownHostileFiles.start), ((7, 4, 0x86), 3_600_000), ((8, 8, 0x86), .max - 1)])),
+            ("two sessions of 4 days each", KnownHostileFiles.fit(session: [((2, 4, 0x86), KnownHostileFiles.start), ((7, 4, 0x86), 4 * 86_400_000)], sessions: 2)),
+            ("total ascent of 5,000 km", KnownHostileFiles.fit(session: KnownHostileFiles.plainSession + [((22, 4, 0x86), 5_000_000)])),
+            ("total distance of 5,000 km", KnownHostileFiles.fit(session: [((2, 4, 0x86), KnownHostileFiles.start), ((7, 4, 0x86), 3_600_000), ((9, 4, 0x86), 500_000_000)])),
         ]
         for (name, bytes) in cases {
             #expect(Self.isImpossible(Self.refusal(bytes)), "\(name): \(String(describing: Self.refusal(bytes)))")
         }
         // A compressed timestamp after the largest 32-bit one rolls past it without overflow.
-        let rolled = Self.fit(record: (4, UInt64(UInt32.max) - 2), compressed: [0, 1, 31], session: Self.plainSession)
+        let rolled = KnownHostileFiles.fit(record: (4, UInt64(UInt32.max) - 2), compressed: [0, 1, 31], session: KnownHostileFiles.plainSession)
         #expect(ActivityFileInvariant.violation(rolled) == nil)
         // An 8-byte file_id.type: 4 in the low bits is not 4; all ones is the invalid marker (no type).
-        #expect(Self.refusal(Self.fit(fileType: (8, 1 << 63 | 4), session: Self.plainSession)) == .notAnActivity)
-        #expect(Self.refusal(Self.fit(fileType: (8, .max), session: Self.plainSession)) == nil)
-    }
-
-    static func tcx(time: String = "3600", distance: String = "10000") -> [UInt8] {
-        Array("""
-            <TrainingCenterDatabase><Activities><Activity Sport="Running"><Id>2024-01-05T07:30:00Z</Id>
-            <Lap StartTime="2024-01-05T07:30:00Z"><TotalTimeSeconds>\(time)</TotalTimeSeconds><DistanceMeters>\(distance)</DistanceMeters><Track>
-            <Trackpoint><Time>2024-01-05T07:30:00Z</Time></Trackpoint><Trackpoint><Time>2024-01-05T08:30:00Z</Time></Trackpoint>
-            </Track></Lap></Activity></Activities></TrainingCenterDatabase>
-            """.utf8)
+        #expect(Self.refusal(KnownHostileFiles.fit(fileType: (8, 1 << 63 | 4), session: KnownHostileFiles.plainSession)) == .notAnActivity)
+        #expect(Self.refusal(KnownHostileFiles.fit(fileType: (8, .max), session: KnownHostileFiles.plainSession)) == nil)
     }
 
     @Test("TCX laps with a time or distance of NaN, inf, 1e300 or below zero are refused as impossible", arguments: ["NaN", "nan", "inf", "-inf", "1e300", "-1", "-100", "604801"])
     func tcxLaps(_ value: String) throws {
-        #expect(Self.refusal(Self.tcx()) == nil)
-        #expect(Self.isImpossible(Self.refusal(Self.tcx(time: value))), "time \(value)")
-        if value != "604801" { #expect(Self.isImpossible(Self.refusal(Self.tcx(distance: value))), "distance \(value)") }
+        #expect(Self.refusal(KnownHostileFiles.tcx()) == nil)
+        #expect(Self.isImpossible(Self.refusal(KnownHostileFiles.tcx(time: value))), "time \(value)")
+        if value != "604801" { #expect(Self.isImpossible(Self.refusal(KnownHostileFiles.tcx(distance: value))), "distance \(value)") }
     }
 
     @Test("dates at the ends of the years 0001-9999: what cannot be exported is refused")
     func dates() throws {
-        let late = Array(String(decoding: Self.tcx(), as: UTF8.self).replacingOccurrences(of: "<Id>2024-01-05T07:30:00Z", with: "<Id>0001-01-01T00:00:00+14:00").utf8)
+        let late = Array(String(decoding: KnownHostileFiles.tcx(), as: UTF8.self).replacingOccurrences(of: "<Id>2024-01-05T07:30:00Z", with: "<Id>0001-01-01T00:00:00+14:00").utf8)
         #expect(Self.isImpossible(Self.refusal(late)))
         #expect(ActivityFileInvariant.violation(late) == nil)
     }

@@ -342,3 +342,63 @@ public enum ActivityFileInvariant {
         return nil
     }
 }
+
+/// How a fuzz input becomes an activity file: the `tcx` and `gpx` targets always generate one from
+/// the input's bytes; the `fit` target reads an input whose first byte is odd as choices for a
+/// generated file, and any other input as the bytes of a FIT file (so raw and structured mutations mix).
+public enum FuzzActivityInput {
+    public static func file(format: String, _ bytes: [UInt8]) -> [UInt8] {
+        var files = HostileActivityFiles(ByteChoices(Array(bytes.dropFirst())))
+        switch format {
+        case "tcx": return Array(files.tcx().utf8)
+        case "gpx": return Array(files.gpx().utf8)
+        default: return bytes.first.map { $0 & 1 == 1 } == true ? files.fit() : bytes
+        }
+    }
+}
+
+/// Files that trapped tally or were wrongly accepted before every value was checked, built with
+/// `FITWriter` and by hand; each is refused as impossible now.
+public enum KnownHostileFiles {
+    public static let start = FITWriter.fitTime(1_700_000_000_000)
+
+    /// A FIT activity with one record and one session; `session` gives the session's fields and values.
+    public static func fit(fileType: (size: UInt8, value: UInt64) = (1, 4), record: (size: UInt8, time: UInt64)? = nil, compressed: [UInt8] = [],
+                    session: [(FITWriter.Field, UInt64)], sessions: Int = 1) -> [UInt8] {
+        var writer = FITWriter()
+        writer.define(local: 0, global: 0, [(0, fileType.size, 0x00)])
+        writer.message(local: 0, [fileType.value])
+        if let record {
+            writer.define(local: 1, global: 20, [(253, record.size, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
+            writer.message(local: 1, [record.time, 584_592_736, 190_887_424])
+            for offset in compressed { writer.message(local: 1, [0, 584_592_736, 190_887_424], compressedOffset: offset) }
+        }
+        writer.define(local: 2, global: 18, session.map(\.0))
+        for _ in 0..<sessions { writer.message(local: 2, session.map(\.1)) }
+        return writer.file()
+    }
+
+    public static let plainSession: [(FITWriter.Field, UInt64)] = [((2, 4, 0x86), start), ((7, 4, 0x86), 3_600_000), ((9, 4, 0x86), 1_000_000)]
+
+    public static func tcx(time: String = "3600", distance: String = "10000") -> [UInt8] {
+        Array("""
+            <TrainingCenterDatabase><Activities><Activity Sport="Running"><Id>2024-01-05T07:30:00Z</Id>
+            <Lap StartTime="2024-01-05T07:30:00Z"><TotalTimeSeconds>\(time)</TotalTimeSeconds><DistanceMeters>\(distance)</DistanceMeters><Track>
+            <Trackpoint><Time>2024-01-05T07:30:00Z</Time></Trackpoint><Trackpoint><Time>2024-01-05T08:30:00Z</Time></Trackpoint>
+            </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """.utf8)
+    }
+
+    /// The cases of the issue: name, file name, bytes.
+    public static var impossible: [(name: String, file: String, bytes: [UInt8])] {
+        [
+            ("FIT timestamp of 8 bytes past Int64", "timestamp-past-int64.fit", fit(record: (8, UInt64(Int64.max) + 7), session: plainSession)),
+            ("FIT session elapsed time of 2^64-2 ms", "elapsed-overflow.fit", fit(session: [((2, 4, 0x86), start), ((7, 8, 0x86), .max - 1)])),
+            ("FIT total ascent of 5,000 km", "ascent-5000km.fit", fit(session: plainSession + [((22, 4, 0x86), 5_000_000)])),
+            ("TCX lap time NaN", "lap-nan.tcx", tcx(time: "NaN")),
+            ("TCX lap time inf", "lap-inf.tcx", tcx(time: "inf")),
+            ("TCX lap time 1e300", "lap-1e300.tcx", tcx(time: "1e300")),
+            ("TCX lap time negative", "lap-negative.tcx", tcx(time: "-100")),
+        ]
+    }
+}
