@@ -170,7 +170,12 @@ public enum EventRules {
     }
 
     private static func due(_ value: Due?, field: String) throws(EventLineError) {
-        if case .instant(let ms)? = value { try instant(ms, field: field) }
+        switch value {
+        case .instant(let ms)?: try instant(ms, field: field)
+        case .date(let date)?:
+            guard date.isInSupportedYears else { throw EventLineError("field '\(field)' is outside the years 0001-9999") }
+        case nil: break
+        }
     }
 
     private static func place(_ value: String?) throws(EventLineError) {
