@@ -71,15 +71,14 @@ struct FuzzCorpusTests {
         }
     }
 
-    @Test("FIT files: decode or refuse, and a decoded activity obeys the event rules")
-    func fit() throws {
-        let inputs = Self.corpus("fit")
+    @Test("FIT, TCX and GPX inputs of the structure-aware targets: refused with a reason, or a record inside the limits that survives export and import",
+          arguments: ["fit", "tcx", "gpx"])
+    func activityFiles(_ target: String) throws {
+        let inputs = Self.corpus(target)
         #expect(inputs.count >= 3)
         for (name, bytes) in inputs {
-            guard let parsed = try? FITDecoder.decode(bytes),
-                  let fields = try? ActivityFile.fields(parsed, format: "fit", sha256: String(repeating: "0", count: 64), name: nil, category: nil)
-            else { continue }
-            #expect(throws: Never.self, "\(name)") { try EventRules.checkPayload(.recordLogged(fields)) }
+            let file = FuzzActivityInput.file(format: target, bytes)
+            #expect(ActivityFileInvariant.violation(file) == nil, "\(target)/\(name)")
         }
     }
 

@@ -190,16 +190,21 @@ public struct ActivityImport {
                 }
                 continue
             }
-            guard let seconds = row.elapsedSeconds, seconds > 0, seconds <= Validation.maxDurationSeconds else {
+            guard let seconds = row.elapsedSeconds, seconds > 0 else {
                 report.skipped.append(ActivitySkip(source: source, problem: .noTimestamps))
                 continue
             }
             let fields = RecordFields(
                 name: row.name.flatMap { try? Validation.name($0) } ?? (category.prefix(1).uppercased() + category.dropFirst()),
                 category: category, durationSeconds: seconds,
-                distanceMeters: row.distanceMeters.flatMap { $0 > 0 ? min(($0 * 10).rounded() / 10, Validation.maxDistanceMeters) : nil },
+                distanceMeters: row.distanceMeters.flatMap { $0.isFinite && $0 > 0 ? ($0 * 10).rounded() / 10 : nil },
                 date: row.date, source: .import
             )
+            // The limits every door shares: a row past them is refused, not stored to break a later import.
+            if let reason = EventRules.recordProblem(fields) {
+                report.skipped.append(ActivitySkip(source: source, problem: .impossible(reason)))
+                continue
+            }
             result.append((ImportedRecord(stream: ImportedRecord.stream(rowKey: row.key), fields: fields), source))
         }
         return result

@@ -157,6 +157,7 @@ enum InvalidInputMessages {
         case .durationOutOfRange: return catalog.text(.errorDurationOutOfRange)
         case .distanceOutOfRange: return catalog.text(.errorDistanceOutOfRange)
         case .dateTooFarInFuture(let value): return catalog.text(.errorDateTooFarInFuture, ["value": value])
+        case .outsideLimits(let reason): return catalog.text(.errorOutsideLimits, ["reason": reason])
         case .recurrenceWithoutDue: return catalog.text(.errorRecurrenceWithoutDue)
         case .recurrenceOptionWithoutRecur(let option): return catalog.text(.errorRecurrenceOptionWithoutRecur, ["option": option])
         case .untilBeforeDue(let until, let due): return catalog.text(.errorUntilBeforeDue, ["until": until, "due": due])

@@ -65,6 +65,7 @@ extension Language {
             .errorNameTooLong: .text("Pole {field} je delší než {max} znaků."),
             .errorInvalidCategory: .text("Neplatná kategorie '{value}': použijte malé anglické slovo, např. running, cycling nebo gym ([a-z][a-z0-9-], nejvýše 32 znaků)."),
             .errorDurationOutOfRange: .text("Doba musí být větší než nula a nejvýše 7 dní."),
+            .errorOutsideLimits: .text("Nic se nezměnilo: hodnota je mimo meze tally ({reason})."),
             .errorDistanceOutOfRange: .text("Vzdálenost musí být mezi 0 a 1000 km."),
             .errorDateTooFarInFuture: .text("Datum '{value}' je víc než den v budoucnosti."),
 
@@ -518,6 +519,7 @@ extension Language {
             .activitySkipLine: .text("  {source}: {reason}"),
             .activityUnknownFormat: .text("není soubor GPX, TCX ani FIT"),
             .activityCorrupt: .text("poškozený ({detail})"),
+            .activityImpossible: .text("nemožná hodnota ({detail})"),
             .activityTruncated: .text("soubor je useknutý (slibuje víc bajtů, než má)"),
             .activityNotActivity: .text("není to aktivita (chybí trasa i souhrn)"),
             .activityNoTimestamps: .text("chybí časy (méně než dva body s časem)"),

@@ -44,6 +44,7 @@ extension Language {
             .errorNameTooLong: .text("The {field} is longer than {max} characters."),
             .errorInvalidCategory: .text("Invalid category '{value}': use a lowercase word such as running, cycling or gym ([a-z][a-z0-9-], up to 32 characters)."),
             .errorDurationOutOfRange: .text("The duration must be above zero and at most 7 days."),
+            .errorOutsideLimits: .text("Nothing was changed: a value is outside tally's limits ({reason})."),
             .errorDistanceOutOfRange: .text("The distance must be between 0 and 1000 km."),
             .errorDateTooFarInFuture: .text("The date '{value}' is more than a day in the future."),
 
@@ -456,6 +457,7 @@ extension Language {
             .activitySkipLine: .text("  {source}: {reason}"),
             .activityUnknownFormat: .text("not a GPX, TCX or FIT file"),
             .activityCorrupt: .text("corrupt ({detail})"),
+            .activityImpossible: .text("impossible value ({detail})"),
             .activityTruncated: .text("the file is cut short (it promises more bytes than it has)"),
             .activityNotActivity: .text("not an activity (no track or session)"),
             .activityNoTimestamps: .text("no timestamps (fewer than two timed points)"),

@@ -41,6 +41,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorNameTooLong = "error.name-too-long"
     case errorInvalidCategory = "error.invalid-category"
     case errorDurationOutOfRange = "error.duration-out-of-range"
+    case errorOutsideLimits = "error.outside-limits"
     case errorDistanceOutOfRange = "error.distance-out-of-range"
     case errorDateTooFarInFuture = "error.date-too-far-in-future"
 
@@ -464,6 +465,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case activitySkipLine = "activity.skip-line"
     case activityUnknownFormat = "activity.unknown-format"
     case activityCorrupt = "activity.corrupt"
+    case activityImpossible = "activity.impossible"
     case activityTruncated = "activity.truncated"
     case activityNotActivity = "activity.not-activity"
     case activityNoTimestamps = "activity.no-timestamps"

@@ -59,7 +59,7 @@ public enum ActivityCSV {
                 if distance == nil { distance = value(column("Distance")).flatMap(number).map { $0 * 1000 } }
                 rows.append(CSVActivity(
                     line: record.line, key: "strava:\(id)", name: value(column("Activity Name")), sport: value(column("Activity Type")),
-                    date: date, elapsedSeconds: value(column("Elapsed Time")).flatMap(number).map { Int($0.rounded()) },
+                    date: date, elapsedSeconds: value(column("Elapsed Time")).flatMap(number).map(wholeSeconds),
                     distanceMeters: distance, filename: value(column("Filename"))
                 ))
             case .garmin:
@@ -132,7 +132,13 @@ public enum ActivityCSV {
         let parts = text.split(separator: ":").map { Double($0) }
         guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil }) else { return nil }
         let seconds = parts.reduce(0.0) { $0 * 60 + $1! }
-        return seconds > 0 ? Int(seconds.rounded()) : nil
+        return seconds.isFinite && seconds > 0 ? wholeSeconds(seconds) : nil
+    }
+
+    /// Whole seconds of a finite, non-negative time; anything past 7 days is one second past, which
+    /// the import refuses as impossible (a time of 1e300 s must not trap the conversion to `Int`).
+    private static func wholeSeconds(_ seconds: Double) -> Int {
+        seconds < Double(Validation.maxDurationSeconds) + 0.5 ? Int(seconds.rounded()) : Validation.maxDurationSeconds + 1
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -45,29 +45,47 @@ public enum ActivityFile {
     }
 
     /// The record for a parsed file: measured where the device gave no figure.
+    ///
+    /// Every figure, the device's or measured, is checked before it is rounded or converted: a
+    /// time that is negative, not finite or longer than 7 days, a distance or climb past the limits,
+    /// a start outside the years 0001-9999 refuses the file (`impossible`), and the record is then
+    /// checked against the limits every door shares (`EventRules.recordProblem`), so a file can
+    /// never store what `import` of an export would refuse.
     public static func fields(_ parsed: ParsedActivity, format: String, sha256: String, name: String?, category: String?) throws(ActivityFileProblem) -> RecordFields {
         let category = category ?? SportCategory.category(parsed.sport)
         let profile = TrackGeometry.profile(parsed.points, category: category)
         let hasTrack = profile.meters.count >= 2
         guard let start = parsed.deviceStart ?? (hasTrack ? profile.start : nil) else { throw .noTimestamps }
         let elapsed = parsed.deviceElapsedSeconds ?? (hasTrack ? profile.elapsed : 0)
-        let seconds = Int(elapsed.rounded())
+        let seconds = try wholeSeconds(elapsed, "elapsed time")
         guard seconds > 0 else { throw .noTimestamps }
-        guard seconds <= Validation.maxDurationSeconds else { throw .corrupt("the activity lasts longer than 7 days") }
-        let distance = parsed.deviceDistanceMeters ?? (hasTrack ? profile.distance : nil)
-        let moving = parsed.deviceTimerSeconds ?? (hasTrack ? profile.movingSeconds : elapsed)
-        let gain = parsed.deviceAscentMeters ?? (profile.hasElevation ? (profile.elevationGain * 10).rounded() / 10 : nil)
+        let moving = try wholeSeconds(parsed.deviceTimerSeconds ?? (hasTrack ? profile.movingSeconds : elapsed), "moving time")
+        let distance = try measure(parsed.deviceDistanceMeters ?? (hasTrack ? profile.distance : nil), "distance", max: Validation.maxDistanceMeters)
+        let gain = try measure(parsed.deviceAscentMeters ?? (profile.hasElevation ? profile.elevationGain : nil), "total ascent", max: Validation.maxElevationGainMeters)
         let efforts = hasTrack ? BestEfforts.find(in: profile, targets: BestEfforts.distances(category: category)) : []
         let title = (name ?? parsed.name).flatMap { try? Validation.name($0) } ?? defaultName(category)
-        let track = TrackSummary(
-            sha256: sha256, format: format, movingSeconds: min(Int(moving.rounded()), Validation.maxDurationSeconds),
-            elevationGainMeters: gain, bestEfforts: efforts
-        )
-        return RecordFields(
-            name: title, category: category, durationSeconds: seconds,
-            distanceMeters: distance.map { min(max(0, ($0 * 10).rounded() / 10), Validation.maxDistanceMeters) },
-            date: start, source: .import, track: track
-        )
+        let track = TrackSummary(sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts)
+        let fields = RecordFields(name: title, category: category, durationSeconds: seconds, distanceMeters: distance, date: start, source: .import, track: track)
+        if let reason = EventRules.recordProblem(fields) { throw .impossible(reason) }
+        return fields
+    }
+
+    /// Seconds rounded to whole ones, once known to be a time an activity can last (0 to 7 days).
+    private static func wholeSeconds(_ value: Double, _ what: String) throws(ActivityFileProblem) -> Int {
+        guard value.isFinite, value >= 0 else { throw .impossible("the \(what) is \(value) s") }
+        guard value < Double(Validation.maxDurationSeconds) + 0.5 else {
+            throw .impossible("the \(what) of \(Int(value)) s is longer than 7 days")
+        }
+        return Int(value.rounded())
+    }
+
+    /// Metres rounded to a tenth, once known to be finite and between 0 and `max`.
+    private static func measure(_ value: Double?, _ what: String, max: Double) throws(ActivityFileProblem) -> Double? {
+        guard let value else { return nil }
+        guard value.isFinite, value >= 0, value <= max else {
+            throw .impossible("the \(what) of \(value) m is not between 0 and \(Int(max) / 1000) km")
+        }
+        return (value * 10).rounded() / 10
     }
 
     /// `Running`, `Cycling`: the name of an activity whose file names none.

@@ -46,8 +46,10 @@ public enum BestEfforts {
                 let begin = seconds[start] + fraction * (seconds[start + 1] - seconds[start])
                 best = min(best, seconds[end] - begin)
             }
-            if best.isFinite, best > 0 {
-                result.append(TrackEffort(meters: target, seconds: (best * 10).rounded() / 10))
+            // Rounded to a tenth first: a window shorter than 0.05 s is no effort at all.
+            let seconds = (best * 10).rounded() / 10
+            if seconds.isFinite, seconds > 0 {
+                result.append(TrackEffort(meters: target, seconds: seconds))
             }
         }
         return result

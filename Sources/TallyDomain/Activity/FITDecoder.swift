@@ -6,6 +6,9 @@
 /// follow it; compressed-timestamp headers carry a 5-bit time offset), then a 2-byte CRC. Chained
 /// files (several headers one after another) are read in turn. Every length is checked against
 /// the bytes present before it is used, so a header that lies about its size is `truncated`.
+/// Every value is range-checked before arithmetic: a timestamp is FIT's `date_time` (32 bits; a
+/// wider one is `impossible`), and fields of any size are read as unsigned 64-bit and only ever
+/// compared or turned into `Double`, so no field value can overflow.
 public enum FITDecoder {
     /// Seconds between the Unix epoch and the FIT epoch (1989-12-31T00:00:00Z).
     static let fitEpoch: Int64 = 631_065_600
@@ -37,7 +40,8 @@ public enum FITDecoder {
 
     struct State {
         var activity = ParsedActivity()
-        var fileType: Int?
+        /// `file_id.type` as written (any width): 4 is an activity.
+        var fileType: UInt64?
         var sawSessionOrRecord = false
         var lastTimestamp: Int64 = 0
         var sessionSport: String?
@@ -137,20 +141,23 @@ public enum FITDecoder {
         }
         var timestamp = compressed
         if let raw = unsigned(253) {
-            timestamp = Int64(raw)
-            state.lastTimestamp = Int64(raw)
+            let seconds = try dateTime(raw, field: "timestamp")
+            timestamp = seconds
+            state.lastTimestamp = seconds
         }
         func instant(_ seconds: Int64) -> Int64 { (seconds + fitEpoch) * 1000 }
         switch definition.global {
         case 0:
-            if let type = unsigned(0) { state.fileType = Int(type) }
+            if let type = unsigned(0) { state.fileType = type }
         case 12:
             if let sport = unsigned(0), state.activity.sport == nil { state.activity.sport = "fit:\(sport)" }
             if let name = string(bytes, field: 3, definition, start: start), !name.isEmpty { state.activity.name = name }
         case 18:
             state.sawSessionOrRecord = true
             if let sport = unsigned(5) { state.activity.sport = "fit:\(sport)" }
-            if let start = unsigned(2) { state.activity.deviceStart = min(state.activity.deviceStart ?? .max, instant(Int64(start))) }
+            if let start = unsigned(2) {
+                state.activity.deviceStart = min(state.activity.deviceStart ?? .max, instant(try dateTime(start, field: "session start_time")))
+            }
             if let elapsed = unsigned(7) { state.activity.deviceElapsedSeconds = (state.activity.deviceElapsedSeconds ?? 0) + Double(elapsed) / 1000 }
             if let timer = unsigned(8) { state.activity.deviceTimerSeconds = (state.activity.deviceTimerSeconds ?? 0) + Double(timer) / 1000 }
             if let distance = unsigned(9) { state.activity.deviceDistanceMeters = (state.activity.deviceDistanceMeters ?? 0) + Double(distance) / 100 }
@@ -170,6 +177,12 @@ public enum FITDecoder {
             break
         }
         return position
+    }
+
+    /// A FIT `date_time` (seconds since the FIT epoch, 32 bits): a wider value is no time at all.
+    private static func dateTime(_ raw: UInt64, field: String) throws(ActivityFileProblem) -> Int64 {
+        guard raw <= UInt64(UInt32.max) else { throw .impossible("a \(field) of \(raw) s is past FIT's 32-bit date_time") }
+        return Int64(raw)
     }
 
     /// A string field (base type 7) of the message at `start`, up to its first NUL.

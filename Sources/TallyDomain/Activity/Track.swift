@@ -65,6 +65,10 @@ public enum ActivityFileProblem: Error, Sendable, Equatable {
     case missingFile(String)
     /// Larger than `ActivityLimits.maxFileBytes` once decompressed.
     case tooLarge
+    /// Well formed, but a value no activity can have (a negative or endless time, a timestamp past
+    /// the format's range, a climb of 5,000 km): what and why, in English. Checked before any
+    /// arithmetic, against the limits every door shares (`EventRules`).
+    case impossible(String)
 }
 
 /// Limits that keep hostile files from taking the machine down.

@@ -14,7 +14,8 @@ import Darwin
 /// Distance is the haversine great-circle distance on a sphere of the mean Earth radius
 /// (6 371 008.8 m); against the WGS-84 ellipsoid it is off by at most 0.5 %, usually far less.
 ///
-/// The filter (documented in the README): points without a time, and points whose time does not
+/// The filter (documented in the README): points without a time (or one outside the years
+/// 0001-9999), without a finite position on the globe, and points whose time does not
 /// advance past the previous kept point, are dropped. A point that could only be reached from the
 /// previous kept point faster than the sport's top speed (`maxSpeed`) is a GPS jump: when the
 /// point after it is plausible from the previous kept point again, the jump is dropped; when the
@@ -77,7 +78,7 @@ public enum TrackGeometry {
         while index < points.count {
             let point = points[index]
             index += 1
-            guard let time = point.time, point.latitude.isFinite, point.longitude.isFinite,
+            guard let time = point.time, Timestamp.supportedRange.contains(time), point.latitude.isFinite, point.longitude.isFinite,
                   abs(point.latitude) <= 90, abs(point.longitude) <= 180 else {
                 profile.dropped += 1
                 continue

@@ -78,8 +78,12 @@ public enum TrackXML {
                     switch (parent, name) {
                     case ("Activity", "Id"): activity.deviceStart = Timestamp.parse(trimmed(text))
                     case ("Lap", "TotalTimeSeconds"):
-                        if let value = Double(trimmed(text)) { timer += value; laps += 1 }
-                    case ("Lap", "DistanceMeters"): distance += Double(trimmed(text)) ?? 0
+                        if let value = Double(trimmed(text)) {
+                            timer += try lapFigure(value, "TotalTimeSeconds", max: Double(Validation.maxDurationSeconds))
+                            laps += 1
+                        }
+                    case ("Lap", "DistanceMeters"):
+                        if let value = Double(trimmed(text)) { distance += try lapFigure(value, "DistanceMeters", max: Validation.maxDistanceMeters) }
                     case ("Trackpoint", "Time"): point.time = Timestamp.parse(trimmed(text))
                     case ("Trackpoint", "AltitudeMeters"): point.ele = Double(trimmed(text))
                     case ("Position", "LatitudeDegrees"): point.lat = Double(trimmed(text))
@@ -110,6 +114,12 @@ public enum TrackXML {
             activity.deviceElapsedSeconds = Double(last - start) / 1000
         }
         return activity
+    }
+
+    /// A lap's figure, known to be finite and between 0 and `max` before it is added up.
+    private static func lapFigure(_ value: Double, _ name: String, max: Double) throws(ActivityFileProblem) -> Double {
+        guard value.isFinite, value >= 0, value <= max else { throw .impossible("a lap's \(name) is \(value)") }
+        return value
     }
 
     private static func read(_ bytes: [UInt8], _ handler: (XMLReader.Event) throws -> Void) throws(ActivityFileProblem) {

@@ -125,7 +125,20 @@ public enum Decider {
                 builder.append(.filterReset(scope: scope), to: scope.stream)
             }
         }
+        try checkLimits(builder.decision)
         return builder.decision
+    }
+
+    /// Every event a command would append obeys the limits every door shares (`EventRules`): the last
+    /// word whatever the command, so nothing a door accepts can be refused when an export is imported.
+    static func checkLimits(_ decision: Decision) throws(DomainError) {
+        for pending in decision.events {
+            do throws(EventLineError) {
+                try EventRules.checkPayload(pending.event)
+            } catch {
+                throw .invalid(.outsideLimits(reason: error.reason))
+            }
+        }
     }
 
     /// Checks the parts of a query the user typed freely.

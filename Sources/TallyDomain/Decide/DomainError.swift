@@ -33,6 +33,8 @@ public enum InvalidInput: Sendable, Equatable {
     case durationOutOfRange(seconds: Int)
     case distanceOutOfRange(meters: Double)
     case dateTooFarInFuture(String)
+    /// A value would break the limits every door shares (`EventRules`); the English reason.
+    case outsideLimits(reason: String)
     /// `--recur` needs `--due`: the first occurrence.
     case recurrenceWithoutDue
     /// `--recur-from` or `--until` without a recurrence to apply to.

@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The rules user-typed fields must follow, shared by every command that takes them.
+/// The rules user-typed fields must follow, shared by every command that takes them, and the
+/// limits every door checks (`EventRules`): defined here once.
 public enum Validation {
     public static let maxTitleLength = 500
     public static let maxTags = 20
@@ -14,6 +15,11 @@ public enum Validation {
     public static let maxNameLength = 200
     public static let maxDurationSeconds = 7 * 24 * 3600
     public static let maxDistanceMeters = 1_000_000.0
+    /// Most metres a record's track may climb.
+    public static let maxElevationGainMeters = 100_000.0
+    /// Most best efforts one track keeps, and the longest standard distance one may cover.
+    public static let maxBestEfforts = 32
+    public static let maxEffortMeters = 1_000_000
     /// How far ahead of now a record's date may be.
     public static let futureAllowanceMilliseconds: Int64 = 24 * 3600 * 1000
 
@@ -81,6 +87,7 @@ public enum Validation {
             throw .invalid(.value(ValueError(kind: .when, input: raw, reason: ParseReason(.logPositionNotAllowed))))
         }
         let instant = when.startInstant(in: zone)
+        try storable(instant, raw)
         guard instant <= now + futureAllowanceMilliseconds else { throw .invalid(.dateTooFarInFuture(raw)) }
         return instant
     }
@@ -146,7 +153,9 @@ public enum Validation {
         }
         switch when {
         case .date(let date): return .date(date)
-        case .instant(let ms): return .instant(ms)
+        case .instant(let ms):
+            try storable(ms, raw)
+            return .instant(ms)
         case .logPosition: throw .invalid(.value(ValueError(kind: .when, input: raw, reason: ParseReason(.logPositionNotAllowed))))
         }
     }
@@ -177,6 +186,14 @@ public enum Validation {
         let text = raw.trimming(.whitespacesAndNewlines)
         guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "search")) }
         return text.isEmpty ? nil : text
+    }
+
+    /// Refuses an instant outside the years 0001-9999 in UTC (a local time late on 9999-12-31 west of
+    /// Greenwich), which an export could not write so that `import` reads it back.
+    private static func storable(_ instant: Int64, _ raw: String) throws(DomainError) {
+        guard Timestamp.supportedRange.contains(instant) else {
+            throw .invalid(.value(ValueError(kind: .when, input: raw, reason: ParseReason(.outsideYears))))
+        }
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

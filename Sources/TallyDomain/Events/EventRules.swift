@@ -1,8 +1,12 @@
-/// The limits every event in a log obeys, whoever wrote it.
+/// The limits every event in a log obeys, whoever wrote it: the one set of limits of every door.
 ///
-/// The decider enforces them on commands; `EventLines.decode` checks them again on events that
-/// arrive from outside (`import`), so an edited or hostile export cannot put a 1 MB title, a
-/// control character, an impossible duration or a stream of the wrong kind into the log.
+/// The values (`Validation`'s constants, `Timestamp.supportedRange`) are defined once. Every door
+/// checks against them: the decider on whatever a command (`add`, `edit`, `record add`, `record
+/// import`, `import` of todo.txt or Taskwarrior) is about to append (`Decider.decide`), the
+/// activity files before they become a record (`ActivityFile.fields`), and `EventLines.decode` on
+/// events that arrive from outside (`import` of an export), so an edited or hostile export cannot
+/// put a 1 MB title, a control character, an impossible duration or date or a stream of the wrong
+/// kind into the log, and whatever one door accepts, `export` writes and `import` reads back.
 /// Pure; the reasons are the English texts `import` reports with the line number.
 public enum EventRules {
     /// Longest actor name an event may carry.
@@ -31,17 +35,21 @@ public enum EventRules {
         }
     }
 
-    static func checkPayload(_ event: DomainEvent) throws(EventLineError) {
+    /// Checks the values of one event's payload against the limits.
+    public static func checkPayload(_ event: DomainEvent) throws(EventLineError) {
         switch event {
         case .todoCreated(let fields):
             try title(fields.title)
             try tags(fields.tags)
             try note(fields.note)
+            try due(fields.due, field: "due")
+            try due(fields.wait, field: "wait")
             if let series = fields.series, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
         case .seriesStarted(let fields):
             try title(fields.title)
             try tags(fields.tags)
             try note(fields.note)
+            try due(fields.start, field: "start")
         case .seriesChanged(let changes):
             if let value = changes.title { try title(value) }
             if let value = changes.tags { try tags(value) }
@@ -50,15 +58,11 @@ public enum EventRules {
             if let value = changes.title { try title(value) }
             if let value = changes.tags { try tags(value) }
             if let value = changes.note { try note(value) }
+            if let value = changes.due { try due(value, field: "due") }
+            if let value = changes.wait { try due(value, field: "wait") }
             if let series = changes.series ?? nil, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
         case .recordLogged(let fields):
-            try name(fields.name)
-            try category(fields.category)
-            try duration(fields.durationSeconds)
-            try distance(fields.distanceMeters)
-            try place(fields.place)
-            try note(fields.note)
-            if let track = fields.track, let reason = TrackPayload.problem(track) { throw EventLineError(reason) }
+            if let reason = recordProblem(fields) { throw EventLineError(reason) }
         case .recordEdited(let changes):
             if let value = changes.name { try name(value) }
             if let value = changes.category { try category(value) }
@@ -66,12 +70,30 @@ public enum EventRules {
             if let value = changes.distanceMeters { try distance(value) }
             if let value = changes.place { try place(value) }
             if let value = changes.note { try note(value) }
+            if let value = changes.date { try instant(value, field: "date") }
         case .historyUndone(let command), .historyRedone(let command):
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset,
              .seriesEnded, .seriesResumed:
             break
         }
+    }
+
+    /// Why a record's fields break the limits (the English reason), or nil: the check every door
+    /// runs on a record, the activity files' included (`ActivityFile.fields`).
+    public static func recordProblem(_ fields: RecordFields) -> String? {
+        do throws(EventLineError) {
+            try name(fields.name)
+            try category(fields.category)
+            try duration(fields.durationSeconds)
+            try distance(fields.distanceMeters)
+            try place(fields.place)
+            try note(fields.note)
+            try instant(fields.date, field: "date")
+        } catch {
+            return error.reason
+        }
+        return fields.track.flatMap(TrackPayload.problem)
     }
 
     // The fast paths below answer for printable ASCII, where trimming, NFC and counting characters
@@ -137,6 +159,22 @@ public enum EventRules {
         guard let meters else { return }
         guard meters.isFinite, meters >= 0, meters <= Validation.maxDistanceMeters else {
             throw EventLineError("field 'distanceMeters' is not between 0 and 1000 km")
+        }
+    }
+
+    /// An instant `Timestamp.format` writes so that `Timestamp.parse` reads it back (years 0001-9999 in UTC).
+    private static func instant(_ ms: Int64, field: String) throws(EventLineError) {
+        guard Timestamp.supportedRange.contains(ms) else {
+            throw EventLineError("field '\(field)' is outside the years 0001-9999")
+        }
+    }
+
+    private static func due(_ value: Due?, field: String) throws(EventLineError) {
+        switch value {
+        case .instant(let ms)?: try instant(ms, field: field)
+        case .date(let date)?:
+            guard date.isInSupportedYears else { throw EventLineError("field '\(field)' is outside the years 0001-9999") }
+        case nil: break
         }
     }
 

@@ -45,12 +45,13 @@ public enum TrackPayload {
         guard track.movingSeconds >= 0, track.movingSeconds <= Validation.maxDurationSeconds else {
             return "field 'track.movingSeconds' is not between 0 and 7 days"
         }
-        if let gain = track.elevationGainMeters, !(gain.isFinite && gain >= 0 && gain <= 100_000) {
-            return "field 'track.elevationGainMeters' is not between 0 and 100 km"
+        if let gain = track.elevationGainMeters, !(gain.isFinite && gain >= 0 && gain <= Validation.maxElevationGainMeters) {
+            return "field 'track.elevationGainMeters' is not between 0 and \(Int(Validation.maxElevationGainMeters) / 1000) km"
         }
-        guard track.bestEfforts.count <= 32 else { return "more than 32 best efforts" }
-        for effort in track.bestEfforts where !(effort.meters > 0 && effort.meters <= 1_000_000 && effort.seconds.isFinite && effort.seconds > 0) {
-            return "a best effort is not a positive distance and time"
+        guard track.bestEfforts.count <= Validation.maxBestEfforts else { return "more than \(Validation.maxBestEfforts) best efforts" }
+        for effort in track.bestEfforts where !(effort.meters > 0 && effort.meters <= Validation.maxEffortMeters && effort.seconds.isFinite
+            && effort.seconds > 0 && effort.seconds <= Double(Validation.maxDurationSeconds)) {
+            return "a best effort is not a positive distance and a time of at most 7 days"
         }
         return nil
     }

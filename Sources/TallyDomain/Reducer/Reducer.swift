@@ -57,9 +57,9 @@ public enum Reducer {
             guard version == 1 || !model.hasItem(stream) else { return }
             model.insertRecord(Record(
                 id: stream.string, number: model.records.count + 1, name: fields.name, category: fields.category,
-                durationSeconds: fields.durationSeconds, distanceMeters: fields.distanceMeters, place: fields.place,
-                date: fields.date, note: fields.note, source: fields.source,
-                createdAt: time, updatedAt: time, version: version, track: fields.track
+                durationSeconds: Record.bounded(duration: fields.durationSeconds), distanceMeters: Record.bounded(distance: fields.distanceMeters),
+                place: fields.place, date: Record.bounded(date: fields.date), note: fields.note, source: fields.source,
+                createdAt: time, updatedAt: time, version: version, track: fields.track.map(Record.bounded(track:))
             ), key: stream)
         case .recordEdited(let changes):
             model.updateRecord(key: stream) { record in
@@ -158,15 +158,48 @@ extension Record {
     public mutating func apply(_ changes: RecordChanges) {
         if let name = changes.name { self.name = name }
         if let category = changes.category { self.category = category }
-        if let duration = changes.durationSeconds { durationSeconds = duration }
-        if let distance = changes.distanceMeters { distanceMeters = distance }
+        if let duration = changes.durationSeconds { durationSeconds = Record.bounded(duration: duration) }
+        if let distance = changes.distanceMeters { distanceMeters = Record.bounded(distance: distance) }
         if let place = changes.place { self.place = place }
-        if let date = changes.date { self.date = date }
+        if let date = changes.date { self.date = Record.bounded(date: date) }
         if let note = changes.note { self.note = note }
     }
 
     fileprivate mutating func touch(version: Int, at time: Int64) {
         self.version = version
         updatedAt = time
+    }
+}
+
+/// The read model keeps every record's figures inside the limits every door shares (`EventRules`).
+///
+/// Only an event stored before the limits were checked everywhere can break them (a TCX lap with a
+/// negative time was once accepted); folding it brings the figure to the nearest value inside, so
+/// snapshots, `rebuild` and every view can rely on the limits and never trap. The event itself is
+/// left as it was written: the log is never rewritten.
+extension Record {
+    static func bounded(duration seconds: Int) -> Int {
+        min(max(seconds, 1), Validation.maxDurationSeconds)
+    }
+
+    static func bounded(distance meters: Double?) -> Double? {
+        guard let meters, !meters.isNaN else { return nil }
+        return min(max(meters, 0), Validation.maxDistanceMeters)
+    }
+
+    static func bounded(date: Int64) -> Int64 {
+        min(max(date, Timestamp.supportedRange.lowerBound), Timestamp.supportedRange.upperBound)
+    }
+
+    static func bounded(track: TrackSummary) -> TrackSummary {
+        var track = track
+        track.movingSeconds = min(max(track.movingSeconds, 0), Validation.maxDurationSeconds)
+        if let gain = track.elevationGainMeters {
+            track.elevationGainMeters = gain.isNaN ? nil : min(max(gain, 0), Validation.maxElevationGainMeters)
+        }
+        track.bestEfforts = Array(track.bestEfforts.filter { effort in
+            effort.meters > 0 && effort.meters <= Validation.maxEffortMeters && effort.seconds.isFinite && effort.seconds > 0
+        }.prefix(Validation.maxBestEfforts))
+        return track
     }
 }

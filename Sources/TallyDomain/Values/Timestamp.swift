@@ -6,6 +6,12 @@ import Foundation
 
 /// ISO-8601 formatting and parsing of UTC instants.
 public enum Timestamp: Sendable {
+    /// The instants `format` writes as `parse` reads them: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
+    /// Every instant stored in an event stays inside, so what is exported imports again.
+    public static let supportedRange: ClosedRange<Int64> =
+        LocalDate(uncheckedYear: 1, month: 1, day: 1).dayNumber * WallClock.msPerDay
+        ... (LocalDate(uncheckedYear: 9999, month: 12, day: 31).dayNumber + 1) * WallClock.msPerDay - 1
+
     /// `2026-11-21T14:30:00Z`, with a `.123` fraction only when the milliseconds are not zero.
     public static func format(_ ms: Int64) -> String {
         let (date, msOfDay) = split(ms)

@@ -85,6 +85,7 @@ enum RecordImportCommand: CommandHandler {
         switch problem {
         case .unknownFormat: catalog.text(.activityUnknownFormat)
         case .corrupt(let detail): catalog.text(.activityCorrupt, ["detail": detail])
+        case .impossible(let detail): catalog.text(.activityImpossible, ["detail": detail])
         case .truncated: catalog.text(.activityTruncated)
         case .notAnActivity: catalog.text(.activityNotActivity)
         case .noTimestamps: catalog.text(.activityNoTimestamps)
