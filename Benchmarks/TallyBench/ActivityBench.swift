@@ -18,7 +18,7 @@ struct ActivityBench {
         bench.note("writing a Strava-like export of \(activities) activities ...")
         try FileManager.default.createDirectory(atPath: folder + "/activities", withIntermediateDirectories: true)
         var csv = "Activity ID,Activity Date,Activity Name,Activity Type,Elapsed Time,Distance,Filename\n"
-        var random = SplitMix(state: 2026)
+        var random = SplitMix(seed: 2026)
         for index in 0..<activities {
             let start = Timestamp.parse("2024-01-01T06:00:00Z")! + Int64(index) * 86_400_000 + Int64(random.next() % 3_600) * 1000
             let speed = 2.5 + Double(random.next() % 200) / 100

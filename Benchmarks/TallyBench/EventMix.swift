@@ -1,18 +1,9 @@
 import TallyDomain
 
-/// Deterministic pseudo-random numbers (SplitMix64): the same seed gives the same store.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
+/// The bench draws its stores from the product's seeded generator: the same seed gives the same store.
+typealias SplitMix = SplitMix64
 
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A random version-4 UUID in lowercase text.
     mutating func uuid() -> String {
         let high = (next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
@@ -46,7 +37,7 @@ struct EventMix {
     /// Every event as an envelope with seq, ids, payload and times set and `hash` empty.
     /// - Complexity: O(events).
     func envelopes() -> [EventEnvelope] {
-        var random = SplitMix(state: seed)
+        var random = SplitMix(seed: seed)
         var streams: [String] = []
         var versions: [Int] = []
         var completed: [Bool] = []

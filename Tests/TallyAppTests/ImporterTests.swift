@@ -25,7 +25,7 @@ struct ImporterTests {
 
     /// A history of `count` commands chosen by a seeded generator, undo and redo included.
     func history(seed: UInt64, count: Int, into log: EventLog) throws -> ReadModel {
-        var random = SplitMix(seed)
+        var random = SplitMix64(seed: seed)
         let ids = SequentialIDs(prefix: "\(String(seed, radix: 16).padding(toLength: 8, withPad: "0", startingAt: 0))-0000-4000-8000-")
         let clock = TestClock()
         let dispatcher = Dispatcher(log: log, environment: AppEnvironment(now: { clock.now }, makeID: { ids.make() }, actor: "seed\(seed)", zone: Fixtures.utc))
@@ -99,22 +99,5 @@ struct ImporterTests {
             try importLines([lines[0], lines[1], #"{"seq":1,"#], into: fresh)
         }
         #expect(log.events.count == count && fresh.events.isEmpty)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for scripted histories.
-struct SplitMix {
-    private var state: UInt64
-
-    init(_ seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -12,7 +12,7 @@ struct PreparedImportTests {
 
     /// `count` events over a few todos: creations, then completions and reopenings of random todos.
     func lines(count: Int, seed: UInt64) -> [String] {
-        var random = SplitMix(seed)
+        var random = SplitMix64(seed: seed)
         var versions: [Int] = []
         var lines: [String] = []
         for index in 0..<count {

@@ -1,22 +1,7 @@
 import TallyDomain
 
-/// A small, fast, seedable random number generator (SplitMix64), so generated cases replay exactly.
-public struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seedable generator generated cases use, so they replay exactly.
+public typealias SeededRandom = SplitMix64
 
 /// Random but valid event logs for property tests: every event type of the catalog, chained hashes.
 public struct LogGenerator {
