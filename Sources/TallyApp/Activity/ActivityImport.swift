@@ -38,10 +38,11 @@ public struct ActivityImport {
     let blobs: BlobStore
     let inflate: Inflate
     let zone: Zone
-    /// Called with the bytes read so far and the total.
-    let progress: (Int, Int) -> Void
+    /// Called with the bytes read so far and the total, inside the import's transaction: what it
+    /// throws (Ctrl-C) ends the import with nothing appended or stored.
+    let progress: (Int, Int) throws -> Void
 
-    public init(blobs: BlobStore, zone: Zone, inflate: @escaping Inflate, progress: @escaping (Int, Int) -> Void) {
+    public init(blobs: BlobStore, zone: Zone, inflate: @escaping Inflate, progress: @escaping (Int, Int) throws -> Void) {
         self.blobs = blobs
         self.zone = zone
         self.inflate = inflate
@@ -81,6 +82,7 @@ public struct ActivityImport {
                     }
                 }
             }
+            try progress(report.bytesRead, total)
             let decision = try Decider.decide(.importRecords(items), state: state, context: context)
             report.alreadyPresent = decision.notices.compactMap { notice in
                 if case .recordAlreadyImported(let id) = notice { sources[id] ?? id } else { nil }
@@ -127,7 +129,7 @@ public struct ActivityImport {
         let stored = Array(raw)
         report.bytesRead += stored.count
         report.filesRead += 1
-        progress(report.bytesRead, total)
+        try progress(report.bytesRead, total)
         guard stored.count <= ActivityLimits.maxFileBytes else {
             report.skipped.append(ActivitySkip(source: source, problem: .tooLarge))
             return nil
@@ -164,7 +166,7 @@ public struct ActivityImport {
             return []
         }
         report.bytesRead += data.count
-        progress(report.bytesRead, total)
+        try progress(report.bytesRead, total)
         let parsed: (kind: ActivityCSV.Kind, rows: [CSVActivity], skipped: [(line: Int, reason: String)])
         do {
             parsed = try ActivityCSV.parse(Array(data), zone: zone)

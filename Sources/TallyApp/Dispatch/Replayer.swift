@@ -36,7 +36,7 @@ public enum Replayer {
     /// seq of every `progressInterval`-th event.
     public static func fold(
         _ log: EventLog, into folded: inout Folded, bound: Bound? = nil,
-        progressInterval: Int = 8192, progress: ((Int64) -> Void)? = nil
+        progressInterval: Int = 8192, progress: ((Int64) throws -> Void)? = nil
     ) throws {
         var through: Int64? = nil
         var until: Int64? = nil
@@ -53,7 +53,7 @@ public enum Replayer {
                 counter += 1
                 if counter == progressInterval {
                     counter = 0
-                    progress(row.seq)
+                    try progress(row.seq)
                 }
             }
             if let until, row.recordedAt > until { return }

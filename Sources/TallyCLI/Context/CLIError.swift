@@ -59,8 +59,8 @@ enum FailureMapper {
             return error.failure(catalog: catalog)
         case let error as TimeTravel.NotYet:
             return TimeTravel.failure(error, catalog: catalog)
-        case is Interruption.Interrupted:
-            return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(.errorInterruptedImport))
+        case let error as Interruption.Interrupted:
+            return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(error.message))
         case let error as ImportFormatError where error.otherFormat != nil:
             return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorJSONNotTodoTxt, ["path": error.path ?? "-"]))
         case let error as ImportFormatError:

@@ -309,6 +309,10 @@ extension Language {
             // MARK: First hour (terminal, restore, messages)
             .footerDeleted: .plural([.one: "{count} smazaný", .few: "{count} smazané", .other: "{count} smazaných"]),
             .errorInterruptedImport: .text("Přerušeno; nic nebylo importováno."),
+            .errorInterruptedAfterSaving: .text("Přerušeno až po uložení; co je vypsáno výše, zůstalo zachováno."),
+            .errorInterruptedRebuild: .text("Přerušeno; snímky zůstaly, jak byly."),
+            .errorInterruptedSync: .text("Přerušeno; nic nebylo synchronizováno."),
+            .errorInterruptedSyncPulled: .text("Přerušeno po uložení stažených událostí; nic nebylo odesláno. Spusťte znovu 'tally sync'."),
             .noticeNotDeleted: .text("Úkol {number} není smazaný; nic se nezměnilo."),
             .noticeRecordNotDeleted: .text("Záznam {number} není smazaný; nic se nezměnilo."),
             .recordDeletedName: .text("{name} (smazaný)"),

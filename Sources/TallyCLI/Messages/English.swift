@@ -259,6 +259,10 @@ extension Language {
             // MARK: First hour (terminal, restore, messages)
             .footerDeleted: .plural([.one: "{count} deleted", .other: "{count} deleted"]),
             .errorInterruptedImport: .text("Interrupted; nothing was imported."),
+            .errorInterruptedAfterSaving: .text("Interrupted after the work was saved; what is reported above was kept."),
+            .errorInterruptedRebuild: .text("Interrupted; the snapshots were left as they were."),
+            .errorInterruptedSync: .text("Interrupted; nothing was synced."),
+            .errorInterruptedSyncPulled: .text("Interrupted after the pulled events were saved; nothing was pushed. Run 'tally sync' again."),
             .noticeNotDeleted: .text("Todo {number} is not deleted; nothing changed."),
             .noticeRecordNotDeleted: .text("Record {number} is not deleted; nothing changed."),
             .recordDeletedName: .text("{name} (deleted)"),

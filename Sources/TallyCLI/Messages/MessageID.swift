@@ -267,6 +267,10 @@ enum MessageID: String, CaseIterable, Sendable {
     // MARK: First hour (terminal, restore, messages)
     case footerDeleted = "footer.deleted"
     case errorInterruptedImport = "error.interrupted-import"
+    case errorInterruptedAfterSaving = "error.interrupted-after-saving"
+    case errorInterruptedRebuild = "error.interrupted-rebuild"
+    case errorInterruptedSync = "error.interrupted-sync"
+    case errorInterruptedSyncPulled = "error.interrupted-sync-pulled"
     case noticeNotDeleted = "notice.not-deleted"
     case noticeRecordNotDeleted = "notice.record-not-deleted"
     case recordDeletedName = "record.deleted-name"

@@ -43,7 +43,7 @@ enum ImportCommand: CommandHandler {
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let format = command.value("from") ?? "tally"
         // Ctrl-C rolls the import back and says so (exit 130), instead of leaving a bar and a large write-ahead log.
-        try Interruption.watch {
+        try Interruption.watch(stopped: .errorInterruptedImport) {
             if format == "tally" {
                 try importEvents(path: command.arguments[0], context)
             } else {
@@ -95,10 +95,13 @@ enum ImportCommand: CommandHandler {
                     bar.update(consumed)
                 }
             }
+            // The last check before the commit: a Ctrl-C after it cannot stop the import any more.
+            try Interruption.check()
         })
         bar.finish()
-        // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all.
-        if summary.appended > 0 { try dispatcher.settle() }
+        // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all
+        // (a cache: after Ctrl-C the command ends at once instead, and the next write stores it).
+        if summary.appended > 0, !Interruption.isRequested { try dispatcher.settle() }
         if context.json {
             context.printJSON(.object([
                 "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),
