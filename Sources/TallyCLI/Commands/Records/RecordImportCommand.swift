@@ -94,6 +94,9 @@ enum RecordImportCommand: CommandHandler {
         case .notAnActivity: catalog.text(.activityNotActivity)
         case .noTimestamps: catalog.text(.activityNoTimestamps)
         case .missingFile(let file): catalog.text(.activityMissingFile, ["file": file])
+        case .outsideFolder(let file): catalog.text(.activityOutsideFolder, ["file": file])
+        case .unreadable(let file, let reason): catalog.text(.activityUnreadable, ["file": file, "reason": reason])
+        case .notAFile(let file): catalog.text(.activityNotAFile, ["file": file])
         case .tooLarge: catalog.text(.activityTooLarge, ["size": String(ActivityLimits.maxFileBytes >> 20)])
         }
     }
