@@ -68,7 +68,9 @@ enum FailureMapper {
                 "location": (error.path.map { $0 + ", " } ?? "") + ForeignImport.label(error.location, catalog), "reason": error.reason,
             ]))
         default:
-            return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": "\(error)"]))
+            // Words when the error has them; never a dump of its fields.
+            let reason = (error as? CustomStringConvertible)?.description ?? String(describing: type(of: error))
+            return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": reason]))
         }
     }
 
