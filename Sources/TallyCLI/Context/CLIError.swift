@@ -59,6 +59,10 @@ enum FailureMapper {
             return error.failure(catalog: catalog)
         case let error as TimeTravel.NotYet:
             return TimeTravel.failure(error, catalog: catalog)
+        case let error as LineTooLong:
+            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorLineTooLong, [
+                "line": String(error.line), "size": ByteSize.format(Int64(error.limit)), "file": String(ActivityLimits.maxFileBytes >> 20),
+            ]))
         case let error as Interruption.Interrupted:
             return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(error.message))
         case let error as ImportFormatError where error.otherFormat != nil:

@@ -309,6 +309,7 @@ extension Language {
             // MARK: First hour (terminal, restore, messages)
             .footerDeleted: .plural([.one: "{count} smazaný", .few: "{count} smazané", .other: "{count} smazaných"]),
             .errorInterruptedImport: .text("Přerušeno; nic nebylo importováno."),
+            .errorLineTooLong: .text("Řádek {line} je delší než {size}, víc, než zabere soubor o {file} MB; nic nebylo importováno."),
             .errorInterruptedAfterSaving: .text("Přerušeno až po uložení; co je vypsáno výše, zůstalo zachováno."),
             .errorInterruptedRebuild: .text("Přerušeno; snímky zůstaly, jak byly."),
             .errorInterruptedSync: .text("Přerušeno; nic nebylo synchronizováno."),

@@ -259,6 +259,7 @@ extension Language {
             // MARK: First hour (terminal, restore, messages)
             .footerDeleted: .plural([.one: "{count} deleted", .other: "{count} deleted"]),
             .errorInterruptedImport: .text("Interrupted; nothing was imported."),
+            .errorLineTooLong: .text("Line {line} is longer than {size}, more than a {file} MB file takes; nothing was imported."),
             .errorInterruptedAfterSaving: .text("Interrupted after the work was saved; what is reported above was kept."),
             .errorInterruptedRebuild: .text("Interrupted; the snapshots were left as they were."),
             .errorInterruptedSync: .text("Interrupted; nothing was synced."),

@@ -267,6 +267,7 @@ enum MessageID: String, CaseIterable, Sendable {
     // MARK: First hour (terminal, restore, messages)
     case footerDeleted = "footer.deleted"
     case errorInterruptedImport = "error.interrupted-import"
+    case errorLineTooLong = "error.line-too-long"
     case errorInterruptedAfterSaving = "error.interrupted-after-saving"
     case errorInterruptedRebuild = "error.interrupted-rebuild"
     case errorInterruptedSync = "error.interrupted-sync"

@@ -57,7 +57,7 @@ enum ImportCommand: CommandHandler {
 
     /// Appends the events of a `tally export` file, all or nothing.
     static func importEvents(path: String, _ context: CLIContext) throws {
-        let reader = try LineReader(path: path)
+        let reader = try LineReader(path: path, maxLineBytes: BlobLines.maxLineBytes)
         let dispatcher = try context.dispatcher()
         let log = dispatcher.log
         // Progress by bytes, so it is known how much is left; standard input has no size.
@@ -74,6 +74,7 @@ enum ImportCommand: CommandHandler {
                     // A blob line (an original activity file) also says the file is a tally export.
                     sawEvent = true
                 } else {
+                    try blobs.eventLine(bytes)
                     do {
                         try add(bytes, number, decoded)
                     } catch ImportError.malformed(let line, let reason) where !sawEvent {
