@@ -62,7 +62,7 @@ final class LineReader {
             if filled == buffer.count {
                 // The buffer holds one unfinished line (complete ones were moved out).
                 guard filled <= maxLineBytes else { throw LineTooLong(line: number + 1, limit: maxLineBytes) }
-                buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, max(maxLineBytes + 1 - buffer.count, chunkSize))))
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, max(maxLineBytes - buffer.count, chunkSize))))
             }
             let count = buffer.withUnsafeMutableBytes { raw in read(descriptor, raw.baseAddress! + filled, raw.count - filled) }
             if count < 0 {
