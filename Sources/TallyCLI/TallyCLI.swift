@@ -67,6 +67,8 @@ public enum TallyCLI {
         } catch {
             // A failed command leaves no new database file behind either.
             opened?.removeDatabaseLeftEmpty()
+            // A command stopped after its work was saved printed its report first: it stays above the message.
+            if (error as? Interruption.Interrupted)?.message == .errorInterruptedAfterSaving { console.flush() }
             let failure = FailureMapper.failure(for: error, catalog: catalog)
             report(failure, json: wantsJSON, console: console, catalog: catalog, color: errorColor)
             return failure.exit.rawValue

@@ -1,8 +1,11 @@
 import CZlib
 
 /// Why compressed bytes could not be inflated.
-public struct GzipError: Error, Sendable, Equatable {
+public struct GzipError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
+
+    /// The reason alone, so a message that interpolates the error reads as words, not a type dump.
+    public var description: String { reason }
 }
 
 /// gzip (and zlib) decompression through the system zlib; the only module that links it.

@@ -38,20 +38,22 @@ public struct ActivityImport {
     let blobs: BlobStore
     let inflate: Inflate
     let zone: Zone
-    /// Called with the bytes read so far and the total.
-    let progress: (Int, Int) -> Void
+    /// Called with the bytes read so far and the total, inside the import's transaction: what it
+    /// throws (Ctrl-C) ends the import with nothing appended or stored.
+    let progress: (Int, Int) throws -> Void
 
-    public init(blobs: BlobStore, zone: Zone, inflate: @escaping Inflate, progress: @escaping (Int, Int) -> Void) {
+    public init(blobs: BlobStore, zone: Zone, inflate: @escaping Inflate, progress: @escaping (Int, Int) throws -> Void) {
         self.blobs = blobs
         self.zone = zone
         self.inflate = inflate
         self.progress = progress
     }
 
-    /// One thing to read: a track file, or a CSV with the folder its file names are relative to.
+    /// One thing to read: a track file (by a name inside `folder` when found in a folder, else as
+    /// the user named it), or a CSV with the folder its file names are relative to (and never leave).
     enum Job {
-        case track(path: String)
-        case csv(path: String, folder: String)
+        case track(path: String, folder: String?)
+        case csv(path: String, folder: String, inFolder: Bool)
     }
 
     /// File names (lowercased) tally reads as tracks.
@@ -69,18 +71,19 @@ public struct ActivityImport {
             var sources: [String: String] = [:]
             for job in jobs {
                 switch job {
-                case .track(let path):
-                    if let item = try track(path, name: nil, category: nil, source: path, report: &report, total: total) {
+                case .track(let path, let folder):
+                    if let item = try track(path, folder: folder, name: nil, category: nil, source: path, report: &report, total: total) {
                         items.append(item)
                         sources[item.stream] = sources[item.stream] ?? path
                     }
-                case .csv(let path, let folder):
-                    for item in try csv(path, folder: folder, report: &report, total: total) {
+                case .csv(let path, let folder, let inFolder):
+                    for item in try csv(path, folder: folder, inFolder: inFolder, report: &report, total: total) {
                         items.append(item.record)
                         sources[item.record.stream] = sources[item.record.stream] ?? item.source
                     }
                 }
             }
+            try progress(report.bytesRead, total)
             let decision = try Decider.decide(.importRecords(items), state: state, context: context)
             report.alreadyPresent = decision.notices.compactMap { notice in
                 if case .recordAlreadyImported(let id) = notice { sources[id] ?? id } else { nil }
@@ -100,38 +103,61 @@ public struct ActivityImport {
             guard let isDirectory = FileProbe.isDirectory(path) else { throw ActivityImportError.notFound(path) }
             if !isDirectory {
                 let lower = path.lowercased()
-                jobs.append(lower.hasSuffix(".csv") ? .csv(path: path, folder: PathText.deletingLastComponent(path)) : .track(path: path))
+                let folder = PathText.deletingLastComponent(path)
+                jobs.append(lower.hasSuffix(".csv") ? .csv(path: path, folder: folder.isEmpty ? "." : folder, inFolder: false) : .track(path: path, folder: nil))
                 continue
             }
             for list in ["activities.csv", "Activities.csv"] {
                 let csv = PathText.appending(path, list)
                 if files.fileExists(atPath: csv), (try? files.contentsOfDirectory(atPath: path))?.contains(list) == true {
-                    jobs.append(.csv(path: csv, folder: path))
+                    jobs.append(.csv(path: csv, folder: path, inFolder: true))
                 }
             }
-            if jobs.contains(where: { if case .csv(_, let folder) = $0 { folder == path } else { false } }) { continue }
+            if jobs.contains(where: { if case .csv(_, let folder, _) = $0 { folder == path } else { false } }) { continue }
             let found = ((try? files.subpathsOfDirectory(atPath: path)) ?? [])
                 .filter { name in Self.trackSuffixes.contains { name.lowercased().hasSuffix($0) } }
                 .sorted()
-            jobs += found.map { .track(path: PathText.appending(path, $0)) }
+            jobs += found.map { .track(path: PathText.appending(path, $0), folder: path) }
         }
         return jobs
     }
 
-    /// Reads, decompresses, hashes and measures one track file, keeping the original as a blob.
-    private func track(_ path: String, name: String?, category: String?, source: String, report: inout ActivityImportReport, total: Int) throws -> ImportedRecord? {
-        guard let raw = FileManager.default.contents(atPath: path) else {
-            report.skipped.append(ActivitySkip(source: source, problem: .missingFile(path)))
+    /// Reads a file: by its name inside `folder`, never leaving it, or (no folder) as the user named it.
+    /// What cannot be read is reported as skipped (nil).
+    private func read(_ path: String, folder: String?, shown: String, source: String, report: inout ActivityImportReport) -> [UInt8]? {
+        let result = if let folder {
+            ContainedFile.contents(of: Self.relative(path, to: folder), inside: folder, limit: ActivityLimits.maxFileBytes)
+        } else {
+            ContainedFile.contents(of: path, limit: ActivityLimits.maxFileBytes)
+        }
+        switch result {
+        case .success(let bytes):
+            return bytes
+        case .failure(let problem):
+            let skipped: ActivityFileProblem = switch problem {
+            case .missing: .missingFile(shown)
+            case .outsideFolder: .outsideFolder(shown)
+            case .unreadable(let reason): .unreadable(shown, reason: reason)
+            case .notAFile: .notAFile(shown)
+            case .tooLarge: .tooLarge
+            }
+            report.skipped.append(ActivitySkip(source: source, problem: skipped))
             return nil
         }
-        let stored = Array(raw)
+    }
+
+    /// `path` without the `folder/` it was made from.
+    static func relative(_ path: String, to folder: String) -> String {
+        let prefix = PathText.appending(folder, "x").dropLast()
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// Reads, decompresses, hashes and measures one track file, keeping the original as a blob.
+    private func track(_ path: String, folder: String?, shown: String? = nil, readSource: String? = nil, name: String?, category: String?, source: String, report: inout ActivityImportReport, total: Int) throws -> ImportedRecord? {
+        guard let stored = read(path, folder: folder, shown: shown ?? path, source: readSource ?? source, report: &report) else { return nil }
         report.bytesRead += stored.count
         report.filesRead += 1
-        progress(report.bytesRead, total)
-        guard stored.count <= ActivityLimits.maxFileBytes else {
-            report.skipped.append(ActivitySkip(source: source, problem: .tooLarge))
-            return nil
-        }
+        try progress(report.bytesRead, total)
         let gzipped = stored.count >= 2 && stored[0] == 0x1F && stored[1] == 0x8B
         let content: [UInt8]
         if gzipped {
@@ -157,14 +183,11 @@ public struct ActivityImport {
     }
 
     /// The rows of a Strava or Garmin CSV: each with its track file when it names one, else from the row's figures.
-    private func csv(_ path: String, folder: String, report: inout ActivityImportReport, total: Int) throws -> [(record: ImportedRecord, source: String)] {
+    private func csv(_ path: String, folder: String, inFolder: Bool, report: inout ActivityImportReport, total: Int) throws -> [(record: ImportedRecord, source: String)] {
         let name = PathText.lastComponent(path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            report.skipped.append(ActivitySkip(source: path, problem: .missingFile(path)))
-            return []
-        }
+        guard let data = read(path, folder: inFolder ? folder : nil, shown: path, source: path, report: &report) else { return [] }
         report.bytesRead += data.count
-        progress(report.bytesRead, total)
+        try progress(report.bytesRead, total)
         let parsed: (kind: ActivityCSV.Kind, rows: [CSVActivity], skipped: [(line: Int, reason: String)])
         do {
             parsed = try ActivityCSV.parse(Array(data), zone: zone)
@@ -180,12 +203,10 @@ public struct ActivityImport {
             let source = "\(name) line \(row.line)"
             let category = SportCategory.category(row.sport)
             if let file = row.filename {
+                // The row names a file inside the export folder; it never leads out of it.
                 let trackPath = PathText.appending(folder, file)
-                guard FileManager.default.fileExists(atPath: trackPath) else {
-                    report.skipped.append(ActivitySkip(source: source, problem: .missingFile(file)))
-                    continue
-                }
-                if let item = try track(trackPath, name: row.name, category: category, source: trackPath, report: &report, total: total) {
+                let contained = file.hasPrefix("/") ? file : trackPath
+                if let item = try track(contained, folder: folder, shown: file, readSource: source, name: row.name, category: category, source: trackPath, report: &report, total: total) {
                     result.append((item, trackPath))
                 }
                 continue
@@ -213,13 +234,13 @@ public struct ActivityImport {
     /// The bytes a job will read: the file, or the CSV and every track file its rows name.
     private func estimatedBytes(_ job: Job) -> Int {
         switch job {
-        case .track(let path):
-            return Self.size(path)
-        case .csv(let path, let folder):
+        case .track(let path, let folder):
+            return folder.map { ContainedFile.size(Self.relative(path, to: $0), inside: $0) } ?? Self.size(path)
+        case .csv(let path, let folder, _):
             guard let data = FileManager.default.contents(atPath: path),
                   let rows = try? ActivityCSV.parse(Array(data), zone: zone).rows else { return Self.size(path) }
             return data.count + rows.reduce(0) { sum, row in
-                sum + (row.filename.map { Self.size(PathText.appending(folder, $0)) } ?? 0)
+                sum + (row.filename.map { ContainedFile.size($0, inside: folder) } ?? 0)
             }
         }
     }

@@ -45,7 +45,7 @@ public enum Replayer {
     /// (`Reducer.skip`) and named in `folded.unreadable`; `verify` reports it.
     public static func fold(
         _ log: EventLog, into folded: inout Folded, bound: Bound? = nil,
-        progressInterval: Int = 8192, progress: ((Int64) -> Void)? = nil
+        progressInterval: Int = 8192, progress: ((Int64) throws -> Void)? = nil
     ) throws {
         var through: Int64? = nil
         var until: Int64? = nil
@@ -62,7 +62,7 @@ public enum Replayer {
                 counter += 1
                 if counter == progressInterval {
                     counter = 0
-                    progress(row.seq)
+                    try progress(row.seq)
                 }
             }
             if let until, row.recordedAt > until { return }

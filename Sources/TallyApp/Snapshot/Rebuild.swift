@@ -21,16 +21,19 @@ public struct RebuildResult: Sendable {
 public enum Rebuild {
     /// Runs a rebuild. The replay holds no write lock (it reads one consistent state of the log);
     /// the snapshot is stored at the position replayed, which stays valid whatever is appended meanwhile.
+    ///
+    /// The old snapshots are discarded only once the replay is done: what `progress` throws (Ctrl-C)
+    /// during the replay leaves them as they were.
     /// - Complexity: O(events).
-    public static func run(log: EventLog, snapshots store: SnapshotStore, now: Int64, keep: Int = SnapshotPolicy.standard.keep, progress: ((RebuildProgress) -> Void)? = nil) throws -> RebuildResult {
-        let discarded = try store.snapshots().count
-        try store.deleteAllSnapshots()
+    public static func run(log: EventLog, snapshots store: SnapshotStore, now: Int64, keep: Int = SnapshotPolicy.standard.keep, progress: ((RebuildProgress) throws -> Void)? = nil) throws -> RebuildResult {
         let head = try log.head()
         var folded = Replayer.Folded()
         try Replayer.fold(log, into: &folded, bound: .position(head.seq), progressInterval: 16_384) { seq in
-            progress?(RebuildProgress(position: seq, total: head.seq))
+            try progress?(RebuildProgress(position: seq, total: head.seq))
         }
-        progress?(RebuildProgress(position: folded.model.position, total: head.seq))
+        try progress?(RebuildProgress(position: folded.model.position, total: head.seq))
+        let discarded = try store.snapshots().count
+        try store.deleteAllSnapshots()
         guard folded.model.position > 0 else {
             return RebuildResult(folded: folded, discarded: discarded, snapshot: nil)
         }

@@ -72,8 +72,9 @@ public final class SyncEngine {
     public var attempts = 5
     /// Called after each step commits (`"local"`, `"push"`, `"marked"`): a test hook for fault injection.
     public var afterStep: ((String) throws -> Void)?
-    /// Told how many of the shared events to pull are stored, after each batch: (done, total).
-    public var onPull: ((Int64, Int64) -> Void)?
+    /// Told how many of the shared events to pull are stored, after each batch: (done, total). Runs
+    /// inside step 1's transaction: what it throws (Ctrl-C) leaves the local log as it was.
+    public var onPull: ((Int64, Int64) throws -> Void)?
     /// How many positions of the synced prefix each sync compares with the shared log, besides
     /// the last two (a prefix of up to twice as many events is compared whole).
     public var samples = 32
@@ -189,7 +190,7 @@ public final class SyncEngine {
                 try Self.checkPulled(batch, after: flushed)
                 try self.local.append(batch)
                 flushed = previous
-                self.onPull?(flushed.seq - synced.seq, remoteHead.seq - synced.seq)
+                try self.onPull?(flushed.seq - synced.seq, remoteHead.seq - synced.seq)
                 batch.removeAll(keepingCapacity: true)
             }
             try remote.scan(after: synced.seq, through: remoteHead.seq) { event in

@@ -59,8 +59,12 @@ enum FailureMapper {
             return error.failure(catalog: catalog)
         case let error as TimeTravel.NotYet:
             return TimeTravel.failure(error, catalog: catalog)
-        case is Interruption.Interrupted:
-            return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(.errorInterruptedImport))
+        case let error as LineTooLong:
+            return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorLineTooLong, [
+                "line": String(error.line), "size": ByteSize.format(Int64(error.limit)), "file": String(ActivityLimits.maxFileBytes >> 20),
+            ]))
+        case let error as Interruption.Interrupted:
+            return Failure(exit: .interrupted, code: "interrupted", message: catalog.text(error.message))
         case let error as ImportFormatError where error.otherFormat != nil:
             return Failure(exit: .invalidData, code: "invalid_data", message: catalog.text(.errorJSONNotTodoTxt, ["path": error.path ?? "-"]))
         case let error as ImportFormatError:
@@ -68,7 +72,9 @@ enum FailureMapper {
                 "location": (error.path.map { $0 + ", " } ?? "") + ForeignImport.label(error.location, catalog), "reason": error.reason,
             ]))
         default:
-            return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": "\(error)"]))
+            // Words when the error has them; never a dump of its fields.
+            let reason = (error as? CustomStringConvertible)?.description ?? String(describing: type(of: error))
+            return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": reason]))
         }
     }
 

@@ -19,17 +19,18 @@ final class Console {
         stderrIsTerminal = isatty(2) == 1
     }
 
-    /// Appends a line (a newline is added) to standard output.
+    /// Appends a line (a newline is added) to standard output. Like everything written here but a
+    /// progress bar, it is checked by `TerminalText.safeLine`: no control character reaches the terminal raw.
     func line(_ text: String = "") {
         // Appended as it is, then the newline: `text + "\n"` would copy a whole table once more.
-        outBuffer.append(contentsOf: text.utf8)
+        outBuffer.append(contentsOf: TerminalText.safeLine(text).utf8)
         outBuffer.append(0x0A)
         if outBuffer.count >= 1 << 16, !holdOutput { flushOut() }
     }
 
     /// Appends text to standard output, flushing when the buffer grows large.
     func out(_ text: String) {
-        outBuffer.append(contentsOf: text.utf8)
+        outBuffer.append(contentsOf: TerminalText.safeLine(text).utf8)
         if outBuffer.count >= 1 << 16, !holdOutput { flushOut() }
     }
 
@@ -40,7 +41,7 @@ final class Console {
 
     /// Appends a line to standard error.
     func errorLine(_ text: String) {
-        errBuffer.append(contentsOf: text.utf8)
+        errBuffer.append(contentsOf: TerminalText.safeLine(text).utf8)
         errBuffer.append(0x0A)
         flushErr()
     }

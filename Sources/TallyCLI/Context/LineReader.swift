@@ -11,11 +11,14 @@ final class LineReader {
     private let ownsDescriptor: Bool
     /// Bytes read at a time; the buffer doubles when one line is longer.
     private let chunkSize: Int
+    /// The longest line read; a longer one is refused (`LineTooLong`) before it is held whole.
+    private let maxLineBytes: Int
 
     /// Opens `path` for reading; `-` is standard input.
-    init(path: String, chunkSize: Int = 1 << 20) throws {
+    init(path: String, chunkSize: Int = 1 << 20, maxLineBytes: Int = .max) throws {
         self.path = path
         self.chunkSize = max(1, chunkSize)
+        self.maxLineBytes = maxLineBytes
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
@@ -53,8 +56,14 @@ final class LineReader {
         var filled = 0
         var number = 0
         var atEnd = false
+        // Where the search for the next newline resumes: a long line is not searched again from its start.
+        var searched = 0
         while !atEnd {
-            if filled == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
+            if filled == buffer.count {
+                // The buffer holds one unfinished line (complete ones were moved out).
+                guard filled <= maxLineBytes else { throw LineTooLong(line: number + 1, limit: maxLineBytes) }
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, max(maxLineBytes - buffer.count, chunkSize))))
+            }
             let count = buffer.withUnsafeMutableBytes { raw in read(descriptor, raw.baseAddress! + filled, raw.count - filled) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -67,11 +76,13 @@ final class LineReader {
                 let base = bytes.baseAddress!
                 while start < filled {
                     let end: Int
-                    if let newline = memchr(base + start, 0x0A, filled - start) {
+                    let from = max(start, searched)
+                    if let newline = memchr(base + from, 0x0A, filled - from) {
                         end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
                     } else if atEnd {
                         end = filled
                     } else {
+                        searched = filled
                         break
                     }
                     var stop = end
@@ -87,9 +98,16 @@ final class LineReader {
                     _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, filled - start)
                 }
                 filled -= start
+                searched = max(searched - start, 0)
             }
         }
     }
+}
+
+/// A line longer than a reader takes: refused as soon as it is seen (exit 65).
+struct LineTooLong: Error {
+    var line: Int
+    var limit: Int
 }
 
 /// A file written through a buffer; errors name the file.

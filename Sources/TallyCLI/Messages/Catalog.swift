@@ -81,7 +81,8 @@ struct Catalog: Sendable {
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let name = String(rest[rest.index(after: open)..<close])
             if let value = arguments[name] {
-                result += value
+                // Values come from outside (titles, file names, what was typed): never raw control characters.
+                result += TerminalText.escaped(value)
             } else {
                 result += rest[open...close]
             }

@@ -144,12 +144,12 @@ struct ChangeDescriber {
     }
 
     private func tags(_ tags: [String]) -> String {
-        tags.isEmpty ? catalog.text(.auditNoValue) : tags.joined(separator: " ")
+        tags.isEmpty ? catalog.text(.auditNoValue) : TerminalText.escaped(tags.joined(separator: " "))
     }
 
     private func value(_ text: String?) -> String {
         text ?? catalog.text(.auditNoValue)
     }
 
-    private func quote(_ text: String) -> String { "'\(text)'" }
+    private func quote(_ text: String) -> String { "'\(TerminalText.escaped(text))'" }
 }

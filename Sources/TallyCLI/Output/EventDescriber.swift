@@ -17,7 +17,7 @@ struct EventDescriber {
 
     /// The actor, and the database role that appended the event where the store records one: `alice@laptop (alice)`.
     static func who(_ event: EventEnvelope) -> String {
-        event.role.map { "\(event.actor) (\($0))" } ?? event.actor
+        TerminalText.escaped(event.role.map { "\(event.actor) (\($0))" } ?? event.actor)
     }
 
     /// What the event did, in one line.

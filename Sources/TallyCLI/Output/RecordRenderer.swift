@@ -14,7 +14,7 @@ struct RecordRenderer {
 
     /// `4: Morning run` — how one record is named in messages.
     func label(_ record: Record) -> String {
-        "\(record.number): \(record.name)"
+        "\(record.number): \(TerminalText.escaped(record.name))"
     }
 
     func date(_ ms: Int64) -> String {
@@ -31,7 +31,7 @@ struct RecordRenderer {
 
     /// The name cell: deleted records say so in words, dimmed on a terminal.
     func name(_ record: Record) -> String {
-        guard record.deleted else { return record.name }
+        guard record.deleted else { return TerminalText.escaped(record.name) }
         return Style(color: context.settings.color).dim(catalog.text(.recordDeletedName, ["name": record.name]))
     }
 
@@ -52,7 +52,7 @@ struct RecordRenderer {
             let rows = view.records.map { record in
                 [
                     String(record.number), Timestamp.formatLocal(record.date, in: context.zone, withTime: withTime), name(record), record.category,
-                    ActivityDuration.format(record.durationSeconds), distance(record.distanceMeters), pace(record), record.place ?? "",
+                    ActivityDuration.format(record.durationSeconds), distance(record.distanceMeters), pace(record), TerminalText.escaped(record.place ?? ""),
                 ]
             }
             return Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...")
@@ -81,14 +81,14 @@ struct RecordRenderer {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(record.number)),
             (catalog.text(.fieldID), record.id),
-            (catalog.text(.fieldName), record.name),
+            (catalog.text(.fieldName), TerminalText.escaped(record.name)),
             (catalog.text(.fieldCategory), record.category),
             (catalog.text(.fieldDate), date(record.date)),
             (catalog.text(.fieldDuration), ActivityDuration.format(record.durationSeconds)),
             (catalog.text(.fieldDistance), record.distanceMeters.map(Distance.format) ?? "-"),
             (catalog.text(.fieldPace), record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "-"),
-            (catalog.text(.fieldPlace), record.place ?? "-"),
-            (catalog.text(.fieldNote), record.note ?? "-"),
+            (catalog.text(.fieldPlace), record.place.map(TerminalText.escaped) ?? "-"),
+            (catalog.text(.fieldNote), record.note.map(TerminalText.escapedKeepingLines) ?? "-"),
             (catalog.text(.fieldSource), record.source.rawValue),
             (catalog.text(.fieldStatus), catalog.text(record.deleted ? .statusDeleted : .statusActive)),
             (catalog.text(.fieldCreated), date(record.createdAt)),

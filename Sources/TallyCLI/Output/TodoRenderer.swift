@@ -22,7 +22,7 @@ struct TodoRenderer {
 
     /// `3: Buy milk` — how one todo is named in messages.
     func label(_ todo: Todo) -> String {
-        "\(todo.number): \(todo.title)"
+        "\(todo.number): \(TerminalText.escaped(todo.title))"
     }
 
     func due(_ due: Due?) -> String {
@@ -52,11 +52,11 @@ struct TodoRenderer {
         var cells: [String] = []
         cells.reserveCapacity(view.todos.count * columns.count)
         for todo in view.todos {
-            let title = todo.completed || todo.deleted ? style.dim(todo.title) : todo.title
+            let title = todo.completed || todo.deleted ? style.dim(TerminalText.escaped(todo.title)) : TerminalText.escaped(todo.title)
             cells.append(String(todo.number))
             cells.append(marker(todo))
             cells.append(title)
-            cells.append(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " "))
+            cells.append(TerminalText.escaped(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " ")))
             cells.append(priorityCell(todo, labels: priorities))
             cells.append(dueCell(todo, today: today))
         }
@@ -119,12 +119,12 @@ struct TodoRenderer {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(todo.number)),
             (catalog.text(.fieldID), todo.id),
-            (catalog.text(.fieldTitle), todo.title),
+            (catalog.text(.fieldTitle), TerminalText.escaped(todo.title)),
             (catalog.text(.fieldStatus), status(todo)),
-            (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : todo.tags.joined(separator: " ")),
+            (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : TerminalText.escaped(todo.tags.joined(separator: " "))),
             (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo, labels: priorityLabels)),
             (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo, today: today)),
-            (catalog.text(.fieldNote), todo.note ?? "-"),
+            (catalog.text(.fieldNote), todo.note.map(TerminalText.escapedKeepingLines) ?? "-"),
             (catalog.text(.fieldCreated), time(todo.createdAt)),
             (catalog.text(.fieldUpdated), time(todo.updatedAt)),
         ]

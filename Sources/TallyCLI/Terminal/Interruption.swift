@@ -5,14 +5,26 @@ import Darwin
 #endif
 
 /// Ctrl-C during work that is abandoned cleanly: while `watch` runs, SIGINT only sets a flag, and
-/// the work checks it (`check()`) at points where stopping rolls everything back.
+/// the work checks it (`check()`) at points where stopping rolls back what is not saved yet.
+///
+/// Ctrl-C always ends the command with exit 130, and the message says what was kept: what `check()`
+/// throws names what stays when the work stops there (nothing, for a check inside a transaction); a
+/// Ctrl-C that came too late to stop anything (during the commit, or after it) lets the command finish
+/// and print its report, and then says that what the report shows was kept.
 enum Interruption {
-    /// Thrown by `check()` once Ctrl-C was pressed: the command reports it and exits 130.
-    struct Interrupted: Error {}
+    /// Thrown once Ctrl-C was pressed: the command reports `message` and exits 130.
+    struct Interrupted: Error {
+        /// What was kept, in the user's words.
+        var message: MessageID
+    }
 
-    /// Runs `body` with SIGINT caught; the previous handling is restored afterwards.
-    static func watch<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` with SIGINT caught; the previous handling is restored afterwards. `stopped` says what
+    /// was kept when a `check()` stops the work.
+    static func watch<T>(stopped: MessageID, _ body: () throws -> T) throws -> T {
         requested.pointee = 0
+        let outer = stoppedMessage
+        stoppedMessage = stopped
+        defer { stoppedMessage = outer }
         var action = sigaction()
         var previous = sigaction()
         #if canImport(Glibc)
@@ -31,14 +43,22 @@ enum Interruption {
         sigprocmask(SIG_UNBLOCK, &interrupt, &blocked)
         defer { sigprocmask(SIG_SETMASK, &blocked, nil) }
         let result = try body()
-        try check()
+        // The work is done and reported: a Ctrl-C now could not stop any of it.
+        if isRequested { throw Interrupted(message: .errorInterruptedAfterSaving) }
         return result
     }
 
-    /// Throws `Interrupted` when Ctrl-C was pressed inside `watch`.
-    static func check() throws {
-        if requested.pointee != 0 { throw Interrupted() }
+    /// Throws `Interrupted` when Ctrl-C was pressed inside `watch`; `kept` says what stays when the
+    /// work stops here (by default what `watch` was given).
+    static func check(kept: MessageID? = nil) throws {
+        if isRequested { throw Interrupted(message: kept ?? stoppedMessage) }
     }
+
+    /// Whether Ctrl-C was pressed inside `watch` (work that may be skipped, such as a snapshot, is).
+    static var isRequested: Bool { requested.pointee != 0 }
+
+    /// What `check()` reports by default; set by `watch` (commands run on one thread).
+    nonisolated(unsafe) private static var stoppedMessage: MessageID = .errorInterruptedImport
 
     /// Set by the signal handler; allocated once, before any handler can run.
     nonisolated(unsafe) static let requested: UnsafeMutablePointer<sig_atomic_t> = {

@@ -63,6 +63,12 @@ public enum ActivityFileProblem: Error, Sendable, Equatable {
     case noTimestamps
     /// A track file listed in a CSV is not in the folder.
     case missingFile(String)
+    /// A name (absolute, with `..`, or a symbolic link) that leads out of the folder being imported: not read.
+    case outsideFolder(String)
+    /// The file is there but cannot be read (permissions): the file and the system's reason.
+    case unreadable(String, reason: String)
+    /// A directory, device or pipe where a file was expected.
+    case notAFile(String)
     /// Larger than `ActivityLimits.maxFileBytes` once decompressed.
     case tooLarge
     /// Well formed, but a value no activity can have (a negative or endless time, a timestamp past

@@ -9,6 +9,11 @@ import Foundation
 /// written just before the first event that names it. A blob line has no `seq`, so older
 /// readers that only know event lines fail on it rather than silently dropping the file.
 public enum BlobLines {
+    /// The longest line an import reads: a blob line holding the largest file tally keeps
+    /// (`ActivityLimits.maxFileBytes`, as base64) with room for its other fields. A longer line is
+    /// refused as soon as it is seen, before it is held whole.
+    public static let maxLineBytes = (ActivityLimits.maxFileBytes + 2) / 3 * 4 + 4_096
+
     /// True when the line is a blob line (it starts with `{"blob":`).
     /// - Complexity: O(leading blanks); allocates nothing (an import asks it of every line).
     public static func isBlobLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

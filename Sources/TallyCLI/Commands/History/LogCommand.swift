@@ -127,7 +127,7 @@ struct AuditLines {
     func item(_ event: EventEnvelope) -> String {
         if let todo = state.todo(id: event.stream) { return TodoRenderer(context: context).label(todo) }
         if let record = state.record(id: event.stream) { return RecordRenderer(context: context).label(record) }
-        if let series = state.series[event.stream] { return (context.settings.unicode ? "↻ " : "r ") + series.fields.title }
+        if let series = state.series[event.stream] { return (context.settings.unicode ? "↻ " : "r ") + TerminalText.escaped(series.fields.title) }
         return event.stream == HistoryStream.name ? "" : event.stream
     }
 

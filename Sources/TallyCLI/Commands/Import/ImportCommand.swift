@@ -43,7 +43,7 @@ enum ImportCommand: CommandHandler {
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let format = command.value("from") ?? "tally"
         // Ctrl-C rolls the import back and says so (exit 130), instead of leaving a bar and a large write-ahead log.
-        try Interruption.watch {
+        try Interruption.watch(stopped: .errorInterruptedImport) {
             if format == "tally" {
                 try importEvents(path: command.arguments[0], context)
             } else {
@@ -57,7 +57,7 @@ enum ImportCommand: CommandHandler {
 
     /// Appends the events of a `tally export` file, all or nothing.
     static func importEvents(path: String, _ context: CLIContext) throws {
-        let reader = try LineReader(path: path)
+        let reader = try LineReader(path: path, maxLineBytes: BlobLines.maxLineBytes)
         let dispatcher = try context.dispatcher()
         let log = dispatcher.log
         // Progress by bytes, so it is known how much is left; standard input has no size.
@@ -74,6 +74,7 @@ enum ImportCommand: CommandHandler {
                     // A blob line (an original activity file) also says the file is a tally export.
                     sawEvent = true
                 } else {
+                    try blobs.eventLine(bytes)
                     do {
                         try add(bytes, number, decoded)
                     } catch ImportError.malformed(let line, let reason) where !sawEvent {
@@ -95,10 +96,13 @@ enum ImportCommand: CommandHandler {
                     bar.update(consumed)
                 }
             }
+            // The last check before the commit: a Ctrl-C after it cannot stop the import any more.
+            try Interruption.check()
         })
         bar.finish()
-        // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all.
-        if summary.appended > 0 { try dispatcher.settle() }
+        // Like any write: a long new tail gets a snapshot now, so the next read does not fold it all
+        // (a cache: after Ctrl-C the command ends at once instead, and the next write stores it).
+        if summary.appended > 0, !Interruption.isRequested { try dispatcher.settle() }
         if context.json {
             context.printJSON(.object([
                 "read": .int(Int64(summary.read)), "appended": .int(Int64(summary.appended)), "skipped": .int(Int64(summary.skipped)),

@@ -21,9 +21,14 @@ final class BlobExport {
 
 /// Reads blob lines during `import`: checks the content against the name, then stores the blob
 /// in the import's transaction.
+///
+/// A blob is stored only when the event line right after it names it (an export writes each file just
+/// before the first event that names it): a file no event names is never stored, nor counted.
 final class BlobImport {
     private let store: BlobStore?
     private(set) var stored = 0
+    /// The last blob line read, waiting for the event that names it.
+    private var pending: Blob?
 
     init(store: BlobStore?) {
         self.store = store
@@ -47,11 +52,21 @@ final class BlobImport {
         guard SHA256.hex(SHA256.digest(content)) == blob.sha256 else {
             throw ImportError.malformed(line: line, reason: Catalog.english.text(.errorBlobMismatch, ["sha256": String(blob.sha256.prefix(16))]))
         }
+        // A blob line after a blob line: the first was named by no event.
+        pending = blob
+        return true
+    }
+
+    /// Called with every event line: stores the waiting blob when this event names it, and forgets it either way.
+    func eventLine(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard let blob = pending else { return }
+        pending = nil
+        let name = Array("\"sha256\":\"\(blob.sha256)\"".utf8)
+        guard bytes.firstRange(of: name) != nil else { return }
         if let store, try !store.containsBlob(blob.sha256) {
             try store.putBlob(blob)
             stored += 1
         }
-        return true
     }
 }
 

@@ -20,6 +20,11 @@ enum RebuildCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        // Ctrl-C during the replay leaves the snapshots as they were and says so (exit 130).
+        try Interruption.watch(stopped: .errorInterruptedRebuild) { try rebuild(context) }
+    }
+
+    private static func rebuild(_ context: CLIContext) throws {
         let catalog = context.catalog
         guard try context.openForReading() != nil else {
             return emptyLog(context)
@@ -33,6 +38,7 @@ enum RebuildCommand: CommandHandler {
             result = try Rebuild.run(log: log, snapshots: log, now: context.now) { progress in
                 if bar == nil { bar = ProgressBar(total: Int(progress.total), label: catalog.text(.rebuildLabel), context: context, showsRate: true) }
                 bar?.update(Int(progress.position))
+                try Interruption.check()
             }
         } catch {
             bar?.finish()

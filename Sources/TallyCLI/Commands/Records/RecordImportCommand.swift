@@ -32,6 +32,11 @@ enum RecordImportCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        // Ctrl-C rolls the import back (files and records) and says so, instead of dying with the bar on screen.
+        try Interruption.watch(stopped: .errorInterruptedImport) { try importFiles(command, context) }
+    }
+
+    private static func importFiles(_ command: ParsedCommand, _ context: CLIContext) throws {
         let dispatcher = try context.dispatcher()
         // Every backend keeps the original files next to its log (the BlobStore port).
         guard let blobs = dispatcher.log as? BlobStore else { preconditionFailure("the event log of this backend has no blob store") }
@@ -41,15 +46,15 @@ enum RecordImportCommand: CommandHandler {
         }, progress: { done, total in
             if bar == nil { bar = ProgressBar(total: total, label: context.catalog.text(.activityImportLabel), context: context) { ByteSize.format(Int64($0)) } }
             bar?.update(done)
+            try Interruption.check()
         })
         let report: ActivityImportReport
         do {
+            defer { bar?.finish() }
             report = try importer.run(command.arguments, dispatcher: dispatcher)
         } catch ActivityImportError.notFound(let path) {
-            bar?.finish()
             throw CLIError.cannotOpenInput(path: path, reason: "no such file")
         }
-        bar?.finish()
         if context.json {
             let english = Catalog.english
             context.printJSON(.object([
@@ -90,6 +95,9 @@ enum RecordImportCommand: CommandHandler {
         case .notAnActivity: catalog.text(.activityNotActivity)
         case .noTimestamps: catalog.text(.activityNoTimestamps)
         case .missingFile(let file): catalog.text(.activityMissingFile, ["file": file])
+        case .outsideFolder(let file): catalog.text(.activityOutsideFolder, ["file": file])
+        case .unreadable(let file, let reason): catalog.text(.activityUnreadable, ["file": file, "reason": reason])
+        case .notAFile(let file): catalog.text(.activityNotAFile, ["file": file])
         case .tooLarge: catalog.text(.activityTooLarge, ["size": String(ActivityLimits.maxFileBytes >> 20)])
         }
     }

@@ -26,6 +26,11 @@ enum SyncCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        // Ctrl-C stops at the next point where what is saved is known, and says what that is (exit 130).
+        try Interruption.watch(stopped: .errorInterruptedSync) { try sync(command, context) }
+    }
+
+    private static func sync(_ command: ParsedCommand, _ context: CLIContext) throws {
         let local = try context.openReplica()
         let given = command.value("remote").map(RemoteAddress.normalized)
         let replica = try local.replicaState()
@@ -40,6 +45,11 @@ enum SyncCommand: CommandHandler {
         engine.onPull = { done, total in
             if bar == nil { bar = ProgressBar(total: Int(total), label: context.catalog.text(.syncPullLabel), context: context, showsRate: true) }
             bar?.update(Int(done))
+            try Interruption.check()
+        }
+        // Once the pull is saved, stopping before the push keeps the pulled events and pushes nothing.
+        engine.afterStep = { step in
+            if step == "local" { try Interruption.check(kept: .errorInterruptedSyncPulled) }
         }
         let report: SyncReport
         do {
@@ -50,6 +60,7 @@ enum SyncCommand: CommandHandler {
         }
         if replica.remote == nil { try local.setRemote(address) }
         guard !report.isNoOp else { return print(report, state: ReadModel(), context) }
+        guard !Interruption.isRequested else { return print(report, state: try context.readState(local), context) }
         // Like any write: store a snapshot when the tail has grown long enough.
         let dispatcher = try context.dispatcher()
         try dispatcher.settle()
