@@ -74,9 +74,14 @@ enum RemoteAddress {
         do {
             return try context.openForWriting(location)
         } catch let error as EventLogError {
+            // A server that answered and refused (the login, the database name, a grant) is not
+            // unreachable: it gets the same message and code as with --db. What follows is said once,
+            // with the address named once.
             switch error {
-            case .unavailable, .io, .corrupt:
-                throw RemoteError.unreachable(address: shown, reason: FailureMapper.failure(for: error, catalog: context.catalog).message)
+            case .unavailable(let failure) where failure.kind == .refused || failure.kind == .lost:
+                throw RemoteError.unreachable(address: shown, reason: failure.detail)
+            case .io(let reason), .corrupt(let reason):
+                throw RemoteError.unreachable(address: shown, reason: reason)
             default:
                 throw error
             }
