@@ -152,7 +152,7 @@ public enum PostgresURI {
         guard pieces.count > 2 else { return result }
         return pieces.enumerated().map { index, piece in
             index % 2 == 1 && !piece.isEmpty && secrets.contains { secret in
-                secret.contains(piece) || secret.split(whereSeparator: { "/?@#:&".contains($0) }).contains { $0.count >= 2 && piece.contains($0) }
+                secret.contains(piece) || secret.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }).contains { $0.count >= 2 && piece.contains($0) }
             } ? "***" : String(piece)
         }.joined(separator: "\"")
     }
@@ -169,9 +169,20 @@ public enum PostgresURI {
         return "the user name or password contains a raw '/', '?', '#' or '@'; write them as %2F, %3F, %23 and %40"
     }
 
-    /// The end of the user part: the last `@` before the query (the query being what follows the
-    /// first `?` after the first `@`), so a password with a raw `/`, `?` or `@` in it is all hidden.
+    /// The end of the user part: the last `@` followed by a host list (letters, digits and `.-:,[]%_`
+    /// up to a `/`, a `?` or the end), so a password with a raw `/`, `?` or `@` in it is all hidden;
+    /// an `@` in the query (`?user=bob@corp`) at worst hides more than the password.
     private static func userInfoEnd(_ rest: Substring) -> Substring.Index? {
+        let hostCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:,[]%_")
+        var found: Substring.Index?
+        var index = rest.startIndex
+        while let at = rest[index...].firstIndex(of: "@") {
+            let after = rest[rest.index(after: at)...]
+            let host = after.prefix { $0 != "/" && $0 != "?" }
+            if host.allSatisfy(hostCharacters.contains) { found = at }
+            index = rest.index(after: at)
+        }
+        if let found { return found }
         guard let firstAt = rest.firstIndex(of: "@") else { return nil }
         let queryStart = rest[firstAt...].firstIndex(of: "?") ?? rest.endIndex
         return rest[..<queryStart].lastIndex(of: "@")
@@ -197,7 +208,9 @@ public enum PostgresURI {
             guard let equals = parameter.firstIndex(of: "=") else {
                 return isSecretKey(parameter) ? "***" : String(parameter)
             }
-            return isSecretKey(parameter[..<equals]) ? parameter[..<equals] + "=***" : String(parameter)
+            let key = parameter[..<equals]
+            guard isSecretKey(key) else { return String(parameter) }
+            return key.lowercased() == "password" ? "password=***" : key + "=***"
         }
         return rest[...query] + parameters.joined(separator: "&")
     }
