@@ -184,3 +184,79 @@ struct PostgresRoleAttackTests {
         #expect(runner(server.uri(database: database, user: writer.name, password: writer.password)).run("add", "now").status == 0)
     }
 }
+
+/// Passwords and login failures as the binary prints them: wherever a connection string appears
+/// (errors, `remote show`, `sync`, `info`, `log`), on a real server with a scram login on 127.0.0.1.
+@Suite("PostgreSQL secrets and login messages, end to end", .enabled(if: PostgresTestServer.isEnabled))
+struct PostgresSecretAttackTests {
+    let server: PostgresTestServer
+
+    init() throws {
+        server = try PostgresTestServer.shared()
+    }
+
+    @Test("a wrong password: the server refused the login, the address named once, no libpq FATAL line, no double period; --db and sync share the code")
+    func wrongPassword() throws {
+        let uri = try server.makeDatabase("login")
+        let database = PostgresTestServer.databaseName(uri)
+        let secret = "wrong-\(UInt32.random(in: 0 ... UInt32.max))"
+        let target = server.uri(database: database, password: secret)
+        let shown = "postgresql://\(PostgresTestServer.superuser):***@\(server.host):\(server.port)/\(database)"
+        let tally = TallyRunner()
+        #expect(tally.run("add", "local").status == 0)
+        for arguments in [["--db", target, "list"], ["sync", "--remote", target]] {
+            let result = tally.run(arguments)
+            #expect(result.status == 74, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: The PostgreSQL server \(shown) refused the login: password authentication failed"), "\(result.stderr)")
+            #expect(result.stderr.components(separatedBy: shown).count == 2, "\(result.stderr)")
+            #expect(!result.stderr.contains("FATAL") && !result.stderr.contains("..") && !result.stderr.contains("Cannot reach"), "\(result.stderr)")
+            #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret))
+            let json = tally.run(["--json"] + arguments)
+            #expect(json.status == 74 && json.stderr.contains(#""code":"authentication""#), "\(json.stderr)")
+        }
+        #expect(tally.run("list", "--json").titles == ["local"])
+    }
+
+    @Test("generated passwords in URIs and keyword/value strings: never in the output of remote set, remote show, sync, info, log or an error")
+    func generatedForms() throws {
+        let uri = try server.makeDatabase("secret")
+        let database = PostgresTestServer.databaseName(uri)
+        let good = TallyRunner()
+        good.environment["TALLY_DB"] = uri
+        #expect(good.run("add", "shared").status == 0)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0 ..< AttackScale.count(short: 2, full: 12) {
+            let pieces = (0 ..< 3).map { _ in String((0 ..< 6).map { _ in "abcdefghijkmnpqrstuvwxyz23456789".randomElement(using: &generator)! }) }
+            let password = pieces[0] + ["/", "@", "?", "#", ":", "&", "="].randomElement(using: &generator)! + pieces[1] + "%41" + pieces[2]
+            let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? password
+            let forms = [
+                "postgresql://bob:\(password)@127.0.0.1:1/x",
+                "postgresql://bob:\(encoded)@127.0.0.1:\(server.port)/\(database)",
+                "postgresql://bob@127.0.0.1:\(server.port)/\(database)?pass%77ord=\(encoded)",
+                "postgres://127.0.0.1:\(server.port)/\(database)?user=bob&PASSWORD=\(encoded)",
+                "host=127.0.0.1 port=\(server.port) dbname=\(database) user=bob password='\(password)'",
+            ]
+            for form in forms {
+                let tally = TallyRunner()
+                var outputs: [RunResult] = []
+                outputs.append(tally.run("--db", form, "list"))
+                outputs.append(tally.run("--db", form, "info"))
+                outputs.append(tally.run("--json", "--db", form, "log"))
+                outputs.append(tally.run("remote", "set", form))
+                outputs.append(tally.run("remote", "show"))
+                outputs.append(tally.run("--json", "remote", "show"))
+                outputs.append(tally.run("sync"))
+                outputs.append(tally.run("--json", "sync"))
+                outputs.append(tally.run("info"))
+                for (index, output) in outputs.enumerated() {
+                    for piece in pieces {
+                        #expect(!output.stdout.contains(piece) && !output.stderr.contains(piece), "\(form) #\(index): \(output.stdout)\(output.stderr)")
+                    }
+                }
+                #expect(outputs[0].status == 74 || outputs[0].status == 64, "\(form): \(outputs[0].stderr)")
+                #expect(tally.run("export").stdout.contains(pieces[0]) == false)
+            }
+        }
+        #expect(good.run("verify").status == 0)
+    }
+}
