@@ -282,6 +282,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     ///
     /// posix_spawn and waitpid rather than `Process`: `pg_ctl start` leaves a daemon behind, and
     /// this runs inside a lazily initialised static, where Foundation's child reaping must not be needed.
+    /// The child gets no descriptor but its standard input, output and error.
     static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = NSTemporaryDirectory() + "tally-pg-output-\(getpid())-\(UInt32.random(in: 0 ... UInt32.max))"
         defer { unlink(outputPath) }
@@ -295,6 +296,16 @@ public final class PostgresTestServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        #if os(Linux)
+        // Nothing else open in the test process is inherited: `pg_ctl start` leaves a server running,
+        // which would otherwise hold the write end of a pipe another test is reading a tally run's
+        // output from, so that run would never see its end.
+        // glibc 2.34 and later; the Glibc module does not declare it, so it is looked up.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
+        #endif
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -35,7 +35,7 @@ public enum StateLoader {
         if let store {
             do {
                 candidates = try store.snapshots()
-            } catch let error as EventLogError where error.isServerGone {
+            } catch where error.isServerGone {
                 // The server went away: no replay can follow, so this is the command's failure, not a snapshot's.
                 throw error
             } catch {
