@@ -15,7 +15,8 @@ final class Replica {
     init(_ directory: TemporaryDirectory, _ name: String, clock: TestClock) throws {
         self.clock = clock
         log = try SQLiteEventLog.openForWriting(path: directory.path("\(name).db"), now: clock.now)
-        let ids = SequentialIDs(prefix: String(name.prefix(8)).padding(toLength: 8, withPad: "0", startingAt: 0) + "-0000-4000-8000-")
+        // Lowercase UUIDs, as every door of tally writes (a PostgreSQL log refuses other ids), one series per device.
+        let ids = SequentialIDs(prefix: String(SHA256.hex(SHA256.digest(Array(name.utf8))).prefix(8)) + "-0000-4000-8000-")
         environment = AppEnvironment(now: { clock.now }, makeID: { ids.make() }, actor: "\(name)@device", zone: Fixtures.utc)
     }
 
