@@ -15,10 +15,8 @@ final class Replica {
     init(_ directory: TemporaryDirectory, _ name: String, clock: TestClock) throws {
         self.clock = clock
         log = try SQLiteEventLog.openForWriting(path: directory.path("\(name).db"), now: clock.now)
-        // Lowercase hex UUIDs of the replica's own, as the rules every pulled event passes require.
-        let hash = name.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
-        let prefix = String(hash, radix: 16)
-        let ids = SequentialIDs(prefix: String(repeating: "0", count: 8 - prefix.count) + prefix + "-0000-4000-8000-")
+        // Lowercase UUIDs, as every door of tally writes (a PostgreSQL log refuses other ids), one series per device.
+        let ids = SequentialIDs(prefix: String(SHA256.hex(SHA256.digest(Array(name.utf8))).prefix(8)) + "-0000-4000-8000-")
         environment = AppEnvironment(now: { clock.now }, makeID: { ids.make() }, actor: "\(name)@device", zone: Fixtures.utc)
     }
 

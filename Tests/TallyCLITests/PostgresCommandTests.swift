@@ -119,6 +119,10 @@ struct PostgresCommandTests {
         if kind == "foreign" { #expect(try server.psql("SELECT count(*) FROM events", database: database) == "0") }
     }
 
+    /// Deterministic: the server is stopped only once three commands have succeeded, and started again
+    /// only once a command has failed against the stopped server. A command whose connection broke
+    /// during its COMMIT cannot know whether the commit happened (the message says so), so such a
+    /// command's todo may be there; it is there whole (with its note) or not at all.
     @Test("the server stopped in the middle of a run of commands: each succeeded in full or failed with exit 74; nothing partial")
     func serverStopsMidRun() throws {
         let own = try PostgresTestServer.startDedicated()
@@ -126,7 +130,8 @@ struct PostgresCommandTests {
         tally.environment["PGCONNECT_TIMEOUT"] = "2"
         let lock = NSLock()
         nonisolated(unsafe) var succeeded: [String] = []
-        nonisolated(unsafe) var statuses: [Int32] = []
+        nonisolated(unsafe) var uncertain: [String] = []
+        nonisolated(unsafe) var failures = 0
         nonisolated(unsafe) var unexpected: [String] = []
         let group = DispatchGroup()
         group.enter()
@@ -136,22 +141,32 @@ struct PostgresCommandTests {
                 // Two events per command: the todo and its note, in one transaction.
                 let result = tally.run("add", title, "--note", "n\(index)")
                 lock.withLock {
-                    statuses.append(result.status)
-                    if result.status == 0 { succeeded.append(title) }
-                    if result.status != 0, result.status != 74 || !result.stderr.hasPrefix("Error: ") { unexpected.append(result.stderr) }
+                    if result.status == 0 {
+                        succeeded.append(title)
+                    } else if result.status == 74, result.stderr.hasPrefix("Error: "), !result.stderr.contains("FATAL") {
+                        failures += 1
+                        if result.stderr.hasPrefix("Error: Lost the connection") { uncertain.append(title) }
+                    } else {
+                        unexpected.append("\(result.status): \(result.stderr)")
+                    }
                 }
             }
             group.leave()
         }.start()
-        usleep(700_000)
+        func wait(until condition: () -> Bool) {
+            let deadline = Date().addingTimeInterval(60)
+            while !lock.withLock(condition), Date() < deadline { usleep(20_000) }
+        }
+        wait { succeeded.count >= 3 }
         try own.stop()
-        usleep(800_000)
+        wait { failures >= 1 }
         try own.start()
         group.wait()
         #expect(unexpected.isEmpty, "\(unexpected.prefix(3))")
-        #expect(statuses.contains(74), "the stop did not hit any command")
+        #expect(failures >= 1, "the stop did not hit any command")
         let todos = tally.run("list", "--json", "--status", "all").json?.arrayValue?.compactMap(\.objectValue) ?? []
-        #expect(todos.compactMap { $0["title"]?.stringValue }.sorted() == succeeded.sorted())
+        let titles = Set(todos.compactMap { $0["title"]?.stringValue })
+        #expect(titles.isSuperset(of: succeeded) && titles.subtracting(succeeded).isSubset(of: uncertain), "\(titles.sorted()) \(succeeded) \(uncertain)")
         #expect(todos.allSatisfy { $0["note"]?.stringValue?.isEmpty == false })
         let verify = tally.run("verify")
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")

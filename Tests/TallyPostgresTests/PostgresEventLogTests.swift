@@ -98,7 +98,8 @@ struct PostgresEventLogTests {
         var duplicate = other.make(.todoCreated(TodoFields(title: "b")), stream: "s1")
         clash.seq = 2
         duplicate.seq = 3
-        duplicate.id = "another-id"
+        duplicate.id = "e0000000-0000-4000-8000-0000000000ff"
+        duplicate.hash = EventHash.link(previous: clash.hash, duplicate)
         #expect(throws: EventLogError.conflict(stream: "s1", version: 1)) {
             try log.write { try log.append([clash, duplicate]) }
         }
@@ -106,6 +107,7 @@ struct PostgresEventLogTests {
         var sameID = factory.make(.todoCompleted, stream: "s1")
         sameID.id = first.id
         sameID.seq = 2
+        sameID.hash = EventHash.link(previous: first.hash, sameID)
         #expect(throws: EventLogError.duplicateEventID(first.id)) {
             try log.write { try log.append([sameID]) }
         }
@@ -125,9 +127,10 @@ struct PostgresEventLogTests {
         for statement in ["UPDATE events SET data = '{}'", "DELETE FROM events", "TRUNCATE events"] {
             #expect { try server.psql(statement, database: database) } throws: { "\($0)".contains("append-only") }
         }
+        let next = factory.make(.todoCompleted, stream: "s1")
         try server.psql("""
             INSERT INTO events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role)
-            VALUES (2, 'x', 's9', 1, 't', 1, '{}', 0, 'a', 'c', 'h', 'somebody-else')
+            VALUES (2, '\(next.id)', 's1', 2, '\(next.type)', 1, '\(next.data)', \(next.recordedAt), '\(next.actor)', '\(next.command)', '\(next.hash)', 'somebody-else')
             """, database: database)
         #expect(try server.psql("SELECT role FROM events WHERE seq = 2", database: database) == PostgresTestServer.superuser)
         #expect(try server.psql("SELECT count(*) FROM events", database: database) == "2")

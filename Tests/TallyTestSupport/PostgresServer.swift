@@ -115,6 +115,50 @@ public final class PostgresTestServer: @unchecked Sendable {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs SQL as `user` over TCP on 127.0.0.1 with a password (a scram-sha-256 login, as a real
+    /// teammate connects); the output, or the server's refusal as the thrown error's reason.
+    @discardableResult
+    public func psql(_ sql: String, database: String, user: String, password: String) throws -> String {
+        let result = try Self.run("/usr/bin/env", [
+            "PGPASSWORD=\(password)", binDirectory + "/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+            "-h", host, "-p", String(port), "-U", user, "-d", database, "-c", sql,
+        ])
+        guard result.status == 0 else {
+            throw PostgresUnavailable(reason: result.output)
+        }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A login role with a password and exactly `grants` (each a statement with `ROLE` standing for
+    /// the role's name) on `database`; nothing else but what PUBLIC has.
+    public func makeRole(_ label: String, grants: [String], database: String) throws -> (name: String, password: String) {
+        let name = "\(label)_\(UInt32.random(in: 0 ... UInt32.max))"
+        let password = "pw-\(UInt32.random(in: 0 ... UInt32.max))"
+        try psql("CREATE ROLE \(name) LOGIN PASSWORD '\(password)'", database: database)
+        for grant in grants {
+            try psql(grant.replacingOccurrences(of: "ROLE", with: name).replacingOccurrences(of: "DATABASE_NAME", with: database), database: database)
+        }
+        return (name, password)
+    }
+
+    /// The grants of the README's roles table, with `ROLE` for the role and `DATABASE_NAME` for the database.
+    public enum Grants {
+        public static let writer = [
+            "GRANT CONNECT ON DATABASE DATABASE_NAME TO ROLE",
+            "GRANT SELECT ON schema_migrations, events, snapshots, blobs TO ROLE",
+            "GRANT INSERT ON events, blobs TO ROLE",
+            "GRANT EXECUTE ON FUNCTION tally_save_snapshot_chunks(BIGINT, INTEGER, INTEGER, BIGINT, TEXT, BYTEA, INTEGER, BYTEA, INTEGER), "
+                + "tally_snapshot_chunk(BIGINT, INTEGER, INTEGER, INTEGER), tally_delete_snapshots() TO ROLE",
+        ]
+        public static let reader = [
+            "GRANT CONNECT ON DATABASE DATABASE_NAME TO ROLE",
+            "GRANT SELECT ON schema_migrations, events, snapshots, blobs TO ROLE",
+            "GRANT EXECUTE ON FUNCTION tally_snapshot_chunk(BIGINT, INTEGER, INTEGER, INTEGER) TO ROLE",
+        ]
+        /// A teammate given only the tables, as before roles were documented.
+        public static let selectInsert = ["GRANT SELECT, INSERT ON events TO ROLE", "GRANT SELECT ON schema_migrations, snapshots TO ROLE"]
+    }
+
     /// Stops the server (fast shutdown: open connections are cut); `start` brings it back on the same port.
     public func stop() throws {
         let result = try pgctl(["-D", directory + "/data", "-m", "fast", "-w", "stop"])
@@ -238,6 +282,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     ///
     /// posix_spawn and waitpid rather than `Process`: `pg_ctl start` leaves a daemon behind, and
     /// this runs inside a lazily initialised static, where Foundation's child reaping must not be needed.
+    /// The child gets no descriptor but its standard input, output and error.
     static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = NSTemporaryDirectory() + "tally-pg-output-\(getpid())-\(UInt32.random(in: 0 ... UInt32.max))"
         defer { unlink(outputPath) }
@@ -251,6 +296,16 @@ public final class PostgresTestServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        #if os(Linux)
+        // Nothing else open in the test process is inherited: `pg_ctl start` leaves a server running,
+        // which would otherwise hold the write end of a pipe another test is reading a tally run's
+        // output from, so that run would never see its end.
+        // glibc 2.34 and later; the Glibc module does not declare it, so it is looked up.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
+        #endif
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -40,6 +40,9 @@ public enum StateLoader {
         if let store {
             do {
                 candidates = try store.snapshots()
+            } catch where error.isServerGone {
+                // The server went away: no replay can follow, so this is the command's failure, not a snapshot's.
+                throw error
             } catch {
                 problems.append(SnapshotProblem(seq: 0, kind: .storage("\(error)")))
             }
@@ -97,6 +100,8 @@ public enum StateLoader {
                   let sums = SnapshotChunks.decode(sumBytes), sums.count == SnapshotChunks.count(size: info.size, chunkSize: chunkSize)
             else { return problem(.checksumMismatch) }
             buffer = store.snapshotBody(info, sums: sums)
+        } catch let error as EventLogError where error.isServerGone {
+            throw error
         } catch {
             return problem(.storage("\(error)"))
         }

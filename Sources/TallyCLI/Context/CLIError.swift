@@ -118,8 +118,9 @@ enum FailureMapper {
             case .unknownDatabase: ("unknown_database", .errorServerUnknownDatabase)
             case .lost: ("connection_lost", .errorServerLost)
             case .clientMissing: ("client_library_missing", .errorClientLibraryMissing)
+            case .invalidAddress: ("invalid_address", .errorServerInvalidAddress)
             }
-            return Failure(exit: .ioError, code: code, message: catalog.text(id, ["server": failure.server, "detail": failure.detail]))
+            return Failure(exit: failure.kind == .invalidAddress ? .usage : .ioError, code: code, message: catalog.text(id, ["server": failure.server, "detail": failure.detail]))
         case .permissionDenied(let detail):
             return Failure(exit: .ioError, code: "permission_denied", message: catalog.text(.errorPermissionDenied, ["detail": detail]))
         case .foreignSchema(let detail):

@@ -105,8 +105,13 @@ enum RemoteAddress {
 
     /// A store error while opening the shared log, as the user should read it.
     private static func unreachable(_ address: String, _ error: EventLogError, context: CLIContext) -> Error {
+        // A server that answered and refused (the login, the database name, a grant) is not
+        // unreachable: it gets the same message and code as with --db. What follows is said once,
+        // with the address named once.
         switch error {
-        case .unavailable, .io, .corrupt:
+        case .unavailable(let failure) where failure.kind == .refused || failure.kind == .lost:
+            RemoteError.unreachable(address: masked(address), reason: failure.detail)
+        case .io, .corrupt:
             RemoteError.unreachable(address: masked(address), reason: FailureMapper.failure(for: error, catalog: context.catalog).message)
         default:
             error

@@ -396,6 +396,8 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorServerUnknownDatabase = "error.server-unknown-database"
     case errorServerLost = "error.server-lost"
     case errorClientLibraryMissing = "error.client-library-missing"
+    case errorServerInvalidAddress = "error.server-invalid-address"
+    case snapshotReasonNoGrant = "snapshot.reason-no-grant"
     case errorPermissionDenied = "error.permission-denied"
     case errorForeignSchema = "error.foreign-schema"
     case infoServer = "info.server"

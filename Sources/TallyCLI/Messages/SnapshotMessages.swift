@@ -26,8 +26,12 @@ enum SnapshotMessages {
             return catalog.text(.snapshotReasonBusy)
         case .notStored(.io(let detail)), .notStored(.corrupt(let detail)):
             return catalog.text(.snapshotReasonNotStored, ["detail": detail])
+        case .notStored(.permissionDenied):
+            return catalog.text(.snapshotReasonNoGrant)
         case .notStored(let error):
-            return catalog.text(.snapshotReasonNotStored, ["detail": "\(error)"])
+            var detail = FailureMapper.failure(for: error, catalog: catalog).message
+            while detail.hasSuffix(".") { detail.removeLast() }
+            return catalog.text(.snapshotReasonNotStored, ["detail": detail])
         case .differsFromReplay(let detail):
             return catalog.text(.snapshotReasonDiffers, ["detail": detail])
         }

@@ -35,6 +35,14 @@ public enum EventLogError: Error, Sendable, Hashable {
     case foreignSchema(String)
 }
 
+extension EventLogError {
+    /// True when the server could not be reached or the connection broke: nothing more can be read.
+    public var isServerGone: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+}
+
 /// Why a database server could not serve a command.
 public struct ServerFailure: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
@@ -48,6 +56,8 @@ public struct ServerFailure: Sendable, Hashable {
         case lost
         /// The PostgreSQL client library (libpq) is not installed, so no connection was tried.
         case clientMissing
+        /// The address cannot be read as written (a raw `/`, `?` or `@` in its password), so no connection was tried.
+        case invalidAddress
     }
 
     public var kind: Kind

@@ -65,11 +65,14 @@ public final class PostgresEventLog: EventStore {
 
     private static func connect(_ conninfo: String, lockTimeout: Int32) throws(EventLogError) -> PGConnection {
         let server = PostgresURI.matches(conninfo) ? PostgresURI.redacted(conninfo) : "PostgreSQL"
+        if let problem = PostgresURI.problem(conninfo) {
+            throw .unavailable(ServerFailure(kind: .invalidAddress, server: server, detail: problem))
+        }
         let connection: PGConnection
         do {
             connection = try PGConnection(conninfo: conninfo, server: server)
         } catch {
-            throw PostgresErrors.mapConnect(error, server: server)
+            throw PostgresErrors.mapConnect(error, server: server, conninfo: conninfo)
         }
         do {
             // lock_timeout 0 would mean "wait forever".

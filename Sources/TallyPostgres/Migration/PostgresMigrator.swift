@@ -111,6 +111,12 @@ struct PostgresMigrator {
             throw error
         } catch let error as PGError {
             try? connection.execute("ROLLBACK")
+            if error.sqlState == "42501" {
+                // Only the owner of the tables may change them: a writer or reader cannot migrate.
+                throw EventLogError.permissionDenied(
+                    "the tally schema needs migrating to version \(latestVersion), which only the owner of its tables may do (\(PostgresErrors.reason(error.message))); "
+                        + "run one tally command as that role first")
+            }
             throw PostgresErrors.map(error, server: connection.server)
         } catch {
             throw .io("\(error)")
