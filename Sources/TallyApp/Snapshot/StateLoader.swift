@@ -41,7 +41,7 @@ public enum StateLoader {
             do {
                 candidates = try store.snapshots()
             } catch {
-                problems.append(SnapshotProblem(seq: 0, kind: .storage("\(error)")))
+                problems.append(SnapshotProblem(seq: 0, kind: .storage(ErrorWords.text(error))))
             }
         }
         // Listed before the head is read, so a snapshot written meanwhile is never past it.
@@ -98,7 +98,7 @@ public enum StateLoader {
             else { return problem(.checksumMismatch) }
             buffer = store.snapshotBody(info, sums: sums)
         } catch {
-            return problem(.storage("\(error)"))
+            return problem(.storage(ErrorWords.text(error)))
         }
         if readAll { buffer.loadAll() }
         if let instantBound, let header = try? SnapshotCodec.header(buffer), !buffer.isPoisoned, header.latestRecordedAt > instantBound {

@@ -73,7 +73,7 @@ enum FailureMapper {
             ]))
         default:
             // Words when the error has them; never a dump of its fields.
-            let reason = (error as? CustomStringConvertible)?.description ?? String(describing: type(of: error))
+            let reason = ErrorWords.text(error)
             return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": reason]))
         }
     }

@@ -27,7 +27,7 @@ enum SnapshotMessages {
         case .notStored(.io(let detail)), .notStored(.corrupt(let detail)):
             return catalog.text(.snapshotReasonNotStored, ["detail": detail])
         case .notStored(let error):
-            return catalog.text(.snapshotReasonNotStored, ["detail": "\(error)"])
+            return catalog.text(.snapshotReasonNotStored, ["detail": error.description])
         case .differsFromReplay(let detail):
             return catalog.text(.snapshotReasonDiffers, ["detail": detail])
         }

@@ -90,7 +90,7 @@ public final class PostgresEventLog: EventStore {
         switch error {
         case let error as PGError: return PostgresErrors.map(error, server: displayLocation)
         case let error as EventLogError: return error
-        default: return .io("\(error)")
+        default: return .io(ErrorWords.text(error))
         }
     }
 
@@ -413,7 +413,7 @@ extension PostgresEventLog: BlobStore {
         } catch let error as PGError {
             throw fail(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 
@@ -442,7 +442,7 @@ extension PostgresEventLog: BlobStore {
         } catch let error as PGError {
             throw fail(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 
@@ -453,7 +453,7 @@ extension PostgresEventLog: BlobStore {
         } catch let error as PGError {
             throw fail(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 }

@@ -56,7 +56,7 @@ extension SQLiteEventLog: BlobStore {
         } catch let error as SQLiteError {
             throw StorageErrors.map(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 
