@@ -55,6 +55,8 @@ final class LineReader {
     /// buffer grows for it: when that returns a `LinePieces`, the line is handed to it piece by piece
     /// (a trailing `\r` included) and then to `streamed` with its number and length, never held whole.
     /// - Complexity: O(bytes); memory O(chunk + longest line not streamed).
+    /// Inlined, so that an import's per-line closure is too (it is called for every line of a large file).
+    @inline(__always)
     func forEachLine(
         streaming: (UnsafeBufferPointer<UInt8>) throws -> LinePieces? = { _ in nil },
         streamed: (LinePieces, Int, Int) throws -> Void = { _, _, _ in },

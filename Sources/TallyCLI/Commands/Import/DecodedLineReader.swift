@@ -133,7 +133,7 @@ final class DecodedLineReader: @unchecked Sendable {
             }, streamed: { pieces, number, length in
                 guard let pieces = pieces as? BlobPieces else { return }
                 batch.blobs.append(StreamedBlob(index: batch.ends.count, number: number, length: length, result: pieces.finish()))
-                // A batch holds one such blob at most, so the queue holds a few.
+                // Sent at once: it is the only long blob line in flight (see `blobRoom`).
                 guard enqueue(batch) else { throw Stopped() }
                 batch = Batch()
             }) { bytes, number in
