@@ -56,7 +56,7 @@ struct ImportBatchesTests {
             var seen: [Int] = []
             var reader: DecodedLineReader? = DecodedLineReader(try LineReader(path: path), head: .empty, depth: 2, linesPerBatch: 10)
             #expect(throws: Enough.self) {
-                try reader?.forEachLine { bytes, number, prepared in
+                try reader?.forEachLine(blob: { _ in Issue.record("no blob line") }, blobFollows: {}) { bytes, number, prepared in
                     #expect(String(decoding: bytes, as: UTF8.self) == "line \(number)" && prepared == nil)
                     seen.append(number)
                     if number == stopAt { throw Enough() }

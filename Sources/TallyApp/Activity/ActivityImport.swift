@@ -164,7 +164,7 @@ public struct ActivityImport {
             do {
                 content = try inflate(stored, ActivityLimits.maxFileBytes)
             } catch {
-                report.skipped.append(ActivitySkip(source: source, problem: .corrupt("the gzip data cannot be read (\(error))")))
+                report.skipped.append(ActivitySkip(source: source, problem: .corrupt("the gzip data cannot be read (\(ErrorWords.text(error)))")))
                 return nil
             }
         } else {

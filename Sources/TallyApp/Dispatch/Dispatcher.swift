@@ -115,7 +115,7 @@ public final class Dispatcher {
         } catch let error as EventLogError {
             onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .notStored(error)))
         } catch {
-            onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .storage("\(error)")))
+            onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .storage(ErrorWords.text(error))))
         }
     }
 

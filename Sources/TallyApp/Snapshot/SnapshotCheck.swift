@@ -15,7 +15,7 @@ public enum SnapshotCheck {
         do {
             all = try store.snapshots()
         } catch {
-            return [SnapshotProblem(seq: 0, kind: .storage("\(error)"))]
+            return [SnapshotProblem(seq: 0, kind: .storage(ErrorWords.text(error)))]
         }
         let head = try log.head()
         let current = all.filter { $0.format == SnapshotCodec.format && $0.reducerVersion == Reducer.version }.sorted { $0.seq < $1.seq }

@@ -44,7 +44,7 @@ public enum StateLoader {
                 // The server went away: no replay can follow, so this is the command's failure, not a snapshot's.
                 throw error
             } catch {
-                problems.append(SnapshotProblem(seq: 0, kind: .storage("\(error)")))
+                problems.append(SnapshotProblem(seq: 0, kind: .storage(ErrorWords.text(error))))
             }
         }
         // Listed before the head is read, so a snapshot written meanwhile is never past it.
@@ -103,7 +103,7 @@ public enum StateLoader {
         } catch let error as EventLogError where error.isServerGone {
             throw error
         } catch {
-            return problem(.storage("\(error)"))
+            return problem(.storage(ErrorWords.text(error)))
         }
         if readAll { buffer.loadAll() }
         if let instantBound, let header = try? SnapshotCodec.header(buffer), !buffer.isPoisoned, header.latestRecordedAt > instantBound {

@@ -296,7 +296,7 @@ public final class SyncEngine {
         } catch let error as EventLineError {
             return .invalidEvent(seq: event.seq, type: event.type, reason: error.reason)
         } catch {
-            return .invalidEvent(seq: event.seq, type: event.type, reason: "\(error)")
+            return .invalidEvent(seq: event.seq, type: event.type, reason: ErrorWords.text(error))
         }
     }
 

@@ -73,7 +73,8 @@ enum FailureMapper {
             ]))
         default:
             // Words when the error has them; never a dump of its fields.
-            let reason = (error as? CustomStringConvertible)?.description ?? String(describing: type(of: error))
+            let words = ErrorWords.text(error)
+            let reason = words == ErrorWords.unknown ? catalog.text(.errorNoWords) : words
             return Failure(exit: .ioError, code: "io", message: catalog.text(.errorUnexpected, ["reason": reason]))
         }
     }

@@ -50,8 +50,18 @@ final class LineReader {
     }
 
     /// Calls `body` with each line (without `\n` or a trailing `\r`) and its 1-based number; a last line without `\n` counts.
-    /// - Complexity: O(bytes); memory O(chunk + longest line).
-    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+    ///
+    /// A line longer than the chunk is offered to `streaming` (with the part read so far) before the
+    /// buffer grows for it: when that returns a `LinePieces`, the line is handed to it piece by piece
+    /// (a trailing `\r` included) and then to `streamed` with its number and length, never held whole.
+    /// - Complexity: O(bytes); memory O(chunk + longest line not streamed).
+    /// Inlined, so that an import's per-line closure is too (it is called for every line of a large file).
+    @inline(__always)
+    func forEachLine(
+        streaming: (UnsafeBufferPointer<UInt8>) throws -> LinePieces? = { _ in nil },
+        streamed: (LinePieces, Int, Int) throws -> Void = { _, _, _ in },
+        _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void
+    ) throws {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var filled = 0
         var number = 0
@@ -61,6 +71,14 @@ final class LineReader {
         while !atEnd {
             if filled == buffer.count {
                 // The buffer holds one unfinished line (complete ones were moved out).
+                if let pieces = try buffer.withUnsafeBufferPointer({ try streaming(UnsafeBufferPointer(rebasing: $0[0..<filled])) }) {
+                    number += 1
+                    let (length, ended) = try stream(into: pieces, buffer: &buffer, filled: &filled, line: number)
+                    try streamed(pieces, number, length)
+                    searched = 0
+                    atEnd = ended
+                    continue
+                }
                 guard filled <= maxLineBytes else { throw LineTooLong(line: number + 1, limit: maxLineBytes) }
                 buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, max(maxLineBytes - buffer.count, chunkSize))))
             }
@@ -102,6 +120,44 @@ final class LineReader {
             }
         }
     }
+
+    /// Hands the line that fills `buffer` to `pieces`, then reads on to its newline through the same
+    /// buffer; leaves what follows the newline at the buffer's start. Returns the line's length
+    /// (without the newline), and whether the input ended before a newline.
+    private func stream(into pieces: LinePieces, buffer: inout [UInt8], filled: inout Int, line: Int) throws -> (Int, Bool) {
+        var length = filled
+        try buffer.withUnsafeBufferPointer { try pieces.append(UnsafeBufferPointer(rebasing: $0[0..<filled])) }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in read(descriptor, raw.baseAddress!, raw.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.cannotOpenInput(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 {
+                filled = 0
+                return (length, true)
+            }
+            let found: Int? = buffer.withUnsafeBytes { raw in
+                memchr(raw.baseAddress!, 0x0A, count).map { raw.baseAddress!.distance(to: UnsafeRawPointer($0)) }
+            }
+            let end = found ?? count
+            length += end
+            guard length <= maxLineBytes else { throw LineTooLong(line: line, limit: maxLineBytes) }
+            try buffer.withUnsafeBufferPointer { try pieces.append(UnsafeBufferPointer(rebasing: $0[0..<end])) }
+            if found != nil {
+                filled = count - end - 1
+                buffer.withUnsafeMutableBufferPointer { bytes in
+                    _ = memmove(bytes.baseAddress!, bytes.baseAddress! + end + 1, filled)
+                }
+                return (length, false)
+            }
+        }
+    }
+}
+
+/// Takes a line too long to hold whole, a piece at a time.
+protocol LinePieces: AnyObject {
+    func append(_ piece: UnsafeBufferPointer<UInt8>) throws
 }
 
 /// A line longer than a reader takes: refused as soon as it is seen (exit 65).

@@ -16,6 +16,7 @@ extension Language {
         templates: [
             .errorPrefix: .text("Chyba: {message}"),
             .errorUnexpected: .text("Neočekávané selhání: {reason}"),
+            .errorNoWords: .text("chyba, kterou tally neumí popsat"),
             .warningUnreadableEvent: .text("Událost {seq} (id {id}, {type}) nelze přečíst: {reason}. Nic z ní se nepoužilo; úplnou zprávu vypíše 'tally verify'."),
             .warningUnreadableEventRole: .text("Událost {seq} (id {id}, {type}, zapsaná rolí {role}) nelze přečíst: {reason}. Nic z ní se nepoužilo; úplnou zprávu vypíše 'tally verify'."),
             .errorUndecodableEvent: .text("Událost {seq} ({type}) nelze přečíst: {reason}. Úplnou zprávu vypíše 'tally verify'."),

@@ -6,6 +6,7 @@ extension Language {
         templates: [
             .errorPrefix: .text("Error: {message}"),
             .errorUnexpected: .text("Unexpected failure: {reason}"),
+            .errorNoWords: .text("an error tally has no description for"),
             .warningUnreadableEvent: .text("Event {seq} (id {id}, {type}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report."),
             .warningUnreadableEventRole: .text("Event {seq} (id {id}, {type}, appended by role {role}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report."),
             .errorUndecodableEvent: .text("Event {seq} ({type}) cannot be read: {reason}. Run 'tally verify' for a full report."),

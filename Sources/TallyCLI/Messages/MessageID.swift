@@ -3,6 +3,7 @@ enum MessageID: String, CaseIterable, Sendable {
     // Errors
     case errorPrefix = "error.prefix"
     case errorUnexpected = "error.unexpected"
+    case errorNoWords = "error.no_words"
     case errorUndecodableEvent = "error.undecodable-event"
     case warningUnreadableEvent = "warning.unreadable-event"
     case warningUnreadableEventRole = "warning.unreadable-event-role"

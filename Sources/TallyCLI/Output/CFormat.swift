@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyDomain
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +31,6 @@ enum CFormat {
         if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
             return String(cString: strerror(posix.code.rawValue))
         }
-        return String(describing: error)
+        return ErrorWords.text(error)
     }
 }

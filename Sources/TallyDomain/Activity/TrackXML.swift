@@ -128,9 +128,9 @@ public enum TrackXML {
         } catch let problem as ActivityFileProblem {
             throw problem
         } catch let failure as XMLReader.Failure {
-            throw .corrupt("XML at byte \(failure.offset): \(failure.reason)")
+            throw .corrupt(failure.description)
         } catch {
-            throw .corrupt("\(error)")
+            throw .corrupt(ErrorWords.text(error))
         }
     }
 

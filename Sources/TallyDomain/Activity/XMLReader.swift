@@ -15,9 +15,11 @@ public struct XMLReader {
     }
 
     /// Why the bytes are not a document this reader accepts: the byte offset and an English reason.
-    public struct Failure: Error, Sendable, Equatable {
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var offset: Int
         public var reason: String
+
+        public var description: String { "XML at byte \(offset): \(reason)" }
     }
 
     /// Reads `bytes` from start to end, calling `handler` for each event in document order.

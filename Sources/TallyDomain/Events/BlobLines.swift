@@ -27,27 +27,33 @@ public enum BlobLines {
         return true
     }
 
+    /// The blob line, without its newline.
     public static func encode(_ blob: Blob) -> String {
-        JSON.object([
-            "blob": .string(blob.sha256), "encoding": .string(blob.encoding.rawValue),
-            "data": .string(Data(blob.bytes).base64EncodedString()),
-        ]).serialized(.compact)
+        var line = ""
+        encode(blob) { line += $0 }
+        return line
     }
 
-    /// Reads a blob line; the caller checks that the content matches the name.
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(EventLineError) -> Blob {
-        guard case .object(let object)? = try? JSON.parse(utf8: bytes) else { throw EventLineError("the blob line is not a JSON object") }
-        guard let sha = object["blob"]?.stringValue, sha.utf8.count == 64,
-              sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            throw EventLineError("field 'blob' is not 64 lowercase hex digits")
+    /// The blob line in pieces of at most 64 KiB (without its newline), so a 256 MB file is never
+    /// held as one base64 string.
+    public static func encode<E: Error>(_ blob: Blob, piece: (String) throws(E) -> Void) throws(E) {
+        // The name is hex and the encoding a fixed word: neither needs escaping.
+        try piece("{\"blob\":\"\(blob.sha256)\",\"encoding\":\"\(blob.encoding.rawValue)\",\"data\":\"")
+        let slice = 48 << 10
+        var start = 0
+        while start < blob.bytes.count {
+            let end = min(blob.bytes.count, start + slice)
+            try piece(Data(blob.bytes[start..<end]).base64EncodedString())
+            start = end
         }
-        guard let raw = object["encoding"]?.stringValue, let encoding = BlobEncoding(rawValue: raw) else {
-            throw EventLineError("field 'encoding' is not identity or gzip")
-        }
-        guard let text = object["data"]?.stringValue, let data = Data(base64Encoded: text) else {
-            throw EventLineError("field 'data' is not base64")
-        }
-        return Blob(sha256: sha, encoding: encoding, bytes: Array(data))
+        try piece("\"}")
+    }
+
+    /// Reads a blob line held whole; the caller checks that the content matches the name.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(EventLineError) -> BlobLineDecoder.Decoded {
+        var decoder = BlobLineDecoder(expectedBytes: bytes.count / 4 * 3)
+        try decoder.append(bytes)
+        return try decoder.finish()
     }
 
     /// The SHA-256 of the original file a `record.logged` event names, if it has one.

@@ -1,7 +1,9 @@
 /// Why a stored payload could not be turned into a `DomainEvent`.
-public struct EventDecodingError: Error, Sendable, Equatable {
+public struct EventDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     public var type: String
     public var reason: String
+
+    public var description: String { "a \(type) event: \(reason)" }
 
     public init(type: String, reason: String) {
         self.type = type

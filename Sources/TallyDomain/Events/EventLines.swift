@@ -42,8 +42,10 @@ public struct ImportedEvent: Sendable, Equatable {
 }
 
 /// Why one line of an export cannot be imported.
-public struct EventLineError: Error, Sendable, Equatable {
+public struct EventLineError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
+
+    public var description: String { reason }
 
     public init(_ reason: String) {
         self.reason = reason

@@ -1,7 +1,9 @@
 /// Why a snapshot body could not be read back.
-public struct SnapshotDecodingError: Error, Sendable, Equatable {
+public struct SnapshotDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int
     public var reason: String
+
+    public var description: String { "at byte \(offset): \(reason)" }
 
     public init(offset: Int, reason: String) {
         self.offset = offset

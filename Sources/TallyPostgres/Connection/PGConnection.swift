@@ -7,13 +7,23 @@ import Foundation
 import TallyDomain
 
 /// A failed libpq call: the SQLSTATE when the server sent one, and the message.
-struct PGError: Error {
+struct PGError: Error, CustomStringConvertible {
     var sqlState: String?
     var message: String
     /// True when the connection itself is gone (not only the statement).
     var connectionLost: Bool
     /// True when libpq itself could not be loaded, so no connection was tried.
     var clientMissing = false
+
+    /// The server's or libpq's words, without libpq's severity prefix.
+    var description: String {
+        var text = Substring(message)
+        for prefix in ["ERROR:", "FATAL:", "PANIC:"] where text.hasPrefix(prefix) { text = text.dropFirst(prefix.count) }
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        text = text.drop(while: isSpace)
+        while let last = text.last, isSpace(last) { text = text.dropLast() }
+        return String(text)
+    }
 }
 
 /// One libpq connection; every statement goes through `execute`.

@@ -93,7 +93,7 @@ public final class PostgresEventLog: EventStore {
         switch error {
         case let error as PGError: return PostgresErrors.map(error, server: displayLocation)
         case let error as EventLogError: return error
-        default: return .io("\(error)")
+        default: return .io(ErrorWords.text(error))
         }
     }
 
@@ -416,7 +416,7 @@ extension PostgresEventLog: BlobStore {
         } catch let error as PGError {
             throw fail(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 
@@ -445,7 +445,7 @@ extension PostgresEventLog: BlobStore {
         } catch let error as PGError {
             throw fail(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 
@@ -456,7 +456,7 @@ extension PostgresEventLog: BlobStore {
         } catch let error as PGError {
             throw fail(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 }

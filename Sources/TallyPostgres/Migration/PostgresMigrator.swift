@@ -52,7 +52,7 @@ struct PostgresMigrator {
         } catch let error as PGError {
             throw PostgresErrors.map(error, server: connection.server)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
         switch columns {
         case (nil, nil):
@@ -119,7 +119,7 @@ struct PostgresMigrator {
             }
             throw PostgresErrors.map(error, server: connection.server)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 }

@@ -29,7 +29,7 @@ extension SQLiteEventLog: ReplicaStore {
         } catch let error as SQLiteError {
             throw StorageErrors.map(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 

@@ -151,7 +151,7 @@ extension SQLiteEventLog: SnapshotStore {
         } catch let error as EventLogError {
             throw error
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
     }
 

@@ -45,7 +45,7 @@ struct Migrator {
         } catch let error as SQLiteError {
             throw StorageErrors.map(error)
         } catch {
-            throw .io("\(error)")
+            throw .io(ErrorWords.text(error))
         }
         do {
             try connection.execute("""
@@ -79,7 +79,7 @@ struct Migrator {
             } catch let error as SQLiteError {
                 throw StorageErrors.map(error)
             } catch {
-                throw .io("\(error)")
+                throw .io(ErrorWords.text(error))
             }
         }
     }

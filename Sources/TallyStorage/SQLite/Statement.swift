@@ -52,6 +52,19 @@ final class Statement {
         try check(code)
     }
 
+    /// Binds `value` without a copy and steps once while it is in reach: for a large blob, where
+    /// SQLite's own copy (`SQLITE_TRANSIENT`) would hold it twice.
+    func stepBinding(_ value: [UInt8], at index: Int32) throws(SQLiteError) {
+        defer { sqlite3_clear_bindings(handle) }
+        let result: Result<Void, SQLiteError> = value.withUnsafeBytes { raw in
+            Result { () throws(SQLiteError) in
+                try check(sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), nil))
+                try step()
+            }
+        }
+        try result.get()
+    }
+
     func bindNull(at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_null(handle, index))
     }

@@ -19,8 +19,22 @@ final class DecodedLineReader: @unchecked Sendable {
         var bytes: [UInt8] = []
         var ends: [Int] = []
         var events: [PreparedEvent?] = []
+        /// Blob lines too long to hold whole, read in pieces as they came: where each goes among the lines.
+        var blobs: [StreamedBlob] = []
+        /// A long blob line follows: the reading thread waits for `blobRoom` before decoding it.
+        var blobFollows = false
         var failure: (any Error)?
         var last = false
+    }
+
+    /// A blob line decoded piece by piece on the reading thread, and where it was.
+    struct StreamedBlob: Sendable {
+        /// Its place among the batch's lines (before the line at this index).
+        var index: Int
+        var number: Int
+        /// Its length in bytes.
+        var length: Int
+        var result: Result<BlobLineDecoder.Decoded, EventLineError>
     }
 
     private let reader: LineReader
@@ -34,6 +48,9 @@ final class DecodedLineReader: @unchecked Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private var queue: [Batch] = []
     private var stopped = false
+    /// Signalled by the caller's thread when it is done with the blobs it was given, so that only one
+    /// long blob line is decoded, waiting or being stored at a time (each may hold 256 MB).
+    private let blobRoom = DispatchSemaphore(value: 0)
 
     init(_ reader: LineReader, head: LogHead, depth: Int = 8, linesPerBatch: Int = 1_024) {
         self.reader = reader
@@ -47,8 +64,16 @@ final class DecodedLineReader: @unchecked Sendable {
     }
 
     /// Calls `body` with each line (as `LineReader.forEachLine` gives it), its 1-based number and its
-    /// decode, chained ahead from `head`, when the reading thread made one.
-    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int, PreparedEvent?) throws -> Void) throws {
+    /// decode, chained ahead from `head`, when the reading thread made one; and `blob`, in its place,
+    /// with each blob line longer than the read buffer, decoded as it was read instead of held whole.
+    ///
+    /// `blobFollows` is called before a long blob line is decoded: the caller lets go of the blobs it
+    /// holds (the next line is no event that names them).
+    func forEachLine(
+        blob: (StreamedBlob) throws -> Void,
+        blobFollows: () -> Void,
+        _ body: (UnsafeBufferPointer<UInt8>, Int, PreparedEvent?) throws -> Void
+    ) throws {
         DispatchQueue.global(qos: .userInitiated).async { self.produce() }
         defer { stop() }
         while true {
@@ -59,11 +84,21 @@ final class DecodedLineReader: @unchecked Sendable {
             free.signal()
             try batch.bytes.withUnsafeBufferPointer { all in
                 var start = 0
+                var streamed = 0
                 for index in batch.ends.indices {
+                    while streamed < batch.blobs.count, batch.blobs[streamed].index == index {
+                        try blob(batch.blobs[streamed])
+                        streamed += 1
+                    }
                     let end = batch.ends[index]
                     try body(UnsafeBufferPointer(rebasing: all[start..<end]), batch.firstNumber + index, batch.events[index])
                     start = end
                 }
+                for streamedBlob in batch.blobs[streamed...] { try blob(streamedBlob) }
+            }
+            if batch.blobFollows {
+                blobFollows()
+                blobRoom.signal()
             }
             if let failure = batch.failure { throw failure }
             if batch.last { return }
@@ -76,6 +111,7 @@ final class DecodedLineReader: @unchecked Sendable {
         stopped = true
         lock.signal()
         free.signal()
+        blobRoom.signal()
     }
 
     /// Runs on the reading thread: fills batches and queues them until the end, an error or `stop`.
@@ -83,7 +119,24 @@ final class DecodedLineReader: @unchecked Sendable {
         var batch = Batch()
         var chain = PreparedEvent.Chain(from: head)
         do {
-            try reader.forEachLine { bytes, number in
+            try reader.forEachLine(streaming: { start in
+                guard BlobLines.isBlobLine(start) else { return nil }
+                // The lines before it go first; the caller then lets go of the blob it holds.
+                batch.blobFollows = true
+                guard enqueue(batch) else { throw Stopped() }
+                batch = Batch()
+                blobRoom.wait()
+                lock.wait()
+                defer { lock.signal() }
+                if stopped { throw Stopped() }
+                return BlobPieces(expectedBytes: BlobLines.maxLineBytes / 4 * 3)
+            }, streamed: { pieces, number, length in
+                guard let pieces = pieces as? BlobPieces else { return }
+                batch.blobs.append(StreamedBlob(index: batch.ends.count, number: number, length: length, result: pieces.finish()))
+                // Sent at once: it is the only long blob line in flight (see `blobRoom`).
+                guard enqueue(batch) else { throw Stopped() }
+                batch = Batch()
+            }) { bytes, number in
                 if batch.ends.isEmpty { batch.firstNumber = number }
                 batch.bytes.append(contentsOf: bytes)
                 batch.ends.append(batch.bytes.count)
@@ -121,4 +174,28 @@ final class DecodedLineReader: @unchecked Sendable {
     }
 
     private struct Stopped: Error {}
+}
+
+/// A blob line's pieces, decoded as they arrive; the first error is kept for the end.
+private final class BlobPieces: LinePieces {
+    private var decoder: BlobLineDecoder
+    private var failure: EventLineError?
+
+    init(expectedBytes: Int) {
+        decoder = BlobLineDecoder(expectedBytes: expectedBytes)
+    }
+
+    func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard failure == nil else { return }
+        do throws(EventLineError) {
+            try decoder.append(piece)
+        } catch {
+            failure = error
+        }
+    }
+
+    func finish() -> Result<BlobLineDecoder.Decoded, EventLineError> {
+        if let failure { return .failure(failure) }
+        return Result { () throws(EventLineError) in try decoder.finish() }
+    }
 }

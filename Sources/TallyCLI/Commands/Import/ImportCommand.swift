@@ -69,7 +69,12 @@ enum ImportCommand: CommandHandler {
         let blobs = BlobImport(store: log as? BlobStore)
         let summary = try Importer.run(into: log, decodedLines: { add in
             // Lines are read, decoded and chained on a second thread while this one stores them.
-            try DecodedLineReader(reader, head: try log.head()).forEachLine { bytes, number, decoded in
+            try DecodedLineReader(reader, head: try log.head()).forEachLine(blob: { streamed in
+                // A blob line longer than the read buffer, decoded as it was read.
+                try blobs.take(streamed.result, line: streamed.number)
+                sawEvent = true
+                consumed += streamed.length + 1
+            }, blobFollows: blobs.dropPending) { bytes, number, decoded in
                 if try blobs.take(bytes, line: number) {
                     // A blob line (an original activity file) also says the file is a tally export.
                     sawEvent = true

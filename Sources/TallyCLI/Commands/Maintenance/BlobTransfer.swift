@@ -11,11 +11,12 @@ final class BlobExport {
         self.store = store
     }
 
-    /// The blob line to write before `event`, or nil.
-    func line(before event: EventEnvelope) throws -> String? {
+    /// Writes the blob line `event` needs before it, if any, in pieces (without its newline); true when it wrote one.
+    func write(before event: EventEnvelope, _ piece: (String) throws -> Void) throws -> Bool {
         guard let store, let sha = BlobLines.trackHash(of: event), written.insert(sha).inserted,
-              let blob = try store.blob(sha) else { return nil }
-        return BlobLines.encode(blob)
+              let blob = try store.blob(sha) else { return false }
+        try BlobLines.encode(blob, piece: piece)
+        return true
     }
 }
 
@@ -37,24 +38,34 @@ final class BlobImport {
     /// Handles the line when it is a blob line; false for an event line.
     func take(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws -> Bool {
         guard BlobLines.isBlobLine(bytes) else { return false }
+        try take(Result { () throws(EventLineError) in try BlobLines.decode(bytes) }, line: line)
+        return true
+    }
+
+    /// Handles a blob line read in pieces (or held whole): checks the content against the name.
+    func take(_ decoded: Result<BlobLineDecoder.Decoded, EventLineError>, line: Int) throws {
+        // A blob line after a blob line: the first was named by no event.
+        pending = nil
         let blob: Blob
+        let contentHash: String
         do {
-            blob = try BlobLines.decode(bytes)
-        } catch {
+            let line = try decoded.get()
+            blob = line.blob
+            contentHash = blob.encoding == .gzip ? try BlobCheck.contentHash(of: blob) : line.storedSHA256
+        } catch let error as EventLineError {
+            throw ImportError.malformed(line: line, reason: error.reason)
+        } catch let error as GzipError {
             throw ImportError.malformed(line: line, reason: error.reason)
         }
-        let content: [UInt8]
-        do {
-            content = blob.encoding == .gzip ? try Gzip.decompress(blob.bytes, limit: ActivityLimits.maxFileBytes) : blob.bytes
-        } catch {
-            throw ImportError.malformed(line: line, reason: error.reason)
-        }
-        guard SHA256.hex(SHA256.digest(content)) == blob.sha256 else {
+        guard contentHash == blob.sha256 else {
             throw ImportError.malformed(line: line, reason: Catalog.english.text(.errorBlobMismatch, ["sha256": String(blob.sha256.prefix(16))]))
         }
-        // A blob line after a blob line: the first was named by no event.
         pending = blob
-        return true
+    }
+
+    /// Lets go of a blob no event named yet: the next line is another blob line.
+    func dropPending() {
+        pending = nil
     }
 
     /// Called with every event line: stores the waiting blob when this event names it, and forgets it either way.
@@ -81,11 +92,18 @@ enum BlobCheck {
         try log.scan(after: 0, through: nil) { event in
             guard let sha = BlobLines.trackHash(of: event), checked.insert(sha).inserted else { return }
             guard let blob = try store.blob(sha) else { return }
-            let content = blob.encoding == .gzip ? (try? Gzip.decompress(blob.bytes, limit: ActivityLimits.maxFileBytes)) : blob.bytes
-            if content.map({ SHA256.hex(SHA256.digest($0)) }) != sha {
+            let hash = blob.encoding == .gzip ? try? contentHash(of: blob) : SHA256.hex(SHA256.digest(blob.bytes))
+            if hash != sha {
                 problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "blob", detail: catalog.text(.errorBlobMismatch, ["sha256": String(sha.prefix(16))]))))
             }
         }
         return problems
+    }
+
+    /// The SHA-256 of a gzipped blob's content, decompressed a piece at a time (never held whole).
+    static func contentHash(of blob: Blob) throws(GzipError) -> String {
+        var hasher = SHA256()
+        try Gzip.decompressPieces(blob.bytes, limit: ActivityLimits.maxFileBytes) { hasher.update(UnsafeRawBufferPointer($0)) }
+        return SHA256.hex(hasher.finalize())
     }
 }

@@ -30,7 +30,7 @@ enum ExportCommand: CommandHandler {
         let blobs = BlobExport(store: log as? BlobStore)
         guard let path = command.value("output") else {
             try log.scan(after: since, through: nil) { event in
-                if let line = try blobs.line(before: event) { context.console.line(line) }
+                if try blobs.write(before: event, context.console.out) { context.console.line() }
                 context.console.line(EventLines.encode(event))
             }
             return
@@ -38,7 +38,7 @@ enum ExportCommand: CommandHandler {
         let file = try FileOutput(path: path)
         var count = 0
         try log.scan(after: since, through: nil) { event in
-            if let line = try blobs.line(before: event) { try file.append(line + "\n") }
+            if try blobs.write(before: event, file.append) { try file.append("\n") }
             try file.append(EventLines.encode(event) + "\n")
             count += 1
         }
