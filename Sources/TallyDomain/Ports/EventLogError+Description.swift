@@ -21,6 +21,7 @@ extension ServerFailure: CustomStringConvertible {
         case .unknownDatabase: "\(server) has no such database"
         case .lost: "the connection to \(server) was lost"
         case .clientMissing: "the PostgreSQL client library (libpq) is not installed"
+        case .invalidAddress: "the address of \(server) cannot be read as written"
         }
         return detail.isEmpty ? what : "\(what): \(detail)"
     }
