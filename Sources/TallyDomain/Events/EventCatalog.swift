@@ -153,7 +153,7 @@ public enum EventCatalog {
             payload = try step.transform(payload)
             version += 1
         }
-        return try decodeCurrent(type: type, payload)
+        return LegacyValues.read(try decodeCurrent(type: type, payload))
     }
 
     /// Decodes a stored payload straight from its UTF-8 bytes (the replay hot path): the frequent
@@ -322,7 +322,9 @@ private struct PayloadReader {
     }
 
     func instant(_ key: String) throws(EventDecodingError) -> Int64 {
-        guard let raw = data[key]?.stringValue, let value = Timestamp.parse(raw) else { throw fail(key, "an ISO-8601 instant") }
+        guard let raw = data[key]?.stringValue, let value = Timestamp.parse(raw) ?? LegacyValues.instant(raw) else {
+            throw fail(key, "an ISO-8601 instant")
+        }
         return value
     }
 
@@ -347,7 +349,9 @@ private struct PayloadReader {
     }
 
     func due(_ key: String) throws(EventDecodingError) -> Due {
-        guard let raw = data[key]?.stringValue, let value = Due(storageText: raw) else { throw fail(key, "a date or an ISO-8601 instant") }
+        guard let raw = data[key]?.stringValue, let value = Due(storageText: raw) ?? LegacyValues.due(raw) else {
+            throw fail(key, "a date or an ISO-8601 instant")
+        }
         return value
     }
 
@@ -357,7 +361,9 @@ private struct PayloadReader {
     }
 
     func date(_ key: String) throws(EventDecodingError) -> LocalDate {
-        guard let raw = data[key]?.stringValue, let value = LocalDate.parse(raw) else { throw fail(key, "a date (YYYY-MM-DD)") }
+        guard let raw = data[key]?.stringValue, let value = LocalDate.parse(raw) ?? LegacyValues.date(raw) else {
+            throw fail(key, "a date (YYYY-MM-DD)")
+        }
         return value
     }
 

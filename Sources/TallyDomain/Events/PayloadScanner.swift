@@ -28,7 +28,7 @@ enum PayloadScanner {
         guard let base = data.baseAddress, !data.isEmpty else { return nil }
         var cursor = Cursor(bytes: base, count: data.count)
         guard let event = decodeObject(type: type, schema: schema, at: &cursor), cursor.atEnd() else { return nil }
-        return event
+        return LegacyValues.read(event)
     }
 
     /// Reads one payload object at `cursor` and leaves the cursor after its closing brace.
