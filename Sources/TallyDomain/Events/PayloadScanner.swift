@@ -8,7 +8,8 @@
 /// `origin`, ill-formed UTF-8, bad JSON. The caller then runs the tree decoder
 /// (`EventCatalog.decodeTree`), which stays the one definition of what a payload may be and of
 /// every error message. So the scanner accepts a subset of what that decoder accepts, and for it
-/// builds the same event.
+/// builds the same event, read as that decoder reads it (`LegacyValues.read`, a few integer
+/// comparisons for a todo).
 enum PayloadScanner {
     /// The event types the scanner reads.
     enum Kind {
