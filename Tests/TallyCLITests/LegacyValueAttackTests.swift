@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TallyDomain
-import TallyStorage
 import TallyTestSupport
 
 /// A log written by earlier versions can hold values today's limits refuse, because older doors let
@@ -48,19 +47,7 @@ struct LegacyValueAttackTests {
         let tally = TallyRunner()
         #expect(tally.run("add", "Today's todo").status == 0)
         #expect(tally.run("record", "add", "Walk", "--category", "walking", "--duration", "20m").status == 0)
-        let log = try SQLiteEventLog.openForWriting(path: tally.databasePath, now: Fixtures.epoch)
-        defer { log.close() }
-        var head = try log.head()
-        for (index, (stream, version, type, schema, data)) in legacy.enumerated() {
-            var envelope = EventEnvelope(
-                seq: head.seq + 1, id: "e0000000-0000-4000-8000-\(String(format: "%012d", index))", stream: stream, version: version,
-                type: type, schema: schema, data: data, recordedAt: Fixtures.epoch + Int64(index) * 1000, actor: "old@tally",
-                command: "c0000000-0000-4000-8000-\(String(format: "%012d", index))", hash: ""
-            )
-            envelope.hash = EventHash.link(previous: head.hash, envelope)
-            try log.write { try log.append([envelope]) }
-            head = LogHead(seq: envelope.seq, hash: envelope.hash)
-        }
+        try RawEvents.append(legacy.map { RawEvents.Event(stream: $0.0, version: $0.1, type: $0.2, schema: $0.3, data: $0.4) }, to: tally)
         return tally
     }
 
@@ -128,11 +115,44 @@ struct LegacyValueAttackTests {
         #expect(copy.run("--json", "list").stdout == tally.run("--json", "list").stdout)
     }
 
-    @Test("a legacy store syncs to a shared file, and a clone of it reads the same")
-    func sync() throws {
+    @Test("generated legacy stores: verify passes, every record inside the limits, export imports byte-identical")
+    func generated() throws {
+        guard !TallyRunner.onPostgres else { return }
+        var payloads = LegacyPayloads(seed: 5)
+        for round in 0..<AttackScale.count(short: 2, full: 20) {
+            let tally = TallyRunner()
+            #expect(tally.run("add", "Today's todo").status == 0)
+            try RawEvents.append(RawEvents.legacy(&payloads, count: AttackScale.count(short: 30, full: 120), first: 1), to: tally)
+            let verify = tally.run("verify")
+            #expect(verify.status == 0, "round \(round): \(verify.stdout)")
+            for record in Self.records(tally).values {
+                let duration = record["durationSeconds"]?.intValue ?? -1
+                #expect((1...Int64(Validation.maxDurationSeconds)).contains(duration), "round \(round): \(record)")
+                if let distance = record["distanceMeters"]?.doubleValue { #expect(distance >= 0 && distance <= Validation.maxDistanceMeters) }
+                if let track = record["track"]?.objectValue {
+                    #expect((track["bestEfforts"]?.arrayValue?.count ?? 99) <= Validation.maxBestEfforts)
+                    if let gain = track["elevationGainMeters"]?.doubleValue { #expect(gain >= 0 && gain <= Validation.maxElevationGainMeters) }
+                }
+            }
+            for arguments in [["list"], ["record", "list"], ["record", "bests"], ["stats"], ["snapshot"], ["rebuild"]] {
+                let result = tally.run(arguments)
+                #expect(result.status == 0 && result.stderr.isEmpty, "round \(round), \(arguments): \(result.stderr)")
+            }
+            let exported = tally.run("export").stdout
+            let copy = TallyRunner()
+            let path = copy.directory.path("backup.jsonl")
+            try exported.write(toFile: path, atomically: true, encoding: .utf8)
+            let imported = copy.run("import", path)
+            #expect(imported.status == 0, "round \(round): \(imported.stderr)")
+            #expect(copy.run("export").stdout == exported, "round \(round): the export changes on import")
+        }
+    }
+
+    @Test("a legacy store syncs to a shared log, and a clone of it reads the same", arguments: SharedLogKind.available)
+    func sync(_ kind: SharedLogKind) throws {
         guard !TallyRunner.onPostgres else { return }
         let tally = try Self.legacyStore()
-        let fleet = Fleet(["clone"])
+        let fleet = Fleet(["clone"], kind: kind)
         let pushed = tally.run("sync", "--remote", fleet.shared)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         let cloned = fleet.sync(0, at: "2026-11-21T12:00:00Z")
