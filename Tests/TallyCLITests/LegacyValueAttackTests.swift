@@ -67,6 +67,12 @@ struct LegacyValueAttackTests {
         let count = tally.eventCount
         let verify = tally.run("verify")
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.hasPrefix("OK: 8 events, chain intact\nNote: 6 events written by an earlier version hold values past today's limits"
+            + " and are read normalised (first: seq 3, record.logged: field 'durationSeconds' is not above zero and at most 7 days).\n"), "\(verify.stdout)")
+        let json = tally.run("--json", "verify").json?.objectValue
+        #expect(json?["ok"] == .bool(true) && json?["notes"]?.arrayValue?.count == Self.legacy.count, "\(String(describing: json))")
+        #expect(json?["notes"]?.arrayValue?.last?.objectValue?["message"] == .string("series.started: field 'start' is outside the years 0001-9999"), "the series' start")
+        #expect(tally.run(["verify"], environment: ["LANG": "cs_CZ.UTF-8"]).stdout.contains("Poznámka: 6 událostí zapsaných starší verzí"))
 
         let records = Self.records(tally)
         let lap = try #require(records["Lap"], "\(records.keys)")

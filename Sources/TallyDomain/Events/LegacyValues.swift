@@ -15,48 +15,62 @@ public enum LegacyValues {
     /// The event as today's tally reads it: `event` itself when every normalised value is inside.
     /// - Complexity: O(1) for every event but `record.logged` with a track (O(best efforts)).
     public static func read(_ event: DomainEvent) -> DomainEvent {
+        normalised(event) ?? event
+    }
+
+    /// The event read normalised, or nil when every value it holds is inside the limits.
+    public static func normalised(_ event: DomainEvent) -> DomainEvent? {
         switch event {
         case .todoCreated(var fields):
-            guard !inside(fields.due) || !inside(fields.wait) else { return event }
+            guard !inside(fields.due) || !inside(fields.wait) else { return nil }
             fields.due = fields.due.map(clamped)
             fields.wait = fields.wait.map(clamped)
             return .todoCreated(fields)
         case .todoEdited(var changes):
-            guard !inside(changes.due ?? nil) || !inside(changes.wait ?? nil) else { return event }
+            guard !inside(changes.due ?? nil) || !inside(changes.wait ?? nil) else { return nil }
             changes.due = changes.due.map { $0.map(clamped) }
             changes.wait = changes.wait.map { $0.map(clamped) }
             return .todoEdited(changes)
         case .seriesStarted(var fields):
-            guard !inside(fields.start) else { return event }
+            guard !inside(fields.start) || !inside(fields.until.map(Due.date)) else { return nil }
             fields.start = clamped(fields.start)
+            fields.until = fields.until.map(clamped)
             return .seriesStarted(fields)
+        case .seriesChanged(var changes):
+            guard !inside((changes.until ?? nil).map(Due.date)) else { return nil }
+            changes.until = changes.until.map { $0.map(clamped) }
+            return .seriesChanged(changes)
         case .recordLogged(var fields):
-            guard !recordInside(fields) else { return event }
+            guard !recordInside(fields) else { return nil }
             fields.durationSeconds = Record.bounded(duration: fields.durationSeconds)
             fields.distanceMeters = distance(fields.distanceMeters)
             fields.date = Record.bounded(date: fields.date)
             fields.track = fields.track.map(track)
             return .recordLogged(fields)
         case .recordEdited(var changes):
+            let inside = changes.durationSeconds.map { $0 > 0 && $0 <= Validation.maxDurationSeconds } ?? true
+                && changes.distanceMeters.map { distance($0) == $0 } ?? true
+                && changes.date.map(Timestamp.supportedRange.contains) ?? true
+            guard !inside else { return nil }
             changes.durationSeconds = changes.durationSeconds.map(Record.bounded(duration:))
             changes.distanceMeters = changes.distanceMeters.map(distance)
             changes.date = changes.date.map(Record.bounded(date:))
             return .recordEdited(changes)
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored,
-             .filterSaved, .filterReset, .historyUndone, .historyRedone, .seriesChanged, .seriesEnded, .seriesResumed:
-            return event
+             .filterSaved, .filterReset, .historyUndone, .historyRedone, .seriesEnded, .seriesResumed:
+            return nil
         }
     }
 
-    /// Why `event` is read otherwise than it is stored (the English reason `verify` notes), or nil.
+    /// Why `event` (as stored) is read otherwise: the English reason `verify` notes, or nil.
     public static func note(_ event: DomainEvent) -> String? {
-        guard read(event) != event else { return nil }
+        guard normalised(event) != nil else { return nil }
         do {
             try EventRules.checkPayload(event)
         } catch {
             return error.reason
         }
-        return "a value past today's limits"
+        return "a value outside the years 0001-9999"
     }
 
     // MARK: Figures
@@ -121,22 +135,33 @@ public enum LegacyValues {
     /// An instant stored as `Timestamp.format` writes one outside the years 0001-9999 (`10000-01-01T04:59:00Z`,
     /// `0000-12-31T23:00:00Z`, `-0001-…`), read as the nearest instant inside; nil for any other text.
     public static func instant(_ text: String) -> Int64? {
-        guard let (year, rest) = outsideYear(text), rest.utf8.count == 16 || rest.utf8.count == 20, rest.hasSuffix("Z"),
-              Timestamp.parse("2000" + rest) != nil else { return nil }
-        return year < 1 ? Timestamp.supportedRange.lowerBound : Timestamp.supportedRange.upperBound
+        storedInstant(text).map(Record.bounded(date:))
     }
 
     /// A date stored as `LocalDate.description` writes one outside the years 0001-9999, read as
     /// 0001-01-01 or 9999-12-31; nil for any other text.
     public static func date(_ text: String) -> LocalDate? {
-        guard let (year, rest) = outsideYear(text), rest.utf8.count == 6, LocalDate.parse("2000" + rest) != nil else { return nil }
-        return clamped(LocalDate(uncheckedYear: year < 1 ? 0 : 10_000, month: 1, day: 1))
+        storedDate(text).map(clamped)
     }
 
-    /// A due date or instant in either of those shapes.
-    public static func due(_ text: String) -> Due? {
-        if let date = date(text) { return .date(date) }
-        return instant(text).map { .instant($0) }
+    /// Such an instant as the decoder reads it before `read`: the millisecond just outside the
+    /// range on its side (the text names one further out, which no reader needs).
+    static func storedInstant(_ text: String) -> Int64? {
+        guard let (year, rest) = outsideYear(text), rest.utf8.count == 16 || rest.utf8.count == 20, rest.hasSuffix("Z"),
+              Timestamp.parse("2000" + rest) != nil else { return nil }
+        return year < 1 ? Timestamp.supportedRange.lowerBound - 1 : Timestamp.supportedRange.upperBound + 1
+    }
+
+    /// Such a date as the decoder reads it before `read`: year 0 or 10000, on its side.
+    static func storedDate(_ text: String) -> LocalDate? {
+        guard let (year, rest) = outsideYear(text), rest.utf8.count == 6, LocalDate.parse("2000" + rest) != nil else { return nil }
+        return LocalDate(uncheckedYear: year < 1 ? 0 : 10_000, month: year < 1 ? 12 : 1, day: year < 1 ? 31 : 1)
+    }
+
+    /// A due date or instant in either shape, as the decoder reads it before `read`.
+    static func storedDue(_ text: String) -> Due? {
+        if let date = storedDate(text) { return .date(date) }
+        return storedInstant(text).map { .instant($0) }
     }
 
     /// The year of a text that starts with one outside 1-9999 as the formatters write it (`0000`,
