@@ -21,37 +21,44 @@ public enum LegacyValues {
     /// The event read normalised, or nil when every value it holds is inside the limits.
     public static func normalised(_ event: DomainEvent) -> DomainEvent? {
         switch event {
-        case .todoCreated(var fields):
-            guard !inside(fields.due) || !inside(fields.wait) else { return nil }
+        case .todoCreated(let stored):
+            // Bound with `let` and copied only when a value is outside: the replay hot path.
+            guard !inside(stored.due) || !inside(stored.wait) else { return nil }
+            var fields = stored
             fields.due = fields.due.map(clamped)
             fields.wait = fields.wait.map(clamped)
             return .todoCreated(fields)
-        case .todoEdited(var changes):
-            guard !inside(changes.due ?? nil) || !inside(changes.wait ?? nil) else { return nil }
+        case .todoEdited(let stored):
+            guard !inside(stored.due ?? nil) || !inside(stored.wait ?? nil) else { return nil }
+            var changes = stored
             changes.due = changes.due.map { $0.map(clamped) }
             changes.wait = changes.wait.map { $0.map(clamped) }
             return .todoEdited(changes)
-        case .seriesStarted(var fields):
-            guard !inside(fields.start) || !inside(fields.until.map(Due.date)) else { return nil }
+        case .seriesStarted(let stored):
+            guard !inside(stored.start) || !inside(stored.until.map(Due.date)) else { return nil }
+            var fields = stored
             fields.start = clamped(fields.start)
             fields.until = fields.until.map(clamped)
             return .seriesStarted(fields)
-        case .seriesChanged(var changes):
-            guard !inside((changes.until ?? nil).map(Due.date)) else { return nil }
+        case .seriesChanged(let stored):
+            guard !inside((stored.until ?? nil).map(Due.date)) else { return nil }
+            var changes = stored
             changes.until = changes.until.map { $0.map(clamped) }
             return .seriesChanged(changes)
-        case .recordLogged(var fields):
-            guard !recordInside(fields) else { return nil }
+        case .recordLogged(let stored):
+            guard !recordInside(stored) else { return nil }
+            var fields = stored
             fields.durationSeconds = Record.bounded(duration: fields.durationSeconds)
             fields.distanceMeters = distance(fields.distanceMeters)
             fields.date = Record.bounded(date: fields.date)
             fields.track = fields.track.map(track)
             return .recordLogged(fields)
-        case .recordEdited(var changes):
-            let inside = changes.durationSeconds.map { $0 > 0 && $0 <= Validation.maxDurationSeconds } ?? true
-                && changes.distanceMeters.map { distance($0) == $0 } ?? true
-                && changes.date.map(Timestamp.supportedRange.contains) ?? true
+        case .recordEdited(let stored):
+            let inside = stored.durationSeconds.map { $0 > 0 && $0 <= Validation.maxDurationSeconds } ?? true
+                && stored.distanceMeters.map { distance($0) == $0 } ?? true
+                && stored.date.map(Timestamp.supportedRange.contains) ?? true
             guard !inside else { return nil }
+            var changes = stored
             changes.durationSeconds = changes.durationSeconds.map(Record.bounded(duration:))
             changes.distanceMeters = changes.distanceMeters.map(distance)
             changes.date = changes.date.map(Record.bounded(date:))
