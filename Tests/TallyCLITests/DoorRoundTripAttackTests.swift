@@ -5,8 +5,9 @@ import TallyTestSupport
 
 /// What any door accepts, export and import restore: a store built by a random mix of `add`,
 /// `edit`, `done`, `record add`, `record edit`, `import` of a todo.txt file and `record import` of
-/// generated hostile files, with values at and past every limit, exports; that export imports into
-/// an empty store, which exports the same bytes.
+/// generated hostile files, with values at and past every limit, and of events an earlier version
+/// stored with figures past today's limits (`LegacyValues`), exports; that export imports into an
+/// empty store, which exports the same bytes.
 @Suite("every door's store survives export and import")
 struct DoorRoundTripAttackTests {
     /// Values at and past the limits, for the commands' options.
@@ -26,9 +27,18 @@ struct DoorRoundTripAttackTests {
             let zone = ["America/New_York", "Pacific/Kiritimati", "UTC", "Pacific/Pago_Pago"][round % 4]
             let tally = TallyRunner(now: "2026-11-21T12:00:00Z", zone: zone)
             var files = HostileActivityFiles(SeededRandom(seed: UInt64(round) + 100))
+            var legacy = LegacyPayloads(seed: UInt64(round) + 200)
+            var legacyStreams = 0
             var log: [String] = []
             for step in 0..<AttackScale.count(short: 30, full: 80) {
                 let arguments: [String]
+                if random.next() % 9 == 0 {
+                    // The door of an earlier version: events stored with its limits, appended raw.
+                    try RawEvents.append(RawEvents.legacy(&legacy, count: 2, first: round * 1000 + legacyStreams), to: tally)
+                    legacyStreams += 2
+                    log.append("legacy events")
+                    continue
+                }
                 switch random.next() % 8 {
                 case 0, 1: arguments = ["add", pick(Self.titles), "--due", pick(Self.dues), pick(Self.tags)]
                 case 2: arguments = ["edit", "1", "--due", pick(Self.dues), "--wait", pick(Self.dues)]

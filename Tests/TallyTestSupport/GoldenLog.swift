@@ -7,6 +7,9 @@ import TallyDomain
 /// event catalog grows, new events are appended at the end (with their chained hashes).
 public enum GoldenLog {
     public static let eventsURL = PackageFiles.url("Tests/Fixtures/reducer-golden/events.jsonl")
+    /// Events as earlier versions wrote them, with values past today's limits (`LegacyValues`),
+    /// chained after the last event of `events.jsonl`; the reducer digest folds them too.
+    public static let legacyURL = PackageFiles.url("Tests/Fixtures/reducer-golden/legacy.jsonl")
     public static let digestsURL = PackageFiles.url("Tests/Fixtures/reducer-golden/digests.txt")
 
     /// The fixture's events in log order.
@@ -19,6 +22,14 @@ public enum GoldenLog {
     public static func folded() throws -> ReadModel {
         var model = ReadModel()
         for envelope in try events() { try Reducer.evolve(&model, envelope) }
+        return model
+    }
+
+    /// The fixture followed by the legacy events, folded: what the reducer digest covers.
+    public static func foldedWithLegacy() throws -> ReadModel {
+        var model = try folded()
+        let text = try String(contentsOf: legacyURL, encoding: .utf8)
+        for line in text.split(separator: "\n") { try Reducer.evolve(&model, try envelope(String(line))) }
         return model
     }
 

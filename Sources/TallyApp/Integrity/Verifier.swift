@@ -12,6 +12,8 @@ public struct VerificationReport: Sendable {
     public var head: LogHead
     /// In log order; plugged-in checks' problems come last.
     public var problems: [LogProblem]
+    /// Events read normalised because they hold a value past today's limits (not problems).
+    public var notes: [LogProblem] = []
 
     public var isIntact: Bool { problems.isEmpty }
 }
@@ -26,6 +28,6 @@ public enum Verifier {
         for check in checks {
             verifier.record(try check(log, verifier.replay))
         }
-        return VerificationReport(events: verifier.count, head: verifier.head, problems: verifier.problems)
+        return VerificationReport(events: verifier.count, head: verifier.head, problems: verifier.problems, notes: verifier.notes)
     }
 }

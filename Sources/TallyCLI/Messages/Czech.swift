@@ -226,6 +226,12 @@ extension Language {
                 .other: "OK: {count} událostí, řetězec je neporušený",
             ]),
             .auditVerifyProblem: .text("  seq {seq}: {message}"),
+            .auditNoteLegacy: .text("{type}: {reason}"),
+            .auditVerifyLegacy: .plural([
+                .one: "Poznámka: {count} událost zapsaná starší verzí obsahuje hodnotu mimo dnešní limity a čte se upravená (seq {seq}, {message}).",
+                .few: "Poznámka: {count} události zapsané starší verzí obsahují hodnoty mimo dnešní limity a čtou se upravené (první: seq {seq}, {message}).",
+                .other: "Poznámka: {count} událostí zapsaných starší verzí obsahuje hodnoty mimo dnešní limity a čtou se upravené (první: seq {seq}, {message}).",
+            ]),
             .auditProblemSequence: .text("zde bylo očekáváno seq {expected}, nalezeno {found}: události chybí nebo nejsou ve správném pořadí"),
             .auditProblemHash: .text("hash nesouhlasí: uložený {stored}, vypočtený {expected}; tato událost (nebo řetězec před ní) byla změněna"),
             .auditProblemVersion: .text("stream {stream} má pokračovat verzí {expected}, nalezena verze {found}"),

@@ -192,6 +192,11 @@ extension Language {
             .auditNothingLeft: .text("  nothing left to change"),
             .auditVerifyOK: .plural([.one: "OK: {count} event, chain intact", .other: "OK: {count} events, chain intact"]),
             .auditVerifyProblem: .text("  seq {seq}: {message}"),
+            .auditNoteLegacy: .text("{type}: {reason}"),
+            .auditVerifyLegacy: .plural([
+                .one: "Note: {count} event written by an earlier version holds a value past today's limits and is read normalised (seq {seq}, {message}).",
+                .other: "Note: {count} events written by an earlier version hold values past today's limits and are read normalised (first: seq {seq}, {message}).",
+            ]),
             .auditProblemSequence: .text("expected seq {expected} here, found {found}: events are missing or out of order"),
             .auditProblemHash: .text("hash mismatch: stored {stored}, computed {expected}; this event (or the chain before it) was altered"),
             .auditProblemVersion: .text("stream {stream} should continue at version {expected}, found {found}"),

@@ -198,6 +198,8 @@ enum MessageID: String, CaseIterable, Sendable {
     case auditNothingLeft = "audit.nothing-left"
     case auditVerifyOK = "audit.verify-ok"
     case auditVerifyProblem = "audit.verify-problem"
+    case auditVerifyLegacy = "audit.verify-legacy"
+    case auditNoteLegacy = "audit.note-legacy"
     case auditProblemSequence = "audit.problem-sequence"
     case auditProblemHash = "audit.problem-hash"
     case auditProblemVersion = "audit.problem-version"

@@ -138,8 +138,18 @@ public enum EventCatalog {
         }
     }
 
-    /// Reads a stored payload, upcasting it first when it was written with an older schema.
+    /// Reads a stored payload, upcasting it first when it was written with an older schema, with
+    /// values past today's limits read as `LegacyValues` reads them: what every reader uses.
     public static func decode(type: String, schema: Int, data: JSONObject) throws(EventDecodingError) -> DomainEvent {
+        LegacyValues.read(try decodeAsStored(type: type, schema: schema, data: data))
+    }
+
+    /// The stored payload as it names its values, past today's limits or not (for `verify`'s notes).
+    public static func decodeAsStored(_ envelope: EventEnvelope) throws(EventDecodingError) -> DomainEvent {
+        try decodeAsStored(type: envelope.type, schema: envelope.schema, data: try object(envelope))
+    }
+
+    static func decodeAsStored(type: String, schema: Int, data: JSONObject) throws(EventDecodingError) -> DomainEvent {
         guard let current = currentSchemas[type] else {
             throw EventDecodingError(type: type, reason: "unknown event type")
         }
@@ -181,6 +191,11 @@ public enum EventCatalog {
 
     /// Parses the stored JSON text of an envelope and decodes it.
     public static func decode(_ envelope: EventEnvelope) throws(EventDecodingError) -> DomainEvent {
+        try decode(type: envelope.type, schema: envelope.schema, data: try object(envelope))
+    }
+
+    /// The stored JSON text of an envelope as an object.
+    private static func object(_ envelope: EventEnvelope) throws(EventDecodingError) -> JSONObject {
         let value: JSON
         do {
             value = try JSON.parse(envelope.data)
@@ -190,7 +205,7 @@ public enum EventCatalog {
         guard case .object(let object) = value else {
             throw EventDecodingError(type: envelope.type, reason: "payload is not a JSON object")
         }
-        return try decode(type: envelope.type, schema: envelope.schema, data: object)
+        return object
     }
 
     private static func decodeCurrent(type: String, _ data: JSONObject) throws(EventDecodingError) -> DomainEvent {
@@ -324,7 +339,9 @@ private struct PayloadReader {
     }
 
     func instant(_ key: String) throws(EventDecodingError) -> Int64 {
-        guard let raw = data[key]?.stringValue, let value = Timestamp.parse(raw) else { throw fail(key, "an ISO-8601 instant") }
+        guard let raw = data[key]?.stringValue, let value = Timestamp.parse(raw) ?? LegacyValues.storedInstant(raw) else {
+            throw fail(key, "an ISO-8601 instant")
+        }
         return value
     }
 
@@ -349,7 +366,9 @@ private struct PayloadReader {
     }
 
     func due(_ key: String) throws(EventDecodingError) -> Due {
-        guard let raw = data[key]?.stringValue, let value = Due(storageText: raw) else { throw fail(key, "a date or an ISO-8601 instant") }
+        guard let raw = data[key]?.stringValue, let value = Due(storageText: raw) ?? LegacyValues.storedDue(raw) else {
+            throw fail(key, "a date or an ISO-8601 instant")
+        }
         return value
     }
 
@@ -359,7 +378,9 @@ private struct PayloadReader {
     }
 
     func date(_ key: String) throws(EventDecodingError) -> LocalDate {
-        guard let raw = data[key]?.stringValue, let value = LocalDate.parse(raw) else { throw fail(key, "a date (YYYY-MM-DD)") }
+        guard let raw = data[key]?.stringValue, let value = LocalDate.parse(raw) ?? LegacyValues.storedDate(raw) else {
+            throw fail(key, "a date (YYYY-MM-DD)")
+        }
         return value
     }
 

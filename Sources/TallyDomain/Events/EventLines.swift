@@ -75,7 +75,9 @@ public enum EventLines {
     }
 
     /// Reads one line: checks every field's presence and type, that the payload decodes
-    /// (upcast from older schemas) as an event of a known type, and that it obeys `EventRules`.
+    /// (upcast from older schemas, figures past today's limits read as `LegacyValues` reads them,
+    /// as the log will read the stored line) as an event of a known type, and that this event
+    /// obeys `EventRules`. The payload is kept as the line's canonical text, so hashes hold.
     /// `seq` and `hash` may be absent or null. Lines of the plain shape `export` writes are read
     /// without a JSON tree (`EventLineScanner`); the tree decides everything else.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(EventLineError) -> ImportedEvent {

@@ -8,7 +8,8 @@
 /// `origin`, ill-formed UTF-8, bad JSON. The caller then runs the tree decoder
 /// (`EventCatalog.decodeTree`), which stays the one definition of what a payload may be and of
 /// every error message. So the scanner accepts a subset of what that decoder accepts, and for it
-/// builds the same event.
+/// builds the same event, read as that decoder reads it (`LegacyValues.read`, a few integer
+/// comparisons for a todo).
 enum PayloadScanner {
     /// The event types the scanner reads.
     enum Kind {
@@ -28,7 +29,7 @@ enum PayloadScanner {
         guard let base = data.baseAddress, !data.isEmpty else { return nil }
         var cursor = Cursor(bytes: base, count: data.count)
         guard let event = decodeObject(type: type, schema: schema, at: &cursor), cursor.atEnd() else { return nil }
-        return event
+        return LegacyValues.read(event)
     }
 
     /// Reads one payload object at `cursor` and leaves the cursor after its closing brace.

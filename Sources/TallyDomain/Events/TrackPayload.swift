@@ -29,9 +29,12 @@ public enum TrackPayload {
         }
         var efforts: [TrackEffort] = []
         for item in list {
-            guard let effort = item.objectValue, let meters = effort["meters"]?.intValue, let seconds = effort["seconds"]?.doubleValue,
+            guard let effort = item.objectValue, let meters = effort["meters"]?.intValue, let seconds = effort["seconds"],
                   let whole = Int(exactly: meters) else { return nil }
-            efforts.append(TrackEffort(meters: whole, seconds: seconds))
+            // A time that was not finite was written as null by earlier versions: read as no effort (`LegacyValues`).
+            if seconds.isNull { continue }
+            guard let value = seconds.doubleValue else { return nil }
+            efforts.append(TrackEffort(meters: whole, seconds: value))
         }
         return TrackSummary(sha256: sha, format: format, movingSeconds: movingSeconds, elevationGainMeters: gain, bestEfforts: efforts)
     }

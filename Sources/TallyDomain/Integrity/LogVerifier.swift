@@ -12,6 +12,9 @@ public struct LogProblem: Sendable, Equatable {
         case undecodable(type: String, reason: String)
         /// A check plugged into `verify` (such as snapshot + tail against a full replay) failed.
         case failedCheck(name: String, detail: String)
+        /// Not a problem but a note: the payload holds a value past today's limits, which every
+        /// reader reads normalised (`LegacyValues`); `reason` is the first limit it breaks.
+        case legacyValue(type: String, reason: String)
     }
 
     /// The event the problem is about (0 when it is about the log as a whole).
@@ -31,6 +34,7 @@ public struct LogProblem: Sendable, Equatable {
         case .versionGap: "version"
         case .undecodable: "decode"
         case .failedCheck(let name, _): name
+        case .legacyValue: "legacy-value"
         }
     }
 }
@@ -44,6 +48,9 @@ public struct LogProblem: Sendable, Equatable {
 /// - Complexity: O(1) per event plus the payload size; memory O(streams).
 public struct LogVerifier {
     public private(set) var problems: [LogProblem] = []
+    /// Events that hold a value past today's limits, which every reader reads normalised
+    /// (`LegacyValues`): not a problem, the log is intact; `verify` mentions them.
+    public private(set) var notes: [LogProblem] = []
     public private(set) var count = 0
     /// The last event seen: its position and stored hash.
     public private(set) var head = LogHead.empty
@@ -69,7 +76,13 @@ public struct LogVerifier {
         }
         versions[event.stream] = event.version
         do {
-            try Reducer.evolve(&replay, event)
+            let stored = try EventCatalog.decodeAsStored(event)
+            var read = stored
+            if let normalised = LegacyValues.normalised(stored) {
+                read = normalised
+                notes.append(LogProblem(seq: event.seq, kind: .legacyValue(type: event.type, reason: LegacyValues.note(stored) ?? "")))
+            }
+            Reducer.evolve(&replay, read, stream: event.stream, version: event.version, seq: event.seq, at: event.recordedAt)
         } catch {
             problems.append(LogProblem(seq: event.seq, kind: .undecodable(type: error.type, reason: error.reason)))
         }

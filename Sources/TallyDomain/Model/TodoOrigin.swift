@@ -34,7 +34,7 @@ extension TodoOrigin {
         if created.isNull {
             self.init(tool: tool, id: id)
         } else {
-            guard let text = created.stringValue, let instant = Timestamp.parse(text) else { return nil }
+            guard let text = created.stringValue, let instant = Timestamp.parse(text) ?? LegacyValues.instant(text) else { return nil }
             self.init(tool: tool, id: id, createdAt: instant)
         }
     }

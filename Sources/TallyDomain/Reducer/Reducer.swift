@@ -1,7 +1,7 @@
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 5
+    public static let version = 6
 
     /// Folds one event into the model.
     ///
@@ -171,20 +171,18 @@ extension Record {
     }
 }
 
-/// The read model keeps every record's figures inside the limits every door shares (`EventRules`).
-///
-/// Only an event stored before the limits were checked everywhere can break them (a TCX lap with a
-/// negative time was once accepted); folding it brings the figure to the nearest value inside, so
-/// snapshots, `rebuild` and every view can rely on the limits and never trap. The event itself is
-/// left as it was written: the log is never rewritten.
+/// The read model keeps every record's figures inside the limits every door shares (`EventRules`),
+/// by the rules a stored event past them is read with (`LegacyValues`): decoding already applies
+/// them, and folding applies them again to an event handed over directly, so snapshots, `rebuild`
+/// and every view can rely on the limits and never trap. The event itself is left as it was
+/// written: the log is never rewritten.
 extension Record {
     static func bounded(duration seconds: Int) -> Int {
         min(max(seconds, 1), Validation.maxDurationSeconds)
     }
 
     static func bounded(distance meters: Double?) -> Double? {
-        guard let meters, !meters.isNaN else { return nil }
-        return min(max(meters, 0), Validation.maxDistanceMeters)
+        LegacyValues.distance(meters)
     }
 
     static func bounded(date: Int64) -> Int64 {
@@ -192,14 +190,6 @@ extension Record {
     }
 
     static func bounded(track: TrackSummary) -> TrackSummary {
-        var track = track
-        track.movingSeconds = min(max(track.movingSeconds, 0), Validation.maxDurationSeconds)
-        if let gain = track.elevationGainMeters {
-            track.elevationGainMeters = gain.isNaN ? nil : min(max(gain, 0), Validation.maxElevationGainMeters)
-        }
-        track.bestEfforts = Array(track.bestEfforts.filter { effort in
-            effort.meters > 0 && effort.meters <= Validation.maxEffortMeters && effort.seconds.isFinite && effort.seconds > 0
-        }.prefix(Validation.maxBestEfforts))
-        return track
+        LegacyValues.track(track)
     }
 }

@@ -33,12 +33,13 @@ public enum SnapshotCodec {
 
     static let magic: [UInt8] = Array("TSNP".utf8)
 
-    /// The body of a snapshot of `model`.
+    /// The body of a snapshot of `model`, marked as folded by `reducerVersion` (a test pins the
+    /// layout under a fixed one, since a reducer change alone does not change the layout).
     /// - Complexity: O(size of the models).
-    public static func encode(_ model: ReadModel, latestRecordedAt: Int64, logHash: String) -> [UInt8] {
+    public static func encode(_ model: ReadModel, latestRecordedAt: Int64, logHash: String, reducerVersion: Int = Reducer.version) -> [UInt8] {
         var writer = BinaryWriter(capacity: 64 + model.todos.count * 96)
         writer.raw(magic)
-        let header = SnapshotHeader(position: model.position, latestRecordedAt: latestRecordedAt, logHash: logHash)
+        let header = SnapshotHeader(reducerVersion: reducerVersion, position: model.position, latestRecordedAt: latestRecordedAt, logHash: logHash)
         header.write(to: &writer)
         model.write(to: &writer)
         return writer.bytes

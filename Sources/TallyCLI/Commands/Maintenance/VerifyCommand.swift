@@ -52,6 +52,11 @@ enum VerifyCommand: CommandHandler {
                     .object(["seq": .int(problem.seq), "kind": .string(problem.code), "message": .string(message(problem, catalog))])
                 }),
             ]
+            if !report.notes.isEmpty {
+                object["notes"] = .array(report.notes.map { note in
+                    .object(["seq": .int(note.seq), "kind": .string(note.code), "message": .string(message(note, catalog))])
+                })
+            }
             if let remote, let compared {
                 object["remote"] = .object([
                     "url": .string(remote.shown), "synced": .int(remote.synced.seq), "events": .int(compared.events),
@@ -68,6 +73,9 @@ enum VerifyCommand: CommandHandler {
             for problem in report.problems {
                 context.console.line(catalog.text(.auditVerifyProblem, ["seq": String(problem.seq), "message": message(problem, catalog)]))
             }
+        }
+        if !context.json, let note = report.notes.first {
+            context.console.line(catalog.plural(.auditVerifyLegacy, count: report.notes.count, ["seq": String(note.seq), "message": message(note, catalog)]))
         }
         if let first = report.problems.first {
             throw VerificationFailed(problems: report.problems.count, firstSeq: first.seq)
@@ -87,6 +95,8 @@ enum VerifyCommand: CommandHandler {
             catalog.text(.auditProblemDecode, ["type": type, "reason": reason])
         case .failedCheck(let name, let detail):
             catalog.text(.auditProblemCheck, ["name": name, "detail": detail])
+        case .legacyValue(let type, let reason):
+            catalog.text(.auditNoteLegacy, ["type": type, "reason": reason])
         }
     }
 }
