@@ -80,7 +80,7 @@ release: deps
 test: deps
 	SWIFT='$(SWIFT)' PG_E2E_SUITES='$(PG_E2E_SUITES)' ./scripts/test-all
 
-## bench: release build, then the README's performance table on generated stores (cached in .build/bench; the first run generates them).
+## bench: release build, then the performance table (docs/performance.md) on generated stores (cached in .build/bench; the first run generates them).
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/tally-bench --tally .build/release/tally --cache .build/bench

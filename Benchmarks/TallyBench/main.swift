@@ -8,7 +8,7 @@ import TallyDomain
 
 /// `tally-bench [--quick | --smoke] [--tally PATH] [--cache DIR] [--runs N]`
 ///
-/// Measures the figures of the README's Performance section on generated stores and prints
+/// Measures the figures of docs/performance.md on generated stores and prints
 /// them as a Markdown table (medians). Stores are cached in `--cache` and reused across runs.
 struct Profile {
     var name: String

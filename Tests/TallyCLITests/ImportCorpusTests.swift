@@ -100,7 +100,7 @@ struct ImportCorpusTests {
         let tasks = try JSON.parse(String(contentsOfFile: oraclePath, encoding: .utf8)).arrayValue ?? []
         let todos = (Self.todos(tally).arrayValue ?? []).compactMap(\.objectValue)
         let parents = Set(tasks.compactMap { $0.objectValue?["parent"]?.stringValue })
-        // tally keeps one open instance per series: the earliest pending one (see the README's recurrence section).
+        // tally keeps one open instance per series: the earliest pending one (see docs/guide/todos.md, recurring todos).
         var earliestPending: [String: (uuid: String, due: String)] = [:]
         for case .object(let task) in tasks where task["status"] == "pending" {
             guard let parent = task["parent"]?.stringValue, let uuid = task["uuid"]?.stringValue else { continue }

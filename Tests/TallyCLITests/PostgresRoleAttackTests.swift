@@ -4,9 +4,9 @@ import TallyDomain
 import TallyTestSupport
 
 /// Roles on a shared log, tried the way a careless or hostile teammate would: every role kind of the
-/// README's table (owner, writer, reader, a role with no grant), through tally and through raw SQL
+/// roles table in docs/guide/postgresql.md (owner, writer, reader, a role with no grant), through tally and through raw SQL
 /// over a password (scram) login on 127.0.0.1.
-@Suite("PostgreSQL roles: each may do what the README's table says, and nothing more", .enabled(if: PostgresTestServer.isEnabled))
+@Suite("PostgreSQL roles: each may do what the roles table says, and nothing more", .enabled(if: PostgresTestServer.isEnabled))
 struct PostgresRoleAttackTests {
     let server: PostgresTestServer
 

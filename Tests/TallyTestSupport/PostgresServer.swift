@@ -141,7 +141,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         return (name, password)
     }
 
-    /// The grants of the README's roles table, with `ROLE` for the role and `DATABASE_NAME` for the database.
+    /// The grants of the roles table (docs/guide/postgresql.md), with `ROLE` for the role and `DATABASE_NAME` for the database.
     public enum Grants {
         public static let writer = [
             "GRANT CONNECT ON DATABASE DATABASE_NAME TO ROLE",

@@ -11,7 +11,7 @@ public struct SnapshotPolicy: Sendable, Equatable {
         self.keep = keep
     }
 
-    /// The policy tally uses; see the README's Performance section for the measurements behind the threshold.
+    /// The policy tally uses; see docs/performance.md for the measurements behind the threshold.
     public static let standard = SnapshotPolicy(tailThreshold: 1000, keep: 2)
 
     /// Whether a write command that left the models at `position` should store a snapshot now.

@@ -14,7 +14,7 @@ import Darwin
 /// Distance is the haversine great-circle distance on a sphere of the mean Earth radius
 /// (6 371 008.8 m); against the WGS-84 ellipsoid it is off by at most 0.5 %, usually far less.
 ///
-/// The filter (documented in the README): points without a time (or one outside the years
+/// The filter (documented in docs/guide/activities.md): points without a time (or one outside the years
 /// 0001-9999), without a finite position on the globe, and points whose time does not
 /// advance past the previous kept point, are dropped. A point that could only be reached from the
 /// previous kept point faster than the sport's top speed (`maxSpeed`) is a GPS jump: when the

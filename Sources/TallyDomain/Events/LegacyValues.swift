@@ -1,6 +1,6 @@
 /// How an event written under older rules is read today: its values past the limits every door now
 /// checks (`EventRules`) are read as absent or brought to the nearest value inside, by the rules the
-/// README lists under "Payload schemas and upcasting".
+/// docs/design/storage-format.md lists under "Payload schemas and upcasting".
 ///
 /// Events are immutable and hashed over their stored text, so a log is never rewritten: the event
 /// keeps its bytes, and every reader (the fold, both payload decoders, `import` and `sync` through

@@ -10,7 +10,7 @@ import Foundation
 /// Mapping: description → title, tags and project → tags, priority H/M/L → high/medium/low,
 /// due → due (a local midnight becomes a whole day), annotations → note lines, entry → when created
 /// (in the origin), end (else modified) → when completed or deleted, uuid → the origin's id.
-/// Fields tally has no place for are kept in the note as `field: value` lines. See the README's table.
+/// Fields tally has no place for are kept in the note as `field: value` lines. See docs/guide/import-export.md.
 public enum TaskwarriorImport {
     /// Fields that are mapped, or computed by `task` and worth nothing in another tool.
     static let knownFields: Set<String> = [

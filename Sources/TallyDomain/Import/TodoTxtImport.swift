@@ -10,7 +10,7 @@ import Foundation
 /// todo.txt tools show them) and also become tags; inner spacing is kept; tabs become spaces. Only
 /// the fields tally stores elsewhere leave the text: `due:YYYY-MM-DD` → due, `pri:X` → priority.
 /// `x` → completed (with its completion date), `(A)`/`(B)`/`(C)` → high/medium/low, the creation
-/// date → when created (in the origin). See the README's table for every odd case.
+/// date → when created (in the origin). See docs/guide/import-export.md for every odd case.
 public enum TodoTxtImport {
     /// Converts the file's bytes; throws when a line is not UTF-8 text or the file is JSON.
     public static func parse(_ bytes: [UInt8], zone: Zone) throws(ImportFormatError) -> ImportBatch {
