@@ -107,8 +107,18 @@ struct PostgresPayloadRuleAttackTests {
             ("first day", "0001-01-01", true, false), ("last day", "9999-12-31", true, false), ("year 0", "0000-12-31", true, false),
             ("year 10000", "10000-01-01", true, false), ("first instant", "0001-01-01T00:00:00Z", false, false),
             ("last instant", "9999-12-31T23:59:59.999Z", false, false), ("before year 1", "0000-12-31T23:59:59.999Z", false, false),
-            ("after 9999", "10000-01-01T00:00:00Z", false, false), ("an offset", "2026-01-01T00:00:00+01:00", false, true),
-            ("an offset before year 1", "0001-01-01T00:30:00+01:00", false, false), ("negative year", "-0001-01-01T00:00:00Z", false, false),
+            ("after 9999", "10000-01-01T00:00:00Z", false, false), ("an offset", "2026-01-01T00:00:00+01:00", false, false),
+            ("an offset of +HHMM", "2026-01-01T00:00:00+0130", false, false), ("an offset of -HH", "2026-01-01T00:00:00-05", false, false),
+            ("a space and z", "2026-01-01 08:30z", false, false), ("a lowercase t, no seconds", "2026-01-01t08:30Z", false, false),
+            ("one digit after the second", "2026-01-01T08:30:00.5Z", false, false),
+            ("four digits after the second", "2026-01-01T08:30:00.1234Z", false, true),
+            ("an offset before year 1", "0001-01-01T00:30:00+01:00", false, false),
+            ("an offset on the first day, still in year 1", "0001-01-01T05:00:00+01:00", false, true),
+            ("a zero offset on the first day", "0001-01-01T00:00:00+00:00", false, false),
+            ("an offset after 9999", "9999-12-31T23:30:00-01:00", false, false),
+            ("an offset on the last day, still in 9999", "9999-12-31T20:00:00-01:00", false, true),
+            ("a day before the last, with an offset", "9999-12-30T23:30:00-01:00", false, false),
+            ("negative year", "-0001-01-01T00:00:00Z", false, false), ("no zone", "2026-01-01T08:30:00", false, false),
         ]
         for (label, value, dateOnly, stricter) in whens {
             for key in ["due", "wait"] {

@@ -80,8 +80,9 @@ $$;
 --     a text of combining marks near the limit may be refused here though tally accepts it;
 --   * a tag is a-z, 0-9, '_', '-', or a lowercase letter of Latin-1, Latin Extended-A, Greek or
 --     Cyrillic (tally also accepts the letters, digits and marks of other scripts);
---   * dates are YYYY-MM-DD and instants tally's own form YYYY-MM-DDTHH:MM:SS[.mmm]Z (tally also
---     reads offsets), years 0001-9999;
+--   * an instant with more than three digits after the second, or on 0001-01-01 or 9999-12-31
+--     with an offset that points out of the years 0001-9999, is refused;
+--   * a tag not in NFC is refused (tally compares tags by canonical equivalence);
 --   * a field tally needs (a title, a duration) that is missing or of the wrong type is refused
 --     here (tally would not decode that event at all).
 -- Returns NULL when the payload is fine, else the reason.
@@ -118,18 +119,28 @@ BEGIN
 END;
 $$;
 
--- Whether a JSON value is a date (p_dates) or an instant tally writes, in the years 0001-9999.
+-- Whether a JSON value is a date (p_dates) or an instant in the years 0001-9999 (UTC), in the
+-- shapes Timestamp.parse reads: a date, 'T', 't' or ' ', HH:MM[:SS[.fff]], and Z, z, +HH, +HHMM or
+-- +HH:MM. An instant on the first or last day whose offset could carry it out of those years is
+-- refused (tally computes the exact instant; the difference is under a day at each end).
 CREATE FUNCTION tally_when_ok(p_value JSONB, p_dates BOOLEAN) RETURNS BOOLEAN LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
   value TEXT;
+  parts TEXT[];
 BEGIN
   IF p_value IS NULL OR jsonb_typeof(p_value) <> 'string' THEN RETURN FALSE; END IF;
   value := p_value #>> '{}';
-  IF value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z$'
-     OR (p_dates AND value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$') THEN
+  IF p_dates AND value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN
     RETURN substr(value, 1, 4) <> '0000';
   END IF;
-  RETURN FALSE;
+  parts := regexp_match(value,
+    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,3})?)?([Zz]|([+-])[0-9]{2}(:?[0-9]{2})?)$');
+  IF parts IS NULL OR substr(parts[1], 1, 4) = '0000' THEN RETURN FALSE; END IF;
+  IF parts[5] IS NOT NULL AND parts[4] !~ '^.00(:?00)?$' THEN
+    IF parts[1] = '0001-01-01' AND parts[5] = '+' THEN RETURN FALSE; END IF;
+    IF parts[1] = '9999-12-31' AND parts[5] = '-' THEN RETURN FALSE; END IF;
+  END IF;
+  RETURN TRUE;
 END;
 $$;
 
