@@ -98,7 +98,10 @@ BEGIN
   value := regexp_replace(p_value #>> '{}',
     '^[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]+|[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]+$',
     '', 'g');
-  IF p_nfc AND value !~ '^[\u0020-\u007e]*$' THEN value := normalize(value, NFC); END IF;
+  -- (normalize() needs a UTF-8 database; in another encoding, skipping it never counts fewer characters.)
+  IF p_nfc AND value !~ '^[\u0020-\u007e]*$' AND current_setting('server_encoding') = 'UTF8' THEN
+    value := normalize(value, NFC);
+  END IF;
   IF value = '' OR char_length(value) > p_max THEN RETURN FALSE; END IF;
   IF p_note THEN
     RETURN value !~ '[\u0001-\u0008\u000b-\u001f\u007f-\u009f]';
