@@ -337,10 +337,16 @@ extension PostgresEventLog {
         guard schemaKnown else { return [] }
         let connection = try open()
         do {
+            // Only the snapshots stored by this role or by the log's owner (migration 0006): a snapshot
+            // another writer stored may say anything. At one key this role's own comes first, the
+            // choice `tally_snapshot_chunk` makes too.
             return try connection.query("""
-                SELECT seq, format, reducer_version, created_at, checksum,
-                       CASE WHEN chunk_size > 0 THEN size ELSE octet_length(body) END, chunk_size
-                FROM snapshots ORDER BY seq DESC, created_at DESC
+                SELECT seq, format, reducer_version, created_at, checksum, size, chunk_size FROM (
+                  SELECT DISTINCT ON (seq, format, reducer_version) seq, format, reducer_version, created_at, checksum,
+                         CASE WHEN chunk_size > 0 THEN size ELSE octet_length(body) END AS size, chunk_size
+                  FROM snapshots WHERE \(Self.trustedSnapshot)
+                  ORDER BY seq, format, reducer_version, stored_by = session_user DESC
+                ) AS trusted ORDER BY seq DESC, created_at DESC
                 """) { rows in
                 (0 ..< rows.count).map { row in
                     SnapshotInfo(seq: rows.int64(row, 0), format: rows.int(row, 1), reducerVersion: rows.int(row, 2),
@@ -353,11 +359,18 @@ extension PostgresEventLog {
         }
     }
 
+    /// The condition on a `snapshots` row that this session may use: stored by its own role or by the owner of `events`.
+    static let trustedSnapshot = """
+        stored_by IN (session_user, (SELECT pg_get_userbyid(relowner)::text FROM pg_class WHERE oid = 'events'::regclass))
+        """
+
     public func snapshotChunkSums(_ info: SnapshotInfo) throws -> [UInt8]? {
         guard schemaKnown, info.chunkSize > 0 else { return nil }
         do {
-            return try open().query("SELECT chunk_sums FROM snapshots WHERE seq = $1 AND format = $2 AND reducer_version = $3",
-                                    [.int(info.seq), .int(info.format), .int(info.reducerVersion)], binaryResult: true) { rows in
+            return try open().query("""
+                SELECT chunk_sums FROM snapshots WHERE seq = $1 AND format = $2 AND reducer_version = $3 AND \(Self.trustedSnapshot)
+                ORDER BY stored_by = session_user DESC LIMIT 1
+                """, [.int(info.seq), .int(info.format), .int(info.reducerVersion)], binaryResult: true) { rows in
                 rows.count > 0 ? try rows.withBytes(0, 0) { Array(UnsafeRawBufferPointer($0)) } : nil
             }
         } catch let error as PGError {

@@ -1,0 +1,335 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+
+/// The server's payload rules (migration 0006's `tally_payload_problem`, run by the insert trigger)
+/// against `EventRules.checkPayload`: for each rule, payloads just inside and just outside each limit.
+/// The server never accepts what EventRules refuses; it refuses what EventRules accepts only in the
+/// documented differences (code points rather than characters, tags outside the scripts it knows,
+/// instants with an offset), each case of which is named here. And a writer with raw SQL cannot
+/// append, well linked, an event every replica's `sync` would refuse.
+@Suite("PostgreSQL: the server refuses what EventRules refuses, for every event type it knows", .enabled(if: PostgresTestServer.isEnabled))
+struct PostgresPayloadRuleAttackTests {
+    let server: PostgresTestServer
+
+    init() throws {
+        server = try PostgresTestServer.shared()
+    }
+
+    /// The blocks of letters without case the server's tag rule takes whole (migration 0006).
+    static let uncasedBlocks: [ClosedRange<Int>] = [
+        0x5D0 ... 0x5EA, 0x620 ... 0x64A, 0x904 ... 0x939, 0xE01 ... 0xE30, 0xE32 ... 0xE33, 0xE40 ... 0xE46, 0x3041 ... 0x3096, 0x30A1 ... 0x30FA,
+        0x30FC ... 0x30FC, 0x3400 ... 0x4DBF, 0x4E00 ... 0x9FFF, 0xAC00 ... 0xD7A3,
+    ]
+
+    @Test("every code point of the uncased blocks the server takes whole is a tag tally keeps as it is")
+    func uncasedBlocksAreTags() {
+        for block in Self.uncasedBlocks {
+            for code in block {
+                guard let scalar = Unicode.Scalar(code) else { continue }
+                let tag = String(scalar)
+                #expect((try? Validation.tag(tag)) == tag, "U+\(String(code, radix: 16)) is not a tag tally keeps")
+            }
+        }
+    }
+
+    /// One payload; `stricter` marks a documented difference (EventRules accepts, the server refuses).
+    struct Case {
+        var name: String
+        var type: String
+        var payload: JSONObject
+        var stricter = false
+    }
+
+    static let uuid = "0b5f7c9e-3a1d-4e2f-8a6b-9c0d1e2f3a4b"
+    static let todo: JSONObject = ["title": "Task", "tags": .array([]), "priority": .null, "due": .null, "note": .null, "wait": .null, "series": .null]
+    static let track: JSONObject = [
+        "sha256": .string(String(repeating: "a", count: 64)), "format": "gpx", "movingSeconds": 1700, "elevationGainMeters": .double(12.5),
+        "bestEfforts": .array([.object(["meters": 1000, "seconds": .double(300)])]),
+    ]
+    static let record: JSONObject = [
+        "name": "Run", "category": "run", "durationSeconds": 1800, "distanceMeters": .double(5000), "place": .null,
+        "date": "2026-11-20T07:00:00Z", "note": .null, "source": "local", "track": .null,
+    ]
+
+    static func with(_ base: JSONObject, _ key: String, _ value: JSON) -> JSONObject {
+        var object = base
+        object[key] = value
+        return object
+    }
+
+    static func strings(_ values: [String]) -> JSON { .array(values.map { .string($0) }) }
+
+    /// Every rule, just inside and just outside its limits.
+    static func cases() -> [Case] {
+        var cases: [Case] = []
+        func add(_ name: String, _ type: String, _ payload: JSONObject, stricter: Bool = false) {
+            cases.append(Case(name: name, type: type, payload: payload, stricter: stricter))
+        }
+        let x = { (count: Int) in String(repeating: "x", count: count) }
+        // Texts: title (NFC, 500), note (NFC, 10,000, newline and tab allowed), name and place (200).
+        let texts: [(key: String, max: Int, types: [(String, JSONObject)], note: Bool)] = [
+            ("title", 500, [("todo.created", todo), ("todo.edited", [:]), ("series.changed", [:])], false),
+            ("note", 10_000, [("todo.created", todo), ("todo.edited", [:]), ("record.logged", record), ("record.edited", [:])], true),
+            ("name", 200, [("record.logged", record), ("record.edited", [:])], false),
+            ("place", 200, [("record.logged", record), ("record.edited", [:])], false),
+        ]
+        for text in texts {
+            for (type, base) in text.types {
+                let values: [(String, String, Bool)] = [
+                    ("1 character", "x", false), ("\(text.max) characters", x(text.max), false), ("\(text.max + 1) characters", x(text.max + 1), false),
+                    ("\(text.max) characters between spaces", "  \t" + x(text.max) + " \u{3000}\u{200B}\n", false),
+                    ("\(text.max - 1) and a composed é", x(text.max - 1) + "é", false),
+                    ("\(text.max) and a composed é", x(text.max) + "é", false),
+                    ("\(text.max - 1) and an é of two code points (one after NFC)", x(text.max - 1) + "e\u{301}", text.key == "name" || text.key == "place"),
+                    ("\(text.max - 1) characters of two code points each after NFC", String(repeating: "\u{1EA1}\u{308}", count: text.max - 1), true),
+                    ("empty", "", false), ("blank", "  \u{3000} ", false), ("only U+200B", "\u{200B}", false),
+                    ("ESC inside", "a\u{1B}b", false), ("tab inside", "a\tb", false), ("newline inside", "a\nb", false),
+                    ("CR inside", "a\rb", false), ("U+0085 inside", "a\u{85}b", false), ("DEL inside", "a\u{7F}b", false),
+                    ("U+00A0 inside", "a\u{A0}b", false), ("emoji", "👩‍👩‍👧 plan", true),
+                ]
+                for (label, value, stricter) in values {
+                    // The family emoji is one character of five code points: stricter only where it matters (never here, under 500).
+                    add("\(type) \(text.key): \(label)", type, with(base, text.key, .string(value)), stricter: stricter && label != "emoji")
+                }
+                add("\(type) \(text.key): a number", type, with(base, text.key, 5))
+                if text.key == "note" || text.key == "place" { add("\(type) \(text.key): null", type, with(base, text.key, .null)) }
+            }
+        }
+        // Tags.
+        for (type, base) in [("todo.created", todo), ("todo.edited", [:] as JSONObject), ("series.changed", [:] as JSONObject)] {
+            let tagCases: [(String, [String], Bool)] = [
+                ("none", [], false), ("20 tags", (0 ..< 20).map { "t\($0)" }, false), ("21 tags", (0 ..< 21).map { "t\($0)" }, false),
+                ("a tag of 32", [x(32)], false), ("a tag of 33", [x(33)], false), ("an empty tag", [""], false),
+                ("capitals", ["Work"], false), ("a space", ["a b"], false), ("a dot", ["a.b"], false), ("_ and -", ["a_b-c"], false),
+                ("Czech", ["práce", "účet", "žďár"], false), ("German", ["straße"], false), ("Greek", ["ελληνικά"], false),
+                ("Cyrillic", ["работа"], false), ("Czech capitals", ["Práce"], false), ("decomposed é (tally compares tags by canonical equivalence)", ["e\u{301}"], true),
+                ("Japanese", ["日本"], false), ("Korean", ["한국"], false), ("Hebrew", ["עברית"], false), ("Arabic", ["عمل"], false), ("Thai", ["งาน"], false), ("Hindi with a vowel sign", ["काम"], true), ("Arabic digits", ["٣"], true), ("a symbol", ["a©"], false), ("an emoji", ["🏃"], false),
+                ("dotless i", ["ı"], false), ("capital with dot", ["İ"], false), ("Latin-1 capital", ["À"], false), ("×", ["×"], false),
+                ("÷", ["÷"], false), ("ſ", ["ſ"], false), ("ŉ", ["ŉ"], false), ("31 and é", [x(31) + "é"], false),
+                ("32 and é", [x(32) + "é"], false),
+            ]
+            for (label, tags, stricter) in tagCases { add("\(type) tags: \(label)", type, with(base, "tags", strings(tags)), stricter: stricter) }
+            add("\(type) tags: a number in the list", type, with(base, "tags", .array([5])))
+        }
+        // Every code point the server's tag rule lets in, one by one: EventRules must accept each.
+        let letters = Array(0xDF ... 0x17F) + Array(0x3AC ... 0x3CE) + Array(0x430 ... 0x45F)
+            + Self.uncasedBlocks.flatMap { block in [block.lowerBound, (block.lowerBound + block.upperBound) / 2, block.upperBound] }
+        for code in letters {
+            guard let scalar = Unicode.Scalar(code) else { continue }
+            add("tag U+\(String(code, radix: 16))", "todo.edited", ["tags": strings([String(scalar)])])
+        }
+        // Dates and instants.
+        let whens: [(String, String, Bool, Bool)] = [
+            ("first day", "0001-01-01", true, false), ("last day", "9999-12-31", true, false), ("year 0", "0000-12-31", true, false),
+            ("year 10000", "10000-01-01", true, false), ("first instant", "0001-01-01T00:00:00Z", false, false),
+            ("last instant", "9999-12-31T23:59:59.999Z", false, false), ("before year 1", "0000-12-31T23:59:59.999Z", false, false),
+            ("after 9999", "10000-01-01T00:00:00Z", false, false), ("an offset", "2026-01-01T00:00:00+01:00", false, false),
+            ("an offset of +HHMM", "2026-01-01T00:00:00+0130", false, false), ("an offset of -HH", "2026-01-01T00:00:00-05", false, false),
+            ("a space and z", "2026-01-01 08:30z", false, false), ("a lowercase t, no seconds", "2026-01-01t08:30Z", false, false),
+            ("one digit after the second", "2026-01-01T08:30:00.5Z", false, false),
+            ("four digits after the second", "2026-01-01T08:30:00.1234Z", false, false),
+            ("an offset before year 1", "0001-01-01T00:30:00+01:00", false, false),
+            ("an offset on the first day, still in year 1", "0001-01-01T05:00:00+01:00", false, false),
+            ("a zero offset on the first day", "0001-01-01T00:00:00+00:00", false, false),
+            ("an offset after 9999", "9999-12-31T23:30:00-01:00", false, false),
+            ("an offset on the last day, still in 9999", "9999-12-31T20:00:00-01:00", false, false),
+            ("a day before the last, with an offset", "9999-12-30T23:30:00-01:00", false, false),
+            ("negative year", "-0001-01-01T00:00:00Z", false, false), ("no zone", "2026-01-01T08:30:00", false, false),
+        ]
+        for (label, value, dateOnly, stricter) in whens {
+            for key in ["due", "wait"] {
+                add("todo.created \(key): \(label)", "todo.created", with(todo, key, .string(value)), stricter: stricter)
+                add("todo.edited \(key): \(label)", "todo.edited", [key: .string(value)], stricter: stricter)
+            }
+            // A record's date is an instant only: a day is not a record date.
+            if !dateOnly {
+                add("record.logged date: \(label)", "record.logged", with(record, "date", .string(value)), stricter: stricter)
+                add("record.edited date: \(label)", "record.edited", ["date": .string(value)], stricter: stricter)
+            }
+        }
+        add("todo.created due: null", "todo.created", with(todo, "due", .null))
+        add("todo.created series: a UUID", "todo.created", with(todo, "series", .string(uuid)))
+        add("todo.created series: capitals", "todo.created", with(todo, "series", .string(uuid.uppercased())))
+        add("todo.edited series: not a UUID", "todo.edited", ["series": "series-1"])
+        // Records.
+        let numbers: [(String, [JSON])] = [
+            ("durationSeconds", [0, 1, 604_800, 604_801, -5, .double(1.5), .double(1800), 5_000_000_000, "1800"]),
+            ("distanceMeters", [.double(-0.1), 0, .double(-0.0), 1_000_000, .double(1_000_000.5), .null, "5"]),
+        ]
+        for (key, values) in numbers {
+            for value in values {
+                add("record.logged \(key): \(value.serialized())", "record.logged", with(record, key, value))
+                add("record.edited \(key): \(value.serialized())", "record.edited", [key: value])
+            }
+        }
+        for category in ["run", "Run", "r", x(32), x(33), "1run", "-run", "run-2", "run_2", "běh", ""] {
+            add("record.logged category: \(category)", "record.logged", with(record, "category", .string(category)))
+            add("record.edited category: \(category)", "record.edited", ["category": .string(category)])
+        }
+        // Tracks.
+        let trackValues: [(String, [JSON])] = [
+            ("sha256", [.string(String(repeating: "a", count: 63)), .string(String(repeating: "A", count: 64)), .string(String(repeating: "f", count: 64)),
+                        .string(String(repeating: "g", count: 64))]),
+            ("format", ["gpx", "tcx", "fit", "GPX", "kml"]),
+            ("movingSeconds", [0, -1, 604_800, 604_801, .double(0.5)]),
+            ("elevationGainMeters", [0, .double(-0.5), 100_000, .double(100_000.1), .null]),
+            ("bestEfforts", [
+                .array([]), .array(Array(repeating: .object(["meters": 1000, "seconds": .double(300)]), count: 32)),
+                .array(Array(repeating: .object(["meters": 1000, "seconds": .double(300)]), count: 33)),
+                .array([.object(["meters": 0, "seconds": .double(300)])]), .array([.object(["meters": 1_000_000, "seconds": .double(300)])]),
+                .array([.object(["meters": 1_000_001, "seconds": .double(300)])]), .array([.object(["meters": 1000, "seconds": 0])]),
+                .array([.object(["meters": 1000, "seconds": .double(0.001)])]), .array([.object(["meters": 1000, "seconds": 604_800])]),
+                .array([.object(["meters": 1000, "seconds": .double(604_800.1)])]), .array([.object(["meters": .double(1.5), "seconds": 1])]),
+            ]),
+        ]
+        for (key, values) in trackValues {
+            for value in values {
+                add("record.logged track.\(key): \(value.serialized().prefix(60))", "record.logged", with(record, "track", .object(with(track, key, value))))
+            }
+        }
+        add("record.logged track: a good one", "record.logged", with(record, "track", .object(track)))
+        // History markers.
+        for type in ["history.undone", "history.redone"] {
+            add("\(type): a UUID", type, ["command": .string(uuid)])
+            add("\(type): capitals", type, ["command": .string(uuid.uppercased())])
+            add("\(type): not a UUID", type, ["command": "undo-1"])
+        }
+        // Random texts from an alphabet of every kind the rules tell apart.
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = ["a", "Z", " ", "\t", "\n", "\u{1B}", "é", "e\u{301}", "\u{3000}", "\u{200B}", "日", "\u{85}", "-", "_", "ß", "Ω", "ж", "\u{308}", "🏃"]
+        for index in 0 ..< AttackScale.count(short: 60, full: 3_000) {
+            let length = [1, 2, 5, 31, 33, 199, 201, 499, 501].randomElement(using: &generator)!
+            let text = (0 ..< length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            let key = ["title", "note", "name", "place", "tags"].randomElement(using: &generator)!
+            let type = ["title": "todo.edited", "note": "todo.edited", "tags": "todo.edited", "name": "record.edited", "place": "record.edited"][key]!
+            add("random \(index) \(key)", type, [key: key == "tags" ? strings([text]) : .string(text)], stricter: true)
+        }
+        return cases
+    }
+
+    /// EventRules' answer: true accepted, false refused, nil when the payload does not even decode (outside its rules).
+    static func eventRulesAccept(_ item: Case) -> Bool? {
+        guard let schema = EventCatalog.currentSchemas[item.type],
+              let event = try? EventCatalog.decode(type: item.type, schema: schema, data: item.payload) else { return nil }
+        do {
+            try EventRules.checkPayload(event)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The server's answers for `cases`, in batches that fit one psql argument.
+    func serverAccepts(_ cases: [Case], database: String) throws -> [Bool] {
+        var answers: [Bool] = []
+        var batch: [String] = []
+        var size = 0
+        func flush() throws {
+            guard !batch.isEmpty else { return }
+            let result = try server.psql("""
+                SELECT string_agg(CASE WHEN tally_payload_problem(t, d::jsonb) IS NULL THEN '1' ELSE '0' END, '' ORDER BY i)
+                FROM (VALUES \(batch.joined(separator: ","))) AS v(i, t, d)
+                """, database: database)
+            answers += result.map { $0 == "1" }
+            batch = []
+            size = 0
+        }
+        for (index, item) in cases.enumerated() {
+            let data = JSON.object(item.payload).serialized(.canonical).replacingOccurrences(of: "'", with: "''")
+            let row = "(\(index), '\(item.type)', '\(data)')"
+            if size + row.utf8.count > 60_000 { try flush() }
+            batch.append(row)
+            size += row.utf8.count
+        }
+        try flush()
+        return answers
+    }
+
+    @Test("for each rule, payloads just inside and outside each limit: the server and EventRules.checkPayload agree")
+    func serverAgreesWithEventRules() throws {
+        let uri = try server.makeDatabase("payload")
+        let owner = TallyRunner()
+        owner.environment["TALLY_DB"] = uri
+        #expect(owner.run("add", "First").status == 0)
+        let database = PostgresTestServer.databaseName(uri)
+        let cases = Self.cases()
+        let server = try serverAccepts(cases, database: database)
+        #expect(server.count == cases.count)
+        var decoded = 0
+        var refused = 0
+        for (item, serverAccepts) in zip(cases, server) {
+            guard let accepts = Self.eventRulesAccept(item) else {
+                // A payload tally cannot even decode would be an unreadable event on every client
+                // and refused by every replica's sync: the server must refuse it too.
+                #expect(!serverAccepts, "\(item.name): tally cannot decode it, the server accepts it")
+                continue
+            }
+            decoded += 1
+            if !accepts { refused += 1 }
+            if !accepts {
+                #expect(!serverAccepts, "\(item.name): EventRules refuses it, the server accepts it")
+            } else if !item.stricter {
+                #expect(serverAccepts, "\(item.name): EventRules accepts it, the server refuses it")
+            } else if !item.name.hasPrefix("random") {
+                #expect(!serverAccepts, "\(item.name): a documented difference the server no longer makes (update the README)")
+            }
+        }
+        // Both sides were exercised: most cases decode, and many are refused.
+        #expect(decoded > cases.count * 3 / 4 && refused > 100, "\(decoded) decoded, \(refused) refused of \(cases.count)")
+    }
+
+    @Test("a writer with raw SQL cannot append, well linked, an event past the limits; the log stays whole and its export re-imports")
+    func rawInsertsPastTheLimits() throws {
+        let uri = try server.makeDatabase("payloadraw")
+        let owner = TallyRunner()
+        owner.environment["TALLY_DB"] = uri
+        #expect(owner.run("add", "First").status == 0)
+        #expect(owner.run("done", "1").status == 0)
+        let database = PostgresTestServer.databaseName(uri)
+        let role = try server.makeRole("mate", grants: PostgresTestServer.Grants.writer, database: database)
+        let previous = try server.psql("SELECT hash FROM events WHERE seq = 2", database: database)
+        func row(_ type: String, _ payload: JSONObject) -> EventEnvelope {
+            var event = PostgresInsertAttackTests.validRow(previous: previous)
+            event.type = type
+            event.schema = EventCatalog.currentSchemas[type] ?? 1
+            event.data = JSON.object(payload).serialized(.canonical)
+            event.hash = EventHash.link(previous: previous, event)
+            return event
+        }
+        let hostile: [(String, EventEnvelope, String)] = [
+            ("a 2,000-character title", row("todo.created", Self.with(Self.todo, "title", .string(String(repeating: "t", count: 2_000)))), "title"),
+            ("50 tags", row("todo.created", Self.with(Self.todo, "tags", Self.strings((0 ..< 50).map { "t\($0)" }))), "tags"),
+            ("a 20,000-character note", row("todo.created", Self.with(Self.todo, "note", .string(String(repeating: "n", count: 20_000)))), "note"),
+            // (A negative duration or a date in year 12000 is a value earlier versions let in: every
+            // reader reads it brought inside the limits, and so the server takes it; see below.)
+            ("a duration of 10^20 seconds", row("record.logged", Self.with(Self.record, "durationSeconds", .double(1e20))), "durationSeconds"),
+            ("a due date in month 13", row("todo.created", Self.with(Self.todo, "due", "2026-13-01")), "due"),
+            ("a record at hour 25", row("record.logged", Self.with(Self.record, "date", "2026-01-01T25:00:00Z")), "date"),
+        ]
+        let export = owner.run("export").stdout
+        for (name, event, field) in hostile {
+            do {
+                try server.psql(PostgresInsertAttackTests.insert(event), database: database, user: role.name, password: role.password)
+                Issue.record("\(name): the server accepted it")
+            } catch {
+                #expect("\(error)".contains("field '\(field)'") || "\(error)".contains("field ''\(field)''"), "\(name): \(error)")
+            }
+        }
+        #expect(try server.psql("SELECT count(*) FROM events", database: database) == "2")
+        #expect(owner.run("export").stdout == export)
+        // Just inside the limits, well linked: accepted, and what the log holds exports and imports back.
+        try server.psql(PostgresInsertAttackTests.insert(row("todo.created", Self.with(Self.todo, "title", .string(String(repeating: "t", count: 500))))),
+                        database: database, user: role.name, password: role.password)
+        #expect(owner.run("verify").status == 0)
+        let full = owner.run("export")
+        #expect(full.status == 0)
+        let replica = TallyRunner()
+        let file = replica.directory.path("export.jsonl")
+        try full.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = replica.run("import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(replica.run("export").stdout == full.stdout)
+    }
+}
