@@ -41,7 +41,7 @@ struct RecordImportCommandTests {
         let folder = try Self.stravaExport(in: tally)
         let result = tally.run("record", "import", folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("Imported 4 activities (4 files read, "))
+        #expect(result.stdout.hasPrefix("Imported 4 activities (files read: 4, "))
         #expect(result.stdout.contains("Skipped 2 files:\n"))
         #expect(result.stdout.contains("  activities.csv line 6: the track file activities/1005.gpx is missing\n"))
         #expect(result.stdout.contains("1006.gpx.gz: corrupt (the gzip data cannot be read"))

@@ -463,7 +463,7 @@ extension Language {
             .columnYear: .text("Year"),
             .noticeRecordAlreadyImported: .text("Record {id} was imported before; skipped."),
             .activityImportLabel: .text("Reading"),
-            .activityImported: .plural([.one: "Imported {count} activity ({files} files read, {size}).", .other: "Imported {count} activities ({files} files read, {size})."]),
+            .activityImported: .plural([.one: "Imported {count} activity (files read: {files}, {size}).", .other: "Imported {count} activities (files read: {files}, {size})."]),
             .activityImportedNone: .text("No new activities."),
             .activityAlreadyPresent: .plural([.one: "{count} activity was imported before; skipped.", .other: "{count} activities were imported before; skipped."]),
             .activitySkipped: .plural([.one: "Skipped {count} file:", .other: "Skipped {count} files:"]),
