@@ -58,7 +58,7 @@ struct FolderEscapeAttackTests {
 
     @Test("names in activities.csv that lead out of the folder are reported, never read")
     func csvNames() throws {
-        var setup = try Setup()
+        let setup = try Setup()
         try setup.link("activities/link.fit", to: "../../private/secret.fit")
         try setup.link("activities/dir", to: "../../private")
         try setup.link("activities/absolute.fit", to: PathText.appending(setup.outside, "secret.fit"))
@@ -90,7 +90,7 @@ struct FolderEscapeAttackTests {
 
     @Test("a folder searched for tracks does not follow links out of it")
     func searchedFolder() throws {
-        var setup = try Setup()
+        let setup = try Setup()
         try setup.link("activities/link.fit", to: "../../private/secret.fit")
         try setup.link("activities/dir", to: "../../private")
         try setup.link("activities/absolute.gpx", to: PathText.appending(setup.outside, "secret.gpx"))
@@ -104,7 +104,7 @@ struct FolderEscapeAttackTests {
 
     @Test("activities.csv itself may not be a link out of the folder")
     func csvLink() throws {
-        var setup = try Setup()
+        let setup = try Setup()
         let foreign = PathText.appending(setup.outside, "activities.csv")
         try "Activity ID,Activity Date,Activity Name,Activity Type,Elapsed Time,Distance,Filename\n1,\"Jan 1, 2024, 10:00:00 AM\",A,Run,100,1,secret.fit\n"
             .write(toFile: foreign, atomically: true, encoding: .utf8)

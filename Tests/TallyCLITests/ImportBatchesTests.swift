@@ -63,7 +63,7 @@ struct ImportBatchesTests {
                 }
             }
             #expect(seen == Array(1...stopAt))
-            weak var stopped = reader
+            weak let stopped = reader
             reader = nil
             for _ in 0..<200 where stopped != nil { usleep(10_000) }
             #expect(stopped == nil, "the reading thread ended")

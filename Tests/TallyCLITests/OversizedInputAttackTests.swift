@@ -25,7 +25,7 @@ struct OversizedInputAttackTests {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return }
         let tally = TallyRunner()
         let path = tally.directory.path("huge.jsonl")
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         Self.blobLine(sha: String(repeating: "a", count: 64), bytes: ActivityLimits.maxFileBytes + AttackScale.count(short: 1 << 20, full: 100 << 20), to: handle)
         try handle.close()
@@ -89,7 +89,7 @@ struct OversizedInputAttackTests {
 
     /// Writes `bytes` of seeded random content to `path` (3 MB at a time) and returns its SHA-256.
     static func content(bytes: Int, to path: String) throws -> String {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         var random = SplitMix64(seed: 256)
         var block = Data((0..<(3 << 20) / 8).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } })
@@ -107,7 +107,7 @@ struct OversizedInputAttackTests {
 
     /// An import file: the blob line of the file at `raw` (read and encoded 3 MB at a time), then `event`.
     static func importFile(raw: String, sha: String, event: String, to path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: raw))
         output.write(Data("{\"blob\":\"\(sha)\",\"encoding\":\"identity\",\"data\":\"".utf8))

@@ -160,7 +160,7 @@ struct PostgresEventLogTests {
         let uri = try server.makeDatabase()
         let holder = try open(uri)
         let waiter = try PostgresEventLog.openForWriting(conninfo: uri, now: 1, lockTimeout: 200)
-        try holder.write {
+        _ = try holder.write {
             #expect(throws: EventLogError.busy) { try waiter.write { _ = try waiter.head() } }
         }
         try waiter.write { _ = try waiter.head() }

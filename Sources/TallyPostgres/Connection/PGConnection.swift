@@ -53,7 +53,7 @@ final class PGConnection {
         }
         self.handle = handle
         // Notices (such as "relation already exists, skipping") are not for the user's terminal.
-        pq.setNoticeProcessor(handle, { _, _ in }, nil)
+        _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     deinit {

@@ -371,7 +371,7 @@ extension PostgresEventLog {
                 SELECT chunk_sums FROM snapshots WHERE seq = $1 AND format = $2 AND reducer_version = $3 AND \(Self.trustedSnapshot)
                 ORDER BY stored_by = session_user DESC LIMIT 1
                 """, [.int(info.seq), .int(info.format), .int(info.reducerVersion)], binaryResult: true) { rows in
-                rows.count > 0 ? try rows.withBytes(0, 0) { Array(UnsafeRawBufferPointer($0)) } : nil
+                rows.count > 0 ? rows.withBytes(0, 0) { Array(UnsafeRawBufferPointer($0)) } : nil
             }
         } catch let error as PGError {
             throw fail(error)
@@ -385,7 +385,7 @@ extension PostgresEventLog {
             return try open().query("SELECT tally_snapshot_chunk($1, $2, $3, $4)",
                                     [.int(info.seq), .int(info.format), .int(info.reducerVersion), .int(index)], binaryResult: true) { rows in
                 guard rows.count > 0, !rows.isNull(0, 0) else { return false }
-                return try rows.withBytes(0, 0) { bytes in
+                return rows.withBytes(0, 0) { bytes in
                     let source = UnsafeRawBufferPointer(bytes)
                     guard source.count == target.count else { return false }
                     if let base = source.baseAddress, source.count > 0 { target.baseAddress!.copyMemory(from: base, byteCount: source.count) }
@@ -452,7 +452,7 @@ extension PostgresEventLog: BlobStore {
             }
             guard let encoding else { return nil }
             let bytes = try connection.query("SELECT body FROM blobs WHERE sha256 = $1", [.text(sha256)], binaryResult: true) { rows in
-                try rows.withBytes(0, 0) { Array($0) }
+                rows.withBytes(0, 0) { Array($0) }
             }
             return Blob(sha256: sha256, encoding: encoding, bytes: bytes)
         } catch let error as PGError {
