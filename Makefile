@@ -8,9 +8,6 @@ ZSHDIR  = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_FLAGS = -c release --static-swift-stdlib
 CRASH_KILLS ?= 200
-# The end-to-end suites that also run against PostgreSQL (TALLY_TEST_BACKEND=postgresql).
-# The short stress (4 x 12 commands) and crash (6 kills) runs are part of it.
-PG_E2E_SUITES = TodoCommandTests|RecordCommandTests|AuditCommandTests|EcosystemTests|EventShapeTests|StressTests|CrashTests|SnapshotForgeryAttackTests
 
 .PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack docs
 
@@ -78,7 +75,7 @@ release: deps
 ## end-to-end (runs the built binary), then the named end-to-end suites again against a throw-away PostgreSQL
 ## cluster; ends with one line totalling every stage (scripts/test-all).
 test: deps
-	SWIFT='$(SWIFT)' PG_E2E_SUITES='$(PG_E2E_SUITES)' ./scripts/test-all
+	SWIFT='$(SWIFT)' ./scripts/test-all
 
 ## bench: release build, then the performance table (docs/performance.md) on generated stores (cached in .build/bench; the first run generates them).
 bench: deps

@@ -26,7 +26,7 @@ extension RunResult {
     var titles: [String] { json?.arrayValue?.compactMap { $0.objectValue?["title"]?.stringValue } ?? ["?"] }
 }
 
-@Suite("tally log and time travel, end to end")
+@Suite("tally log and time travel, end to end", .tags(.postgresql))
 struct LogCommandTests {
     /// One command an hour from 09:00: add a, add b, done 1, edit 2, rm 1, undo (the rm).
     func scripted() -> TallyRunner {
@@ -116,7 +116,7 @@ struct LogCommandTests {
     }
 }
 
-@Suite("tally undo and redo, end to end")
+@Suite("tally undo and redo, end to end", .tags(.postgresql))
 struct UndoCommandTests {
     @Test("records: undo reverts a record edit and a log, log shows before → after, redo brings them back")
     func records() {
@@ -207,7 +207,7 @@ struct UndoCommandTests {
     }
 }
 
-@Suite("tally verify, end to end")
+@Suite("tally verify, end to end", .tags(.postgresql))
 struct VerifyCommandTests {
     func seeded() -> TallyRunner {
         let tally = TallyRunner()
@@ -250,7 +250,7 @@ struct VerifyCommandTests {
     }
 }
 
-@Suite("tally export and import, end to end")
+@Suite("tally export and import, end to end", .tags(.postgresql))
 struct ExportImportCommandTests {
     func seeded() -> TallyRunner {
         let tally = TallyRunner()

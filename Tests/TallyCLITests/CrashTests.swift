@@ -5,7 +5,7 @@ import TallyTestSupport
 /// `kill -9` at any moment: the log verifies, a command is all or nothing, and tally keeps working.
 /// `make crash-test` runs 200 kills (CRASH_KILLS); `swift test` runs a short version.
 /// CRASH_SEED repeats the random choices of a run (the kill moments also depend on the machine).
-@Suite("Writers killed at random moments")
+@Suite("Writers killed at random moments", .tags(.postgresql))
 struct CrashTests {
     static let kills = Int(ProcessInfo.processInfo.environment["CRASH_KILLS"] ?? "") ?? 12
     static let seed = UInt64(ProcessInfo.processInfo.environment["CRASH_SEED"] ?? "") ?? UInt64.random(in: 1...999_999)

@@ -4,7 +4,7 @@ import TallyDomain
 import TallyTestSupport
 @testable import TallyCLI
 
-@Suite("Czech messages")
+@Suite("Czech messages", .tags(.postgresql))
 struct CzechTests {
     @Test("every message id has a Czech translation")
     func complete() {
@@ -52,7 +52,7 @@ struct CzechTests {
     }
 }
 
-@Suite("imports from Taskwarrior and todo.txt, end to end")
+@Suite("imports from Taskwarrior and todo.txt, end to end", .tags(.postgresql))
 struct ForeignImportTests {
     static let taskwarrior = PackageFiles.url("Tests/TallyCLITests/Fixtures/taskwarrior-export.json").path
     static let todoTxt = PackageFiles.url("Tests/TallyCLITests/Fixtures/todo.txt").path
@@ -147,7 +147,7 @@ struct ForeignImportTests {
     }
 }
 
-@Suite("completions, man page and terminal manners")
+@Suite("completions, man page and terminal manners", .tags(.postgresql))
 struct TerminalEcosystemTests {
     /// The path of `name` on this machine, or nil when it is not installed.
     static func tool(_ name: String) -> String? {

@@ -3,7 +3,7 @@ import Testing
 import TallyDomain
 import TallyTestSupport
 
-@Suite("Event shapes")
+@Suite("Event shapes", .tags(.postgresql))
 struct EventShapeTests {
     @Test("an export line is the same object as the --json event shape, in the same key order")
     func exportLineMatchesJSONShape() throws {

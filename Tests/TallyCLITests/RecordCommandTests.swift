@@ -35,7 +35,7 @@ enum CSVReader {
     }
 }
 
-@Suite("tally records, end to end")
+@Suite("tally records, end to end", .tags(.postgresql))
 struct RecordCommandTests {
     /// A week of activities, logged on Saturday 2026-11-21.
     func week() -> TallyRunner {

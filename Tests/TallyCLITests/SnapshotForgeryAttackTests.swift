@@ -19,7 +19,7 @@ struct SnapshotForgeryCase: Sendable, CustomTestStringConvertible {
 /// A snapshot is a cache, never the truth: a body with valid checksums but forged content makes
 /// every command answer from the events, exactly as without a snapshot, with one warning, no trap,
 /// and nothing appended beyond the command's own events; `verify` reports the snapshot.
-@Suite("Forged snapshots with valid checksums, end to end")
+@Suite("Forged snapshots with valid checksums, end to end", .tags(.postgresql))
 struct SnapshotForgeryAttackTests {
     /// The title of the todo the forgeries aim at (number 3, open, shown by `list`).
     static let marker = "PRIO-MARK"

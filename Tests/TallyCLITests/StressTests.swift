@@ -9,7 +9,7 @@ import TallyTestSupport
 /// The log starts just short of the snapshot threshold, so the writers also store snapshots,
 /// several of them at about the same time. A tailing reader polls `seq > cursor` meanwhile.
 /// With `TALLY_TEST_BACKEND=postgresql` the same runs against one PostgreSQL log (`make pg-stress`).
-@Suite("Several processes on one database")
+@Suite("Several processes on one database", .tags(.postgresql))
 struct StressTests {
     static let processes = Int(ProcessInfo.processInfo.environment["STRESS_PROCESSES"] ?? "") ?? 4
     static let commands = Int(ProcessInfo.processInfo.environment["STRESS_COMMANDS"] ?? "") ?? 12

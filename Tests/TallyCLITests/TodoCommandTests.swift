@@ -3,7 +3,7 @@ import Testing
 import TallyDomain
 import TallyTestSupport
 
-@Suite("tally todo commands, end to end")
+@Suite("tally todo commands, end to end", .tags(.postgresql))
 struct TodoCommandTests {
     @Test("add prints a confirmation, or the todo object with --json")
     func add() throws {

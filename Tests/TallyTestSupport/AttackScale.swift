@@ -13,3 +13,4 @@ public enum AttackScale {
         isFull ? full : short
     }
 }
+
