@@ -7,7 +7,7 @@ import TallyTestSupport
 /// form never holds the password or a piece of it.
 @Suite("PostgreSQL connection strings: no password in any form is ever shown")
 struct PostgresURIAttackTests {
-    /// A password of random 4-letter pieces joined by characters that matter in a URI.
+    /// A password of random 5-character pieces joined by characters that matter in a URI.
     static func password(_ generator: inout some RandomNumberGenerator) -> (raw: String, pieces: [String]) {
         let letters = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")
         let separators = ["/", "?", "@", "#", ":", "&", "=", "%", " ", "'", "\\", "é", ";", "+"]
@@ -56,8 +56,12 @@ struct PostgresURIAttackTests {
         var generator = SystemRandomNumberGenerator()
         for _ in 0 ..< AttackScale.count(short: 300, full: 20_000) {
             let (password, pieces) = Self.password(&generator)
-            for form in Self.forms(password) {
+            // A piece that the form's own words hold (the random letters can spell "ostgr" of
+            // "postgresql") proves nothing: only pieces the form without a password lacks count.
+            for (form, frame) in zip(Self.forms(password), Self.forms("")) {
                 let shown = PostgresURI.redacted(form)
+                let words = (frame + " could not translate host name @db.example to address; invalid value").lowercased()
+                let pieces = pieces.filter { !words.contains($0.lowercased()) }
                 #expect(PostgresURI.matches(form), "\(form)")
                 for piece in pieces where shown.contains(piece) {
                     Issue.record("\(form) is shown as \(shown)")
