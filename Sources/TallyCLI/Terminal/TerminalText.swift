@@ -32,6 +32,16 @@ enum TerminalText {
     /// `keepingLayout`), checked on the bytes: C0, DEL, C1 (`C2 80`-`C2 9F`) and the bidirectional
     /// controls (`E2 80 AA`-`AE`, `E2 81 A6`-`A9`).
     private static func mayNeedEscape(_ text: String, keepingLayout: Bool) -> Bool {
+        // Printable ASCII, the common case (every cell and line of a table), answered over the
+        // contiguous bytes without the per-byte state below.
+        // A whole table is one text: with the layout kept, line feeds and tabs pass too.
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            keepingLayout
+                ? bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }
+                : bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
+        if plain { return false }
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
         for byte in text.utf8 {

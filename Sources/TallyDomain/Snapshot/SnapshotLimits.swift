@@ -42,16 +42,15 @@ public enum SnapshotLimits {
     }
 
     static func identifier(_ id: String) -> String? {
-        id.isEmpty || id.utf8.count > 200 || id.unicodeScalars.contains(where: Validation.isControl) ? "its id is not an id" : nil
+        var id = id
+        // Ids are ASCII: their bytes answer without decoding scalars.
+        let printableASCII = id.withUTF8 { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        if printableASCII { return id.utf8.isEmpty || id.utf8.count > 200 ? "its id is not an id" : nil }
+        return id.isEmpty || id.utf8.count > 200 || id.unicodeScalars.contains(where: Validation.isControl) ? "its id is not an id" : nil
     }
 
-    /// The first of `checks` that fails, in words.
-    static func first(_ checks: [() -> String?]) -> String? {
-        for check in checks { if let problem = check() { return problem } }
-        return nil
-    }
-
-    /// Runs an `EventRules` check, turning its refusal into a reason.
+    /// Runs an `EventRules` check, turning its refusal into a reason. (An item's checks run one
+    /// after the other, without an array of closures: they run for every item a command reads.)
     static func rule(_ check: () throws(EventLineError) -> Void) -> String? {
         do {
             try check()
@@ -65,78 +64,77 @@ public enum SnapshotLimits {
 extension Todo {
     /// Why this todo cannot have been folded from valid events; nil when every value is in range.
     public var snapshotProblem: String? {
-        SnapshotLimits.first([
-            { SnapshotLimits.identifier(self.id) },
-            { SnapshotLimits.counter(self.number, "number") },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.title(self.title) } },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.tags(self.tags) } },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.note(self.note) } },
-            { SnapshotLimits.due(self.due, "due time") },
-            { SnapshotLimits.due(self.wait, "wait time") },
-            { self.series.map(SnapshotLimits.identifier) ?? nil },
-            { self.completedAt.flatMap { SnapshotLimits.instant($0, "completion time") } },
-            { SnapshotLimits.instant(self.createdAt, "creation time") },
-            { SnapshotLimits.instant(self.updatedAt, "update time") },
-            { SnapshotLimits.counter(self.version, "version") },
-            { self.origin.flatMap { origin in
-                SnapshotLimits.first([
-                    { origin.id.utf8.count > 200 || origin.id.unicodeScalars.contains(where: Validation.isControl) ? "its origin id is not an id" : nil },
-                    { origin.createdAt.flatMap { SnapshotLimits.instant($0, "origin's creation time") } },
-                ])
-            } },
-        ])
+        if let problem = SnapshotLimits.identifier(self.id) { return problem }
+        if let problem = SnapshotLimits.counter(self.number, "number") { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.title(self.title) }) { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.tags(self.tags) }) { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.note(self.note) }) { return problem }
+        if let problem = SnapshotLimits.due(self.due, "due time") { return problem }
+        if let problem = SnapshotLimits.due(self.wait, "wait time") { return problem }
+        if let problem = self.series.flatMap(SnapshotLimits.identifier) { return problem }
+        if let problem = self.completedAt.flatMap({ SnapshotLimits.instant($0, "completion time") }) { return problem }
+        if let problem = SnapshotLimits.instant(self.createdAt, "creation time") { return problem }
+        if let problem = SnapshotLimits.instant(self.updatedAt, "update time") { return problem }
+        if let problem = SnapshotLimits.counter(self.version, "version") { return problem }
+        if let problem = self.origin.flatMap(\.snapshotProblem) { return problem }
+        return nil
+    }
+}
+
+extension TodoOrigin {
+    /// Why this origin cannot have come from an import; nil when its values are in range.
+    var snapshotProblem: String? {
+        if let problem = (id.utf8.count > 200 || id.unicodeScalars.contains(where: Validation.isControl) ? "its origin id is not an id" : nil) { return problem }
+        if let problem = createdAt.flatMap({ SnapshotLimits.instant($0, "origin's creation time") }) { return problem }
+        return nil
     }
 }
 
 extension Record {
     /// Why this record cannot have been folded from valid events; nil when every value is in range.
     public var snapshotProblem: String? {
-        SnapshotLimits.first([
-            { SnapshotLimits.identifier(self.id) },
-            { SnapshotLimits.counter(self.number, "number") },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.name(self.name) } },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.category(self.category) } },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.duration(self.durationSeconds) } },
-            { SnapshotLimits.magnitude(self.distanceMeters, "distance") },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.place(self.place) } },
-            { SnapshotLimits.instant(self.date, "date") },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.note(self.note) } },
-            { SnapshotLimits.instant(self.createdAt, "creation time") },
-            { SnapshotLimits.instant(self.updatedAt, "update time") },
-            { SnapshotLimits.counter(self.version, "version") },
-            { self.track?.snapshotProblem },
-        ])
+        if let problem = SnapshotLimits.identifier(self.id) { return problem }
+        if let problem = SnapshotLimits.counter(self.number, "number") { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.name(self.name) }) { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.category(self.category) }) { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.duration(self.durationSeconds) }) { return problem }
+        if let problem = SnapshotLimits.magnitude(self.distanceMeters, "distance") { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.place(self.place) }) { return problem }
+        if let problem = SnapshotLimits.instant(self.date, "date") { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.note(self.note) }) { return problem }
+        if let problem = SnapshotLimits.instant(self.createdAt, "creation time") { return problem }
+        if let problem = SnapshotLimits.instant(self.updatedAt, "update time") { return problem }
+        if let problem = SnapshotLimits.counter(self.version, "version") { return problem }
+        if let problem = self.track?.snapshotProblem { return problem }
+        return nil
     }
 }
 
 extension TrackSummary {
     /// Why this summary cannot have come from an import; nil when every value is in range.
     var snapshotProblem: String? {
-        SnapshotLimits.first([
-            { self.sha256.utf8.count == 64 && self.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-                ? nil : "its track's file hash is not 64 hex digits" },
-            { TrackPayload.formats.contains(self.format) ? nil : "its track's format is unknown" },
-            { (0 ... Validation.maxDurationSeconds).contains(self.movingSeconds) ? nil : "its track's moving time is out of range" },
-            { SnapshotLimits.magnitude(self.elevationGainMeters, "track's climb") },
-            { self.bestEfforts.count <= 64 ? nil : "its track has too many best efforts" },
-            { self.bestEfforts.allSatisfy { (1 ... 1_000_000_000).contains($0.meters) && SnapshotLimits.magnitude($0.seconds, "") == nil }
-                ? nil : "a best effort of its track is out of range" },
-        ])
+        let hexDigits = sha256.utf8.allSatisfy { (0x30 ... 0x39).contains($0) || (0x61 ... 0x66).contains($0) }
+        guard sha256.utf8.count == 64, hexDigits else { return "its track's file hash is not 64 hex digits" }
+        guard TrackPayload.formats.contains(format) else { return "its track's format is unknown" }
+        guard (0 ... Validation.maxDurationSeconds).contains(movingSeconds) else { return "its track's moving time is out of range" }
+        if let problem = SnapshotLimits.magnitude(elevationGainMeters, "track's climb") { return problem }
+        guard bestEfforts.count <= 64 else { return "its track has too many best efforts" }
+        let effortsInRange = bestEfforts.allSatisfy { (1 ... 1_000_000_000).contains($0.meters) && SnapshotLimits.magnitude($0.seconds, "") == nil }
+        return effortsInRange ? nil : "a best effort of its track is out of range"
     }
 }
 
 extension Series {
     /// Why this series cannot have been folded from valid events; nil when every value is in range.
     var snapshotProblem: String? {
-        SnapshotLimits.first([
-            { SnapshotLimits.identifier(self.id) },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.title(self.fields.title) } },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.tags(self.fields.tags) } },
-            { SnapshotLimits.rule { () throws(EventLineError) in try EventRules.note(self.fields.note) } },
-            { SnapshotLimits.due(self.fields.start, "start") },
-            { SnapshotLimits.instant(self.createdAt, "creation time") },
-            { SnapshotLimits.instant(self.updatedAt, "update time") },
-            { SnapshotLimits.counter(self.version, "version") },
-        ])
+        if let problem = SnapshotLimits.identifier(self.id) { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.title(self.fields.title) }) { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.tags(self.fields.tags) }) { return problem }
+        if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.note(self.fields.note) }) { return problem }
+        if let problem = SnapshotLimits.due(self.fields.start, "start") { return problem }
+        if let problem = SnapshotLimits.instant(self.createdAt, "creation time") { return problem }
+        if let problem = SnapshotLimits.instant(self.updatedAt, "update time") { return problem }
+        if let problem = SnapshotLimits.counter(self.version, "version") { return problem }
+        return nil
     }
 }
