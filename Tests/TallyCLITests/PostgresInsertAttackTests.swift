@@ -14,15 +14,16 @@ struct PostgresInsertAttackTests {
         server = try PostgresTestServer.shared()
     }
 
-    /// A log with two events and a teammate who may select and insert.
-    func setUp() throws -> (owner: TallyRunner, mate: TallyRunner, role: (name: String, password: String), database: String) {
-        let uri = try server.makeDatabase("insert")
+    /// A log with two events and a teammate with `grants` (by default: may select and insert).
+    func setUp(grants: [String] = PostgresTestServer.Grants.selectInsert, label: String = "insert") throws
+        -> (owner: TallyRunner, mate: TallyRunner, role: (name: String, password: String), database: String) {
+        let uri = try server.makeDatabase(label)
         let owner = TallyRunner()
         owner.environment["TALLY_DB"] = uri
         #expect(owner.run("add", "First").status == 0)
         #expect(owner.run("done", "1").status == 0)
         let database = PostgresTestServer.databaseName(uri)
-        let role = try server.makeRole("mate", grants: PostgresTestServer.Grants.selectInsert, database: database)
+        let role = try server.makeRole("mate", grants: grants, database: database)
         let mate = TallyRunner()
         mate.environment["TALLY_DB"] = server.uri(database: database, user: role.name, password: role.password)
         return (owner, mate, role, database)

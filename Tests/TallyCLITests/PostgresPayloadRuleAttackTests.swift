@@ -282,13 +282,7 @@ struct PostgresPayloadRuleAttackTests {
 
     @Test("a writer with raw SQL cannot append, well linked, an event past the limits; the log stays whole and its export re-imports")
     func rawInsertsPastTheLimits() throws {
-        let uri = try server.makeDatabase("payloadraw")
-        let owner = TallyRunner()
-        owner.environment["TALLY_DB"] = uri
-        #expect(owner.run("add", "First").status == 0)
-        #expect(owner.run("done", "1").status == 0)
-        let database = PostgresTestServer.databaseName(uri)
-        let role = try server.makeRole("mate", grants: PostgresTestServer.Grants.writer, database: database)
+        let (owner, _, role, database) = try PostgresInsertAttackTests().setUp(grants: PostgresTestServer.Grants.writer, label: "payloadraw")
         let previous = try server.psql("SELECT hash FROM events WHERE seq = 2", database: database)
         func row(_ type: String, _ payload: JSONObject) -> EventEnvelope {
             var event = PostgresInsertAttackTests.validRow(previous: previous)
