@@ -29,24 +29,34 @@ let package = Package(
             name: "CLibPQ",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        .target(name: "TallyDomain"),
-        // Decompression of .gz activity files: the only module that links zlib.
-        .target(name: "TallyZlib", dependencies: ["CZlib"]),
-        .target(name: "TallyStorage", dependencies: ["TallyDomain", "CSQLite"]),
+        // Building blocks with no knowledge of tally's model: JSON, hashes, binary and text scalars, zone rules.
+        .target(name: "TallyEssentials"),
+        // Every system call the core needs: file probes, the zone database, the process environment.
+        .target(name: "TallyPlatform", dependencies: ["TallyEssentials"]),
+        // The model: values, events, deciders, reducers, read models (and their snapshot item tables),
+        // queries, recurrence, history, the sync rebase, the hash chain, and the ports a store implements.
+        .target(name: "TallyDomain", dependencies: ["TallyEssentials"]),
+        // The use cases on the ports: dispatcher, state loading and the snapshot policy, undo, sync, projections.
+        .target(name: "TallyEngine", dependencies: ["TallyDomain"]),
+        // Files from elsewhere: GPX/TCX/FIT, Strava/Garmin CSVs, gzip (the only zlib user), Taskwarrior and todo.txt.
+        .target(name: "TallyInterchange", dependencies: ["TallyEngine", "TallyPlatform", "CZlib"]),
+        .target(name: "TallySQLite", dependencies: ["TallyDomain", "TallyPlatform", "CSQLite"]),
         .target(name: "TallyPostgres", dependencies: ["TallyDomain", "CLibPQ"]),
-        .target(name: "TallyBackends", dependencies: ["TallyDomain", "TallyStorage", "TallyPostgres"]),
-        .target(name: "TallyApp", dependencies: ["TallyDomain"]),
-        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyBackends", "TallyZlib"]),
+        // Which backends exist: a location (path or URI) to an opened store.
+        .target(name: "TallyStores", dependencies: ["TallyDomain", "TallySQLite", "TallyPostgres"]),
+        // Command specs, the parser, help and usage errors, and the bash/zsh/fish/man generators.
+        .target(name: "TallyArguments", dependencies: ["TallyEssentials"]),
+        .target(name: "TallyCLI", dependencies: ["TallyEngine", "TallyInterchange", "TallyStores", "TallyArguments", "TallyPlatform"]),
         .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
-        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyBackends", "TallyApp", "TallyTestSupport", "CSQLite", "TallyZlib"], path: "Benchmarks/TallyBench"),
-        .target(name: "TallyTestSupport", dependencies: ["TallyDomain"], path: "Tests/TallyTestSupport"),
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyStores", "TallyEngine", "TallyTestSupport", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
+        .target(name: "TallyTestSupport", dependencies: ["TallyDomain", "TallyInterchange"], path: "Tests/TallyTestSupport"),
         .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyPostgres", "TallyBackends", "TallyDomain", "TallyApp", "TallyTestSupport"]),
-        .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport", "TallyZlib", "tally"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "TallyStorageTests", dependencies: ["TallySQLite", "TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyPostgres", "TallyStores", "TallyDomain", "TallyEngine", "TallyTestSupport"]),
+        .testTarget(name: "TallyAppTests", dependencies: ["TallyEngine", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport", "TallyInterchange", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
+import TallyEssentials
 
 @Suite("Dispatcher")
 struct DispatcherTests {

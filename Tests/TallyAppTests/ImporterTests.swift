@@ -1,8 +1,9 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
+import TallyEssentials
 
 @Suite("Export and import")
 struct ImporterTests {

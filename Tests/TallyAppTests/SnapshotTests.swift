@@ -1,7 +1,7 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
 
 @Suite("Snapshots, start-up and rebuild")

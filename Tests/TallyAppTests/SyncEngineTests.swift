@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-@testable import TallyStorage
-import TallyBackends
+@testable import TallySQLite
+import TallyStores
 import TallyTestSupport
+import TallyEssentials
 
 /// One device: its own SQLite file, actor and clock; every command starts from a fresh load, as the CLI does.
 final class Replica {

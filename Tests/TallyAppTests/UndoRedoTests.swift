@@ -1,7 +1,8 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
 import TallyTestSupport
+import TallyEssentials
 
 /// What a user can see of the read models: every todo field they set, and the saved views.
 ///

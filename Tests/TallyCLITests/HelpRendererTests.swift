@@ -1,5 +1,7 @@
 import Testing
 @testable import TallyCLI
+import TallyEssentials
+import TallyArguments
 
 private let add = CommandSpec(
     name: "add",

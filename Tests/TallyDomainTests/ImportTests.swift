@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TallyDomain
+import TallyEssentials
+import TallyInterchange
 
 @Suite("Taskwarrior and todo.txt conversion")
 struct ImportTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TallyDomain
+import TallyEssentials
 
 // MARK: Helpers
 

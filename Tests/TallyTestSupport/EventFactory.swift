@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyEssentials
 
 /// Builds chained envelopes for storage and replay tests.
 public struct EventFactory {

@@ -1,3 +1,5 @@
+import TallyArguments
+
 /// One subcommand: its declarative spec and what it does.
 protocol CommandHandler {
     /// The path under `tally`, e.g. `["filter", "set"]`.

@@ -1,3 +1,6 @@
+import TallyEssentials
+import TallyArguments
+
 /// The whole command tree: every handler, and the specs the parser, help, man page and completions share.
 enum CommandTree {
     static var handlers: [CommandHandler.Type] {

@@ -3,9 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
-import TallyBackends
+import TallyEngine
+import TallyStores
 import TallyDomain
+import TallyEssentials
 
 /// What every command handler gets: settings, the catalog, the console and access to the store.
 final class CLIContext {

@@ -8,9 +8,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TallyApp
-import TallyBackends
+import TallyEngine
+import TallyStores
 import TallyDomain
+import TallyEssentials
+import TallyPlatform
 
 /// Why the shared log could not be used; each maps to its own message and exit code.
 enum RemoteError: Error {

@@ -1,4 +1,4 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
 
 /// `--as-of` that points where the log has nothing: past its end, or before an item existed.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyDomain
+import TallyEssentials
 
 /// The event log in a PostgreSQL database, shared by every client that connects to it.
 ///

@@ -1,5 +1,6 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyArguments
 
 /// `tally log [REF] [--type TYPE]... [--since WHEN] [--until WHEN] [--limit N] [--reverse]`
 enum LogCommand: CommandHandler {

@@ -1,5 +1,6 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyArguments
 
 /// `tally undo [--steps N]`
 enum UndoCommand: CommandHandler {

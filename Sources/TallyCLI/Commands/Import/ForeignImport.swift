@@ -3,8 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyPlatform
+import TallyInterchange
+import TallyArguments
 
 /// Imports a Taskwarrior export or a todo.txt file as one user command (one undo step).
 enum ForeignImport {

@@ -3,8 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyPlatform
+import TallyInterchange
+import TallyArguments
 
 /// `tally import [--from tally|taskwarrior|todotxt] FILE|-`
 enum ImportCommand: CommandHandler {

@@ -1,6 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyZlib
+import TallyInterchange
+import TallyEssentials
 
 /// Writes each original activity file once, before the first exported event that names it.
 final class BlobExport {

@@ -3,8 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyArguments
 
 /// `tally completions bash|zsh|fish`
 enum CompletionsCommand: CommandHandler {

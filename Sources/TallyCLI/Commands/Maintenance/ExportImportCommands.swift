@@ -1,5 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally export [--since SEQ] [--output FILE]`
 enum ExportCommand: CommandHandler {

@@ -3,9 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyBackends
+import TallyStores
+import TallyEssentials
+import TallyArguments
 
 /// `tally info`
 enum InfoCommand: CommandHandler {

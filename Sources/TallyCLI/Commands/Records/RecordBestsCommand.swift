@@ -1,5 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record bests [--category C]... [--year Y] [--as-of WHEN]`
 enum RecordBestsCommand: CommandHandler {

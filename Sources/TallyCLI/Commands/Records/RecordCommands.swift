@@ -1,5 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record` — the group of activity-record commands.
 enum RecordGroup {

@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record export [--format csv|json] [--output FILE] [view options]`
 enum RecordExportCommand: CommandHandler {

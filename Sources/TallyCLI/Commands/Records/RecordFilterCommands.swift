@@ -1,4 +1,6 @@
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record filter` — the saved default view of `record list`.
 enum RecordFilterGroup {

@@ -3,9 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyZlib
+import TallyInterchange
+import TallyArguments
 
 /// `tally record import FILE|DIR...`
 enum RecordImportCommand: CommandHandler {

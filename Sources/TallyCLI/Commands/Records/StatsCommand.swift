@@ -1,5 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally stats [--by week|month|year|category] [--ytd] [--streaks] [--since WHEN] [--until WHEN] [--category C]... [--as-of WHEN]`
 enum StatsCommand: CommandHandler {

@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally restore REF...`
 enum RestoreCommand: CommandHandler {

@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally sync [--remote URL]`
 enum SyncCommand: CommandHandler {

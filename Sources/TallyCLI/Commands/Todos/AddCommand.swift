@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally add TITLE... [--tag T]... [--priority P] [--due WHEN] [--note TEXT] [--wait WHEN] [--recur PERIOD [--recur-from due|completion] [--until WHEN]]`
 enum AddCommand: CommandHandler {

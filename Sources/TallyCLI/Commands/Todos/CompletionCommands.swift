@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally toggle REF...` / `tally toggle --all`
 enum ToggleCommand: CommandHandler {

@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally delete REF...` / `tally delete --completed`
 enum DeleteCommand: CommandHandler {

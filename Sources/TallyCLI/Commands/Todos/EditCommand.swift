@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally edit REF [--title T] [--tag +T|-T]... [--priority P|none] [--due WHEN|none] [--note TEXT|none]`
 enum EditCommand: CommandHandler {

@@ -1,5 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally list [view options] [--as-of WHEN]`
 enum ListCommand: CommandHandler {
