@@ -52,11 +52,11 @@ let package = Package(
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
         .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyStores", "TallyEngine", "TallyTestSupport", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
-        .target(name: "TallyTestSupport", dependencies: ["TallyDomain", "TallyInterchange"], path: "Tests/TallyTestSupport"),
-        .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyStorageTests", dependencies: ["TallySQLite", "TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyPostgres", "TallyStores", "TallyDomain", "TallyEngine", "TallyTestSupport"]),
-        .testTarget(name: "TallyAppTests", dependencies: ["TallyEngine", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport", "TallyInterchange", "tally"], exclude: ["Golden", "Fixtures"]),
+        .target(name: "TallyTestSupport", dependencies: ["TallyEssentials", "TallyDomain", "TallyInterchange"], path: "Tests/TallyTestSupport"),
+        .testTarget(name: "TallyDomainTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyStorageTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallySQLite", "TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyPostgres", "TallyStores", "TallyDomain", "TallyEngine", "TallyTestSupport"]),
+        .testTarget(name: "TallyAppTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyEngine", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyCLI", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport", "TallyInterchange", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

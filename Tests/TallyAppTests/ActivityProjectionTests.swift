@@ -3,7 +3,7 @@ import Testing
 @testable import TallyEngine
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// `record bests`, `stats --streaks` and `stats --ytd` over whole read models.
 @Suite("Bests, streaks and year to date")

@@ -4,7 +4,7 @@ import Testing
 @testable import TallyDomain
 @testable import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Start-up from a snapshot read chunk by chunk: what a command reads, the shortcut `list` takes,
 /// and what happens when a chunk turns out damaged after start-up.

@@ -3,7 +3,7 @@ import Testing
 import TallyDomain
 import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Imports whose lines come decoded and chained ahead (`PreparedEvent`), as `tally import` gives them
 /// from its reading thread: the log must end exactly as an import that decodes and chains every line itself.

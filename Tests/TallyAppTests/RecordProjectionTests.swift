@@ -3,7 +3,7 @@ import Testing
 @testable import TallyEngine
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("Record projection and stats")
 struct RecordProjectionTests {

@@ -5,8 +5,8 @@ import TallyDomain
 @testable import TallySQLite
 import TallyStores
 import TallyTestSupport
-import TallyEssentials
-import TallyInterchange
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 /// The original activity files travel with their `record.logged` events, both ways.
 @Suite("Sync carries the original activity files")

@@ -5,7 +5,7 @@ import TallyDomain
 @testable import TallySQLite
 import TallyStores
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// One device: its own SQLite file, actor and clock; every command starts from a fresh load, as the CLI does.
 final class Replica {

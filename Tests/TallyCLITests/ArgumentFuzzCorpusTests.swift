@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TallyCLI
 import TallyTestSupport
-import TallyArguments
+@testable import TallyArguments
 
 /// Replays the argument-parser fuzz corpus through the real command tree: every input parses or is a usage error.
 @Suite("Argument fuzz corpus replay")

@@ -1,7 +1,7 @@
 import Testing
 @testable import TallyCLI
-import TallyEssentials
-import TallyArguments
+@testable import TallyEssentials
+@testable import TallyArguments
 
 /// A command tree shaped like tally's, small enough to reason about.
 private let parser = ArgumentParser(

@@ -4,7 +4,7 @@ import Testing
 @testable import TallyDomain
 @testable import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// A snapshot chunk damaged on disk where start-up does not look: commands that reach it start
 /// over from a full replay, print what an intact store prints, warn once, and append once.

@@ -4,7 +4,7 @@ import TallyDomain
 import TallySQLite
 @testable import TallyCLI
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Titles, notes, tags, actors, record names, file names and typed arguments holding every control
 /// character (ESC sequences that clear the screen or set the window title, NUL, CR, line feeds, C1

@@ -3,7 +3,7 @@ import Testing
 import TallyDomain
 import TallyTestSupport
 @testable import TallyCLI
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("Czech messages", .tags(.postgresql))
 struct CzechTests {

@@ -4,7 +4,7 @@ import TallyEngine
 import TallyDomain
 import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("tally errors and exit codes, end to end")
 struct ErrorTests {

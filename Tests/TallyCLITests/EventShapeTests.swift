@@ -2,7 +2,7 @@ import Testing
 @testable import TallyCLI
 import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("Event shapes", .tags(.postgresql))
 struct EventShapeTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import TallyCLI
-import TallyEssentials
-import TallyArguments
+@testable import TallyEssentials
+@testable import TallyArguments
 
 private let add = CommandSpec(
     name: "add",

@@ -4,7 +4,7 @@ import TallyEngine
 import TallyDomain
 import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// One piece of wrong or malicious input and what tally must answer.
 struct HostileCase: Sendable, CustomTestStringConvertible {

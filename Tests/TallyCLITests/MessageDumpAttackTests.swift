@@ -3,7 +3,7 @@ import Testing
 import TallyDomain
 @testable import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Damaged databases, hostile files and hostile import lines, driven end to end: every message is
 /// words, never a Swift type dump (`GzipError(reason: ...)`, `io("...")`, `TallyDomain.EventLogError`).

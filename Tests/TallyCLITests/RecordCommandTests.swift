@@ -3,7 +3,7 @@ import Testing
 @testable import TallyCLI
 import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// A small RFC 4180 reader used to check what the exporter writes.
 enum CSVReader {

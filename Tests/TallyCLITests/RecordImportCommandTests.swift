@@ -3,7 +3,7 @@ import Testing
 import TallyDomain
 @testable import TallySQLite
 import TallyTestSupport
-import TallyInterchange
+@testable import TallyInterchange
 
 /// `record import`, `record bests` and the new `stats` views, end to end on generated exports.
 @Suite("record import, bests, streaks and year to date, end to end")

@@ -3,7 +3,7 @@ import Testing
 import TallyDomain
 @testable import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// A shared log edited behind everyone's back (its stored hashes left as they were), a shared
 /// event no other door would accept, and a shared disk that is not mounted, against replicas that

@@ -4,7 +4,7 @@ import Testing
 @testable import TallyDomain
 @testable import TallySQLite
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("tally snapshot, rebuild and info, end to end")
 struct SnapshotCommandTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("tally sync and remote, end to end")
 struct SyncCommandTests {

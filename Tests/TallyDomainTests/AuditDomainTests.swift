@@ -1,7 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("Compensations")
 struct CompensationTests {

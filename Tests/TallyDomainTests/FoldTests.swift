@@ -1,7 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Folds events one at a time and compares the whole read model with an expected copy, like a TestStore.
 struct FoldStore {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// The byte-level shortcuts of a bulk import against the definitions they stand in for.
 @Suite("Import fast paths")

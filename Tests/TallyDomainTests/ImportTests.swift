@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import TallyDomain
-import TallyEssentials
-import TallyInterchange
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 @Suite("Taskwarrior and todo.txt conversion")
 struct ImportTests {

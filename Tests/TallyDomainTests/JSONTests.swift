@@ -1,6 +1,6 @@
 import Testing
 @testable import TallyDomain
-import TallyEssentials
+@testable import TallyEssentials
 
 // MARK: Helpers
 

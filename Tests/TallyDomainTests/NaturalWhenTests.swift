@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
-import TallyInterchange
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 /// Every form of the README's table of dates, in English and Czech, and the refusals.
 @Suite("Dates people type")

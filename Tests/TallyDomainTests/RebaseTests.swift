@@ -1,7 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Builds the three parts of a rebase: a shared prefix, what the shared log gained, and local events.
 struct Timeline {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("Records: folds and decisions")
 struct RecordTests {

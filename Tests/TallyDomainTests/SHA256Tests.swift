@@ -1,6 +1,6 @@
 import Testing
 @testable import TallyDomain
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("SHA-256")
 struct SHA256Tests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 @Suite("Stream ids read as bytes and items keyed by their packed UUID")
 struct StreamKeyTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyDomain
-import TallyEssentials
+@testable import TallyEssentials
 
 private func zone(_ identifier: String) -> Zone {
     Zone.named(identifier)!

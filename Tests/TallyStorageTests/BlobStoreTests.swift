@@ -3,7 +3,7 @@ import Testing
 @testable import TallySQLite
 import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// The content-addressed store of original activity files (migration 0003), on real files.
 @Suite("SQLite blob store")

@@ -1,5 +1,5 @@
 import TallyDomain
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Builds chained envelopes for storage and replay tests.
 public struct EventFactory {

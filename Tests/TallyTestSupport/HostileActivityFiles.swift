@@ -1,9 +1,9 @@
-import TallyEssentials
+@testable import TallyEssentials
 
 #if canImport(TallyDomain)
 import TallyDomain
 #endif
-import TallyInterchange
+@testable import TallyInterchange
 
 // This file is also compiled into the fuzz targets (scripts/fuzz builds it with the domain's
 // sources as one module), so it uses nothing but the standard library and TallyDomain.

@@ -1,5 +1,5 @@
 import TallyDomain
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Snapshots kept in memory, with the same keep-newest rule as the SQLite store.
 public final class InMemorySnapshotStore: SnapshotStore {

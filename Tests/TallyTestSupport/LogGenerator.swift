@@ -1,5 +1,5 @@
 import TallyDomain
-import TallyEssentials
+@testable import TallyEssentials
 
 /// The seedable generator generated cases use, so they replay exactly.
 public typealias SeededRandom = SplitMix64

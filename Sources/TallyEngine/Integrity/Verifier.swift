@@ -3,7 +3,7 @@ import TallyDomain
 /// A check `verify` runs after the chain, given the log and the full replay of it; returns the problems it finds.
 ///
 /// The snapshot check (snapshot + tail equals the full replay) plugs in here.
-public typealias VerificationCheck = @Sendable (_ log: EventLog, _ replay: ReadModel) throws -> [LogProblem]
+public typealias VerificationCheck = @Sendable (_ log: any EventStore, _ replay: ReadModel) throws -> [LogProblem]
 
 /// What `verify` found.
 public struct VerificationReport: Sendable {
@@ -22,7 +22,7 @@ public struct VerificationReport: Sendable {
 public enum Verifier {
     /// Reads every event once, in log order.
     /// - Complexity: O(n) time; memory O(streams + state).
-    public static func run(_ log: EventLog, checks: [VerificationCheck] = []) throws -> VerificationReport {
+    public static func run(_ log: any EventStore, checks: [VerificationCheck] = []) throws -> VerificationReport {
         var verifier = LogVerifier()
         try log.scan(after: 0, through: nil) { verifier.check($0) }
         for check in checks {

@@ -62,7 +62,7 @@ public struct SyncReport: Sendable {
 /// that step's transaction. When either side does not offer `BlobStore`, events sync without files
 /// (as an export without blob lines would); a missing file is no damage to a log.
 public final class SyncEngine {
-    public typealias LocalLog = EventLog & ReplicaStore & SnapshotStore
+    public typealias LocalLog = EventStore & ReplicaStore
 
     private let local: LocalLog
     private let remote: EventLog
@@ -83,14 +83,10 @@ public final class SyncEngine {
     /// successive syncs look at different places.
     public var sampleSeed: UInt64?
 
-    public init(local: LocalLog, remote: EventLog, now: @escaping () -> Int64) {
+    public init(local: any LocalLog, remote: any EventStore, now: @escaping () -> Int64) {
         self.local = local
         self.remote = remote
-        if let localBlobs = local as? BlobStore, let remoteBlobs = remote as? BlobStore {
-            blobs = (localBlobs, remoteBlobs)
-        } else {
-            blobs = nil
-        }
+        blobs = (local, remote)
         self.now = now
     }
 

@@ -14,9 +14,9 @@ public struct PosixZoneRule: Sendable, Equatable {
 
     public struct Daylight: Sendable, Equatable {
         /// Seconds east of UTC in daylight time.
-        let offset: Int32
-        let start: Transition
-        let end: Transition
+        public let offset: Int32
+        public let start: Transition
+        public let end: Transition
     }
 
     /// A day of the year and a local time of day.
@@ -32,10 +32,10 @@ public struct PosixZoneRule: Sendable, Equatable {
 
         let day: Day
         /// Seconds after local midnight (may be negative or past a day).
-        let time: Int32
+        public let time: Int32
 
         /// The date in `year`.
-        func date(in year: Int) -> LocalDate {
+        public func date(in year: Int) -> LocalDate {
             switch day {
             case .julianNoLeap(let n):
                 // Day n with February 29 skipped: after February of a leap year, one more.

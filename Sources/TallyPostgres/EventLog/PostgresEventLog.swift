@@ -14,6 +14,9 @@ import TallyEssentials
 public final class PostgresEventLog: EventStore {
     /// The advisory lock every append holds until its transaction ends.
     public static let appendLockKey: Int64 = 7_283_945_501
+
+    /// A server's log is the shared log itself, never a replica of one.
+    public var replica: (any EventStore & ReplicaStore)? { nil }
     /// Rows fetched per round trip when scanning the log.
     static let pageSize = 20_000
 

@@ -2,7 +2,7 @@ import Foundation
 @testable import TallyEngine
 @testable import TallyDomain
 @testable import TallySQLite
-import TallyEssentials
+@testable import TallyEssentials
 
 /// Forged snapshots with valid checksums, made from the real newest snapshot of a SQLite store:
 /// the body is decoded (or its bytes patched), one value is made hostile, and the body is stored

@@ -1,7 +1,7 @@
 import Foundation
 import TallyDomain
 import TallyTestSupport
-import TallyEssentials
+@testable import TallyEssentials
 
 /// What one run of the binary produced.
 struct RunResult {

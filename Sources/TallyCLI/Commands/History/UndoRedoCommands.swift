@@ -24,8 +24,8 @@ enum UndoCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
-        let dispatcher = try context.dispatcher()
-        let actor = try SyncCommand.undoActor(dispatcher.log, context)
+        let (store, dispatcher) = try context.writing()
+        let actor = try SyncCommand.undoActor(store, context)
         HistoryPrinter(context: context).print(try dispatcher.undo(steps: steps, actor: actor), header: .auditUndid)
     }
 }
@@ -46,8 +46,8 @@ enum RedoCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
-        let dispatcher = try context.dispatcher()
-        let actor = try SyncCommand.undoActor(dispatcher.log, context)
+        let (store, dispatcher) = try context.writing()
+        let actor = try SyncCommand.undoActor(store, context)
         HistoryPrinter(context: context).print(try dispatcher.redo(steps: steps, actor: actor), header: .auditRedid)
     }
 }

@@ -29,7 +29,7 @@ enum ExportCommand: CommandHandler {
             since = value
         }
         let log = try context.readLog()
-        let blobs = BlobExport(store: log as? BlobStore)
+        let blobs = BlobExport(store: log)
         guard let path = command.value("output") else {
             try log.scan(after: since, through: nil) { event in
                 if try blobs.write(before: event, context.console.out) { context.console.line() }

@@ -23,9 +23,8 @@ enum VerifyCommand: CommandHandler {
     static func checks(_ catalog: Catalog) -> [VerificationCheck] {
         [
             { log, _ in
-                guard let store = log as? SnapshotStore else { return [] }
                 do {
-                    return try SnapshotCheck.run(log: log, snapshots: store).map { problem in
+                    return try SnapshotCheck.run(log: log, snapshots: log).map { problem in
                         LogProblem(seq: problem.seq, kind: .failedCheck(name: "snapshot", detail: SnapshotMessages.reason(problem.kind, catalog: catalog)))
                     }
                 } catch is ReplayError {

@@ -38,9 +38,8 @@ enum RecordImportCommand: CommandHandler {
     }
 
     private static func importFiles(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let dispatcher = try context.dispatcher()
-        // Every backend keeps the original files next to its log (the BlobStore port).
-        guard let blobs = dispatcher.log as? BlobStore else { preconditionFailure("the event log of this backend has no blob store") }
+        // Every store keeps the original files next to its log (the BlobStore port).
+        let (blobs, dispatcher) = try context.writing()
         var bar: ProgressBar?
         let importer = ActivityImport(blobs: blobs, zone: context.zone, inflate: { bytes, limit in
             try Gzip.decompress(bytes, limit: limit)

@@ -96,9 +96,9 @@ enum SyncCommand: CommandHandler {
 
     /// The actor whose commands undo and redo may revert: on a shared log (a server, or a
     /// database that syncs with one) only the current actor's own; elsewhere nil (every command).
-    static func undoActor(_ log: EventLog, _ context: CLIContext) throws -> String? {
+    static func undoActor(_ log: any EventStore, _ context: CLIContext) throws -> String? {
         if context.settings.storeLocation.isShared { return context.settings.actor }
-        guard let replica = log as? ReplicaStore else { return nil }
+        guard let replica = log.replica else { return nil }
         let state = try replica.replicaState()
         return state.remote != nil || state.synced.seq > 0 ? context.settings.actor : nil
     }
