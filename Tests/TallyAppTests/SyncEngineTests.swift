@@ -32,7 +32,7 @@ final class Replica {
     }
 
     @discardableResult
-    func sync(_ remote: EventLog, afterStep: ((String) throws -> Void)? = nil) throws -> SyncReport {
+    func sync(_ remote: any EventStore, afterStep: ((String) throws -> Void)? = nil) throws -> SyncReport {
         clock.advance(seconds: 1)
         let engine = SyncEngine(local: log, remote: remote, now: { [clock] in clock.now })
         engine.afterStep = afterStep
