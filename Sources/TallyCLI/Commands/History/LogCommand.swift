@@ -4,7 +4,6 @@ import TallyArguments
 
 /// `tally log [REF] [--type TYPE]... [--since WHEN] [--until WHEN] [--limit N] [--reverse]`
 enum LogCommand: CommandHandler {
-    static let path = ["log"]
     static let spec = CommandSpec(
         name: "log",
         abstract: "Show the audit history: who changed what, and when.",

@@ -4,7 +4,6 @@ import TallyArguments
 
 /// `tally undo [--steps N]`
 enum UndoCommand: CommandHandler {
-    static let path = ["undo"]
     static let spec = CommandSpec(
         name: "undo",
         abstract: "Revert the most recent commands by appending compensating events.",
@@ -32,7 +31,6 @@ enum UndoCommand: CommandHandler {
 
 /// `tally redo [--steps N]`
 enum RedoCommand: CommandHandler {
-    static let path = ["redo"]
     static let spec = CommandSpec(
         name: "redo",
         abstract: "Re-apply the most recently undone commands.",

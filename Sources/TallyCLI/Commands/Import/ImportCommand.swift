@@ -12,7 +12,6 @@ import TallyArguments
 
 /// `tally import [--from tally|taskwarrior|todotxt] FILE|-`
 enum ImportCommand: CommandHandler {
-    static let path = ["import"]
     /// The formats `--from` accepts: tally's own event export first (the default), then other tools'.
     static let formats = ["tally"] + ForeignImport.formats
     static let spec = CommandSpec(

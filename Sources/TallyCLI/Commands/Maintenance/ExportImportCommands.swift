@@ -5,7 +5,6 @@ import TallyArguments
 
 /// `tally export [--since SEQ] [--output FILE]`
 enum ExportCommand: CommandHandler {
-    static let path = ["export"]
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write the event log as JSON Lines: one event object per line, in log order.",

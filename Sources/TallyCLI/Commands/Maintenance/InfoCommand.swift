@@ -11,7 +11,6 @@ import TallyArguments
 
 /// `tally info`
 enum InfoCommand: CommandHandler {
-    static let path = ["info"]
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show the database path, schema version, counts, size and snapshot status.",

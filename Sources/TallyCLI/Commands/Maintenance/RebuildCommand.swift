@@ -9,7 +9,6 @@ import TallyArguments
 
 /// `tally rebuild`
 enum RebuildCommand: CommandHandler {
-    static let path = ["rebuild"]
     static let spec = CommandSpec(
         name: "rebuild",
         abstract: "Discard all snapshots, replay the whole log and store a fresh snapshot.",

@@ -5,7 +5,6 @@ import TallyArguments
 
 /// `tally snapshot`
 enum SnapshotCommand: CommandHandler {
-    static let path = ["snapshot"]
     static let spec = CommandSpec(
         name: "snapshot",
         abstract: "Store a snapshot of the read models now.",

@@ -5,7 +5,6 @@ import TallyArguments
 
 /// `tally verify`
 enum VerifyCommand: CommandHandler {
-    static let path = ["verify"]
     static let spec = CommandSpec(
         name: "verify",
         abstract: "Check the hash chain, the sequence, stream versions, that every event can be read, and every snapshot.",
@@ -38,7 +37,7 @@ enum VerifyCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         if !command.arguments.isEmpty, !command.has("remote") {
-            throw UsageError(kind: .unexpectedArgument(command.arguments[0]), commandPath: path)
+            throw UsageError(kind: .unexpectedArgument(command.arguments[0]), commandPath: command.path)
         }
         let remote = command.has("remote") ? try RemoteCheck.prepare(command.arguments.first, context) : nil
         var report = try Verifier.run(try context.readLog(), checks: checks(context.catalog))

@@ -10,7 +10,6 @@ import TallyArguments
 
 /// `tally record import FILE|DIR...`
 enum RecordImportCommand: CommandHandler {
-    static let path = ["record", "import"]
     static let spec = CommandSpec(
         name: "import",
         abstract: "Import activities from GPX, TCX and FIT files, a Strava export or Garmin Connect's Activities.csv.",

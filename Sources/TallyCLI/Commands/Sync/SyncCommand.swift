@@ -10,7 +10,6 @@ import TallyArguments
 
 /// `tally sync [--remote URL]`
 enum SyncCommand: CommandHandler {
-    static let path = ["sync"]
     static let spec = CommandSpec(
         name: "sync",
         abstract: "Push local events to the shared log and pull the ones this database lacks.",
@@ -106,7 +105,6 @@ enum SyncCommand: CommandHandler {
 
 /// `tally conflicts`
 enum ConflictsCommand: CommandHandler {
-    static let path = ["conflicts"]
     static let spec = CommandSpec(
         name: "conflicts",
         abstract: "List every change a sync dropped or let override another.",

@@ -3,7 +3,6 @@ import TallyArguments
 
 /// `tally edit REF [--title T] [--tag +T|-T]... [--priority P|none] [--due WHEN|none] [--note TEXT|none]`
 enum EditCommand: CommandHandler {
-    static let path = ["edit"]
     static let spec = CommandSpec(
         name: "edit",
         abstract: "Change a todo's fields.",
@@ -35,7 +34,7 @@ enum EditCommand: CommandHandler {
             recurrence: RecurrenceOptions.input(command) ?? RecurrenceInput()
         )
         guard !input.isEmpty else {
-            throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange)), commandPath: path)
+            throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange)), commandPath: command.path)
         }
         let ref = command.arguments[0]
         MutationPrinter(context: context).print(try context.dispatcher().execute(.editTodo(ref, input)))
