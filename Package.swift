@@ -1,11 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, innermost first. Arrows point inward:
-/// TallyDomain (pure) <- TallyStorage (the only SQLite importer)
-/// TallyDomain <- TallyPostgres (the only libpq importer)
-/// TallyStorage, TallyPostgres <- TallyBackends (opens the store a location names)
-/// TallyDomain <- TallyApp (dispatcher, projections) <- TallyCLI <- tally
+/// Modules by responsibility, innermost first; every arrow points inward (docs/design/architecture.md):
+/// TallyEssentials (building blocks) <- TallyPlatform (system calls) and TallyDomain (the pure model and its ports)
+/// TallyDomain <- TallyEngine (use cases) <- TallyInterchange (other programs' files)
+/// TallyDomain <- TallySQLite, TallyPostgres (the ports on each backend) <- TallyStores (which backends exist)
+/// TallyEssentials <- TallyArguments (specs, parser, help, generators)
+/// TallyEngine, TallyInterchange, TallyStores, TallyArguments <- TallyCLI <- tally
 let package = Package(
     name: "tally",
     platforms: [.macOS(.v13)],

@@ -15,26 +15,27 @@ public struct SnapshotDecodingError: Error, Sendable, Equatable, CustomStringCon
 ///
 /// The buffer must outlive the reader; nothing is copied except into the values returned.
 public struct BinaryReader {
-    private let base: UnsafeRawBufferPointer
-    public private(set) var offset = 0
+    @usableFromInline let base: UnsafeRawBufferPointer
+    public var offset: Int { position }
+    @usableFromInline var position = 0
     /// The buffer `base` belongs to when its chunks are read on demand; every read touches it first.
-    private let source: SnapshotBuffer?
+    @usableFromInline let source: SnapshotBuffer?
 
     public init(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
         base = bytes
-        self.offset = offset
+        self.position = offset
         source = nil
     }
 
     /// A reader over a whole snapshot buffer that reads each chunk before it reads bytes from it.
     public init(_ buffer: SnapshotBuffer, at offset: Int = 0) {
         base = buffer.bytes
-        self.offset = offset
+        self.position = offset
         source = buffer
     }
 
-    @inline(__always)
-    private func touch(_ count: Int) {
+    @inlinable @inline(__always)
+    func touch(_ count: Int) {
         if let source { source.touch(offset, count) }
     }
 
@@ -42,39 +43,44 @@ public struct BinaryReader {
     public var isAtEnd: Bool { offset == base.count }
 
     /// An error at the current offset.
+    @inlinable
     public func failure(_ reason: String) -> SnapshotDecodingError {
         SnapshotDecodingError(offset: offset, reason: reason)
     }
 
     /// One raw byte.
+    @inlinable
     public mutating func byte() throws(SnapshotDecodingError) -> UInt8 {
         guard offset < base.count else { throw failure("unexpected end of data") }
         touch(1)
         let value = base[offset]
-        offset += 1
+        position += 1
         return value
     }
 
     /// `count` raw bytes.
+    @inlinable
     public mutating func raw(_ count: Int) throws(SnapshotDecodingError) -> UnsafeRawBufferPointer {
         guard count >= 0, count <= base.count - offset else { throw failure("unexpected end of data") }
         touch(count)
         let slice = UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
-        offset += count
+        position += count
         return slice
     }
 
     /// A little-endian 32-bit unsigned integer written by `BinaryWriter.fixed32`.
+    @inlinable
     public mutating func fixed32() throws(SnapshotDecodingError) -> Int {
         let bytes = try raw(4)
         return Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
     }
 
     /// Moves past `count` bytes, checking that they are there (without reading them); returns where they start.
+    @inlinable
     public mutating func skip(_ count: Int) throws(SnapshotDecodingError) -> Int {
         guard count >= 0, count <= base.count - offset else { throw failure("unexpected end of data") }
         let start = offset
-        offset += count
+        position += count
         return start
     }
 
@@ -85,7 +91,7 @@ public struct BinaryReader {
             touch(1)
             let first = base[offset]
             if first < 0x80 {
-                offset += 1
+                position += 1
                 return UInt64(first)
             }
         }
@@ -106,6 +112,7 @@ public struct BinaryReader {
     }
 
     /// A count that must fit in what is left of the buffer (each element takes at least one byte).
+    @inlinable
     public mutating func count() throws(SnapshotDecodingError) -> Int {
         let value = try uint()
         guard value <= UInt64(base.count - offset) else { throw failure("count \(value) exceeds the data") }
@@ -113,6 +120,7 @@ public struct BinaryReader {
     }
 
     /// A non-negative integer that fits `Int`.
+    @inlinable
     public mutating func natural() throws(SnapshotDecodingError) -> Int {
         let value = try uint()
         guard value <= UInt64(Int.max) else { throw failure("number out of range") }
@@ -120,12 +128,14 @@ public struct BinaryReader {
     }
 
     /// A zigzag varint.
+    @inlinable
     public mutating func int() throws(SnapshotDecodingError) -> Int64 {
         let raw = try uint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
     /// A 0 or 1 byte; anything else is an error.
+    @inlinable
     public mutating func bool() throws(SnapshotDecodingError) -> Bool {
         switch try byte() {
         case 0: return false
@@ -135,12 +145,14 @@ public struct BinaryReader {
     }
 
     /// A byte count and that many UTF-8 bytes (ill-formed sequences are repaired, never trusted).
+    @inlinable
     public mutating func string() throws(SnapshotDecodingError) -> String {
         let length = try count()
         return String(decoding: try raw(length), as: UTF8.self)
     }
 
-    /// A presence byte, then the value when present.
+    /// A presence byte, then the value when present (inlinable: specialised in the caller's module).
+    @inlinable
     public mutating func optional<T>(_ read: (inout BinaryReader) throws(SnapshotDecodingError) -> T) throws(SnapshotDecodingError) -> T? {
         switch try byte() {
         case 0: return nil
@@ -150,6 +162,7 @@ public struct BinaryReader {
     }
 
     /// A count, then each element.
+    @inlinable
     public mutating func array<T>(_ read: (inout BinaryReader) throws(SnapshotDecodingError) -> T) throws(SnapshotDecodingError) -> [T] {
         let length = try count()
         var values: [T] = []
@@ -159,6 +172,7 @@ public struct BinaryReader {
     }
 
     /// An id written by `BinaryWriter.identifier`.
+    @inlinable
     public mutating func identifier() throws(SnapshotDecodingError) -> String {
         switch try byte() {
         case 0: return try string()
