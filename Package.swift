@@ -7,6 +7,11 @@ import PackageDescription
 /// TallyDomain <- TallySQLite, TallyPostgres (the ports on each backend) <- TallyStores (which backends exist)
 /// TallyEssentials <- TallyArguments (specs, parser, help, generators)
 /// TallyEngine, TallyInterchange, TallyStores, TallyArguments <- TallyCLI <- tally
+/// Release builds optimise across module boundaries: the hot paths (the payload scanner, the snapshot
+/// codec, the hash chain) call small functions of TallyEssentials and TallyDomain per event, which a
+/// module-at-a-time build would leave as calls.
+let acrossModules: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "tally",
     platforms: [.macOS(.v13)],
@@ -31,24 +36,24 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         // Building blocks with no knowledge of tally's model: JSON, hashes, binary and text scalars, zone rules.
-        .target(name: "TallyEssentials"),
+        .target(name: "TallyEssentials", swiftSettings: acrossModules),
         // Every system call the core needs: file probes, the zone database, the process environment.
-        .target(name: "TallyPlatform", dependencies: ["TallyEssentials"]),
+        .target(name: "TallyPlatform", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
         // The model: values, events, deciders, reducers, read models (and their snapshot item tables),
         // queries, recurrence, history, the sync rebase, the hash chain, and the ports a store implements.
-        .target(name: "TallyDomain", dependencies: ["TallyEssentials"]),
+        .target(name: "TallyDomain", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
         // The use cases on the ports: dispatcher, state loading and the snapshot policy, undo, sync, projections.
-        .target(name: "TallyEngine", dependencies: ["TallyDomain"]),
+        .target(name: "TallyEngine", dependencies: ["TallyEssentials", "TallyDomain"], swiftSettings: acrossModules),
         // Files from elsewhere: GPX/TCX/FIT, Strava/Garmin CSVs, gzip (the only zlib user), Taskwarrior and todo.txt.
-        .target(name: "TallyInterchange", dependencies: ["TallyEngine", "TallyPlatform", "CZlib"]),
-        .target(name: "TallySQLite", dependencies: ["TallyDomain", "TallyPlatform", "CSQLite"]),
-        .target(name: "TallyPostgres", dependencies: ["TallyDomain", "CLibPQ"]),
+        .target(name: "TallyInterchange", dependencies: ["TallyEssentials", "TallyEngine", "TallyPlatform", "CZlib"], swiftSettings: acrossModules),
+        .target(name: "TallySQLite", dependencies: ["TallyEssentials", "TallyDomain", "TallyPlatform", "CSQLite"], swiftSettings: acrossModules),
+        .target(name: "TallyPostgres", dependencies: ["TallyEssentials", "TallyDomain", "CLibPQ"], swiftSettings: acrossModules),
         // Which backends exist: a location (path or URI) to an opened store.
-        .target(name: "TallyStores", dependencies: ["TallyDomain", "TallySQLite", "TallyPostgres"]),
+        .target(name: "TallyStores", dependencies: ["TallyEssentials", "TallyDomain", "TallySQLite", "TallyPostgres"], swiftSettings: acrossModules),
         // Command specs, the parser, help and usage errors, and the bash/zsh/fish/man generators.
-        .target(name: "TallyArguments", dependencies: ["TallyEssentials"]),
-        .target(name: "TallyCLI", dependencies: ["TallyEngine", "TallyInterchange", "TallyStores", "TallyArguments", "TallyPlatform"]),
-        .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
+        .target(name: "TallyArguments", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
+        .target(name: "TallyCLI", dependencies: ["TallyEssentials", "TallyEngine", "TallyInterchange", "TallyStores", "TallyArguments", "TallyPlatform"], swiftSettings: acrossModules),
+        .executableTarget(name: "tally", dependencies: ["TallyCLI"], swiftSettings: acrossModules),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
