@@ -10,7 +10,7 @@ import TallyDomain
 /// Appends serialise on one transaction-level advisory lock (taken by `write`, and again by the
 /// insert trigger for any other client), so `seq` is gap-free and increases in commit order, and
 /// the hash chain is computed on the true head. The server records the appending role.
-public final class PostgresEventLog: EventStore {
+public final class PostgresEventLog: EventLog {
     /// The advisory lock every append holds until its transaction ends.
     public static let appendLockKey: Int64 = 7_283_945_501
     /// Rows fetched per round trip when scanning the log.
@@ -19,9 +19,9 @@ public final class PostgresEventLog: EventStore {
     /// The URI or connection string libpq was given.
     private let conninfo: String
     public let displayLocation: String
-    private var connection: PGConnection?
-    private let migrator = PostgresMigrator()
-    private var schemaKnown: Bool
+    var connection: PGConnection?
+    let migrator = PostgresMigrator()
+    var schemaKnown: Bool
     /// Inside `write` (the append lock held): the head when a scan or an append has shown it, so
     /// the dispatcher's `head()` after its catch-up costs no round trip. Nil when unknown.
     private var lockedHead: LogHead?
@@ -84,46 +84,16 @@ public final class PostgresEventLog: EventStore {
     }
 
     /// The open connection, or a clear error once `close` ran.
-    private func open() throws(EventLogError) -> PGConnection {
+    func open() throws(EventLogError) -> PGConnection {
         guard let connection else { throw .io("the connection to \(displayLocation) is closed") }
         return connection
     }
 
-    private func fail(_ error: Error) -> EventLogError {
+    func fail(_ error: Error) -> EventLogError {
         switch error {
         case let error as PGError: return PostgresErrors.map(error, server: displayLocation)
         case let error as EventLogError: return error
         default: return .io(ErrorWords.text(error))
-        }
-    }
-
-    public func close() {
-        connection = nil
-    }
-
-    /// The role this connection appends as (the server records it on every event).
-    public var appendingRole: String? { connection?.sessionUser }
-
-    // MARK: EventStore
-
-    public func schemaVersion() throws(EventLogError) -> Int {
-        if case .tally(let version) = try PostgresMigrator.state(try open()) { return version }
-        return 0
-    }
-
-    public var latestSchemaVersion: Int { migrator.latestVersion }
-
-    public var needsMigration: Bool { ((try? schemaVersion()) ?? 0) < latestSchemaVersion }
-
-    public func storageSize() throws(EventLogError) -> Int64 {
-        let connection = try open()
-        do {
-            return try connection.scalarInt("""
-                SELECT COALESCE(sum(pg_total_relation_size(t)), 0)::bigint
-                FROM unnest(ARRAY[to_regclass('events'), to_regclass('snapshots'), to_regclass('schema_migrations')]) AS t
-                """) ?? 0
-        } catch {
-            throw fail(error)
         }
     }
 
@@ -327,149 +297,5 @@ public final class PostgresEventLog: EventStore {
             type: rows.string(row, 4), schema: rows.int(row, 5), data: rows.string(row, 6), recordedAt: rows.int64(row, 7),
             actor: rows.string(row, 8), command: rows.string(row, 9), hash: rows.string(row, 10), role: rows.optionalString(row, 11)
         )
-    }
-}
-
-// MARK: SnapshotStore
-
-extension PostgresEventLog {
-    public func snapshots() throws(EventLogError) -> [SnapshotInfo] {
-        guard schemaKnown else { return [] }
-        let connection = try open()
-        do {
-            // Only the snapshots stored by this role or by the log's owner (migration 0006): a snapshot
-            // another writer stored may say anything. At one key this role's own comes first, the
-            // choice `tally_snapshot_chunk` makes too.
-            return try connection.query("""
-                SELECT seq, format, reducer_version, created_at, checksum, size, chunk_size FROM (
-                  SELECT DISTINCT ON (seq, format, reducer_version) seq, format, reducer_version, created_at, checksum,
-                         CASE WHEN chunk_size > 0 THEN size ELSE octet_length(body) END AS size, chunk_size
-                  FROM snapshots WHERE \(Self.trustedSnapshot)
-                  ORDER BY seq, format, reducer_version, stored_by = session_user DESC
-                ) AS trusted ORDER BY seq DESC, created_at DESC
-                """) { rows in
-                (0 ..< rows.count).map { row in
-                    SnapshotInfo(seq: rows.int64(row, 0), format: rows.int(row, 1), reducerVersion: rows.int(row, 2),
-                                 createdAt: rows.int64(row, 3), checksum: rows.string(row, 4), size: rows.int(row, 5),
-                                 chunkSize: rows.int(row, 6))
-                }
-            }
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    /// The condition on a `snapshots` row that this session may use: stored by its own role or by the owner of `events`.
-    static let trustedSnapshot = """
-        stored_by IN (session_user, (SELECT pg_get_userbyid(relowner)::text FROM pg_class WHERE oid = 'events'::regclass))
-        """
-
-    public func snapshotChunkSums(_ info: SnapshotInfo) throws -> [UInt8]? {
-        guard schemaKnown, info.chunkSize > 0 else { return nil }
-        do {
-            return try open().query("""
-                SELECT chunk_sums FROM snapshots WHERE seq = $1 AND format = $2 AND reducer_version = $3 AND \(Self.trustedSnapshot)
-                ORDER BY stored_by = session_user DESC LIMIT 1
-                """, [.int(info.seq), .int(info.format), .int(info.reducerVersion)], binaryResult: true) { rows in
-                rows.count > 0 ? rows.withBytes(0, 0) { Array(UnsafeRawBufferPointer($0)) } : nil
-            }
-        } catch let error as PGError {
-            throw fail(error)
-        }
-    }
-
-    /// One round trip for one chunk (through `tally_snapshot_chunk`, so no grant on the chunk table is needed).
-    public func readSnapshotChunk(_ info: SnapshotInfo, index: Int, into target: UnsafeMutableRawBufferPointer) throws -> Bool {
-        guard schemaKnown else { return false }
-        do {
-            return try open().query("SELECT tally_snapshot_chunk($1, $2, $3, $4)",
-                                    [.int(info.seq), .int(info.format), .int(info.reducerVersion), .int(index)], binaryResult: true) { rows in
-                guard rows.count > 0, !rows.isNull(0, 0) else { return false }
-                return rows.withBytes(0, 0) { bytes in
-                    let source = UnsafeRawBufferPointer(bytes)
-                    guard source.count == target.count else { return false }
-                    if let base = source.baseAddress, source.count > 0 { target.baseAddress!.copyMemory(from: base, byteCount: source.count) }
-                    return true
-                }
-            }
-        } catch let error as PGError {
-            throw fail(error)
-        }
-    }
-
-    public func saveSnapshot(_ info: SnapshotInfo, body: [UInt8], chunkSums: [UInt8], keep: Int) throws(EventLogError) {
-        do {
-            try open().run("SELECT tally_save_snapshot_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
-                .int(info.seq), .int(info.format), .int(info.reducerVersion), .int(info.createdAt),
-                .text(info.checksum), .bytes(body), .int(info.chunkSize), .bytes(chunkSums), .int(keep),
-            ])
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    public func deleteAllSnapshots() throws(EventLogError) {
-        guard schemaKnown else { return }
-        do {
-            try open().run("SELECT tally_delete_snapshots()")
-        } catch {
-            throw fail(error)
-        }
-    }
-}
-
-// MARK: BlobStore
-
-/// Original activity files in the `blobs` table (migration 0003), in the same transaction as the events.
-extension PostgresEventLog: BlobStore {
-    public func containsBlob(_ sha256: String) throws(EventLogError) -> Bool {
-        guard schemaKnown else { return false }
-        do {
-            return try open().query("SELECT 1 FROM blobs WHERE sha256 = $1", [.text(sha256)]) { $0.count > 0 }
-        } catch let error as PGError {
-            throw fail(error)
-        } catch {
-            throw .io(ErrorWords.text(error))
-        }
-    }
-
-    public func putBlob(_ blob: Blob) throws(EventLogError) {
-        do {
-            try open().run("INSERT INTO blobs(sha256, encoding, body) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING", [
-                .text(blob.sha256), .text(blob.encoding.rawValue), .bytes(blob.bytes),
-            ])
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    public func blob(_ sha256: String) throws(EventLogError) -> Blob? {
-        guard schemaKnown else { return nil }
-        do {
-            let connection = try open()
-            let encoding = try connection.query("SELECT encoding FROM blobs WHERE sha256 = $1", [.text(sha256)]) { rows in
-                rows.count > 0 ? BlobEncoding(rawValue: rows.string(0, 0)) : nil
-            }
-            guard let encoding else { return nil }
-            let bytes = try connection.query("SELECT body FROM blobs WHERE sha256 = $1", [.text(sha256)], binaryResult: true) { rows in
-                rows.withBytes(0, 0) { Array($0) }
-            }
-            return Blob(sha256: sha256, encoding: encoding, bytes: bytes)
-        } catch let error as PGError {
-            throw fail(error)
-        } catch {
-            throw .io(ErrorWords.text(error))
-        }
-    }
-
-    public func blobNames() throws(EventLogError) -> [String] {
-        guard schemaKnown else { return [] }
-        do {
-            return try open().query("SELECT sha256 FROM blobs ORDER BY sha256") { rows in (0 ..< rows.count).map { rows.string($0, 0) } }
-        } catch let error as PGError {
-            throw fail(error)
-        } catch {
-            throw .io(ErrorWords.text(error))
-        }
     }
 }
