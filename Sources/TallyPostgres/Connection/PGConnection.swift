@@ -78,6 +78,14 @@ final class PGConnection {
         try check(result)
     }
 
+    /// Runs statements without parameters in one round trip (several, separated by `;`) and hands
+    /// the last one's result to `body`. They run as one implicit transaction: an error undoes all.
+    func queryText<T>(_ sql: String, _ body: (PGResult) throws -> T) throws -> T {
+        let result = try checked(pq.exec(handle, sql))
+        defer { pq.clear(result) }
+        return try body(PGResult(result, pq))
+    }
+
     /// Runs one statement with parameters and hands the result to `body`.
     func query<T>(_ sql: String, _ parameters: [PGValue] = [], binaryResult: Bool = false, _ body: (PGResult) throws -> T) throws -> T {
         let result = try run(sql: sql, name: nil, parameters, binaryResult: binaryResult)

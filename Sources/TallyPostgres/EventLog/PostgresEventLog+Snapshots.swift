@@ -10,20 +10,30 @@ extension PostgresEventLog: SnapshotStore {
             // Only the snapshots stored by this role or by the log's owner (migration 0006): a snapshot
             // another writer stored may say anything. At one key this role's own comes first, the
             // choice `tally_snapshot_chunk` makes too.
-            return try connection.query("""
-                SELECT seq, format, reducer_version, created_at, checksum, size, chunk_size FROM (
+            // The head comes along (one round trip fewer: a command reads it next). One row at
+            // least, with NULL snapshot columns when there is none.
+            var head = LogHead.empty
+            let list = try connection.query("""
+                SELECT t.seq, t.format, t.reducer_version, t.created_at, t.checksum, t.size, t.chunk_size, h.seq, h.hash
+                FROM (SELECT 1) AS one
+                LEFT JOIN (SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1) AS h ON true
+                LEFT JOIN (
                   SELECT DISTINCT ON (seq, format, reducer_version) seq, format, reducer_version, created_at, checksum,
                          CASE WHEN chunk_size > 0 THEN size ELSE octet_length(body) END AS size, chunk_size
                   FROM snapshots WHERE \(Self.trustedSnapshot)
                   ORDER BY seq, format, reducer_version, stored_by = session_user DESC
-                ) AS trusted ORDER BY seq DESC, created_at DESC
+                ) AS t ON true
+                ORDER BY t.seq DESC, t.created_at DESC
                 """) { rows in
-                (0 ..< rows.count).map { row in
+                if rows.count > 0, !rows.isNull(0, 7) { head = LogHead(seq: rows.int64(0, 7), hash: rows.string(0, 8)) }
+                return (0 ..< rows.count).filter { !rows.isNull($0, 0) }.map { row in
                     SnapshotInfo(seq: rows.int64(row, 0), format: rows.int(row, 1), reducerVersion: rows.int(row, 2),
                                  createdAt: rows.int64(row, 3), checksum: rows.string(row, 4), size: rows.int(row, 5),
                                  chunkSize: rows.int(row, 6))
                 }
             }
+            if !connection.isInTransaction, lockedHead == nil { prefetchedHead = head }
+            return list
         } catch {
             throw fail(error)
         }

@@ -9,7 +9,9 @@ extension PostgresEventLog: EventStore {
     /// The role this connection appends as (the server records it on every event).
     public var appendingRole: String? { connection?.sessionUser }
 
+    /// The version read when the connection opened (the same session: no second look-up).
     public func schemaVersion() throws(EventLogError) -> Int {
+        if let knownSchemaVersion { return knownSchemaVersion }
         if case .tally(let version) = try PostgresMigrator.state(try open()) { return version }
         return 0
     }

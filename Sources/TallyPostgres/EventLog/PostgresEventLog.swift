@@ -22,12 +22,28 @@ public final class PostgresEventLog: EventLog {
     var connection: PGConnection?
     let migrator = PostgresMigrator()
     var schemaKnown: Bool
+    /// The schema version read when the connection opened (nil once it may have changed).
+    var knownSchemaVersion: Int?
     /// Inside `write` (the append lock held): the head when a scan or an append has shown it, so
     /// the dispatcher's `head()` after its catch-up costs no round trip. Nil when unknown.
-    private var lockedHead: LogHead?
+    var lockedHead: LogHead?
     /// The head right after this connection's last commit; inside the next `write` it is the head
     /// again once a scan past it finds nothing (events are immutable and seq gap-free).
     private var committedHead: LogHead?
+    /// The head read together with the snapshot list, for the `head()` that follows it outside a
+    /// write (one round trip fewer per command). Used once.
+    var prefetchedHead: LogHead?
+    /// The head last read outside a write; inside the next one it is the head again once a scan
+    /// past it finds nothing.
+    private var lastSeenHead: LogHead?
+    /// Inside `bulkWrite`: events appended but not yet sent (PostgresEventLog+Bulk).
+    var pending: [EventEnvelope] = []
+    /// The last version of each stream among `pending`.
+    var pendingVersions: [String: Int] = [:]
+    /// True inside `bulkWrite`, where appends are buffered and sent with COPY.
+    var buffering = false
+    /// Events per COPY (`defaultCopyBatch`; tests make it small).
+    var copyBatch = PostgresEventLog.defaultCopyBatch
 
     private static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role"
 
@@ -43,27 +59,31 @@ public final class PostgresEventLog: EventLog {
     /// `lockTimeout` (ms) bounds every lock wait, the append lock included: past it a command fails
     /// with `EventLogError.busy`.
     public static func openForWriting(conninfo: String, now: Int64, lockTimeout: Int32) throws(EventLogError) -> PostgresEventLog {
-        let connection = try connect(conninfo, lockTimeout: lockTimeout)
+        let (connection, state) = try connect(conninfo, lockTimeout: lockTimeout)
         let log = PostgresEventLog(conninfo: conninfo, connection: connection, schemaKnown: false)
-        try log.migrator.migrate(connection, now: now)
+        try log.migrator.migrate(connection, now: now, known: state)
         log.schemaKnown = true
+        if case .tally(let version) = state, version == log.latestSchemaVersion { log.knownSchemaVersion = version }
         return log
     }
 
     /// Connects without writing; nil when the database has no tally schema yet (it reads as empty).
     public static func openForReading(conninfo: String, lockTimeout: Int32) throws(EventLogError) -> PostgresEventLog? {
-        let connection = try connect(conninfo, lockTimeout: lockTimeout)
-        switch try PostgresMigrator.state(connection) {
+        let (connection, state) = try connect(conninfo, lockTimeout: lockTimeout)
+        switch state {
         case .empty:
             return nil
         case .tally(let version):
             let log = PostgresEventLog(conninfo: conninfo, connection: connection, schemaKnown: version > 0)
             if version > log.latestSchemaVersion { throw .newerSchema(found: version, known: log.latestSchemaVersion) }
+            log.knownSchemaVersion = version
             return log
         }
     }
 
-    private static func connect(_ conninfo: String, lockTimeout: Int32) throws(EventLogError) -> PGConnection {
+    /// Connects, sets the session up and reads the schema state: one round trip after the login
+    /// when the database has a tally schema.
+    private static func connect(_ conninfo: String, lockTimeout: Int32) throws(EventLogError) -> (PGConnection, SchemaState) {
         let server = PostgresURI.matches(conninfo) ? PostgresURI.redacted(conninfo) : "PostgreSQL"
         if let problem = PostgresURI.problem(conninfo) {
             throw .unavailable(ServerFailure(kind: .invalidAddress, server: server, detail: problem))
@@ -74,13 +94,9 @@ public final class PostgresEventLog: EventLog {
         } catch {
             throw PostgresErrors.mapConnect(error, server: server, conninfo: conninfo)
         }
-        do {
-            // lock_timeout 0 would mean "wait forever".
-            try connection.execute("SET lock_timeout = \(max(1, lockTimeout)); SET application_name = 'tally'")
-        } catch {
-            throw PostgresErrors.map(error, server: server)
-        }
-        return connection
+        // lock_timeout 0 would mean "wait forever".
+        let state = try PostgresMigrator.state(connection, settings: "SET lock_timeout = \(max(1, lockTimeout)); SET application_name = 'tally'")
+        return (connection, state)
     }
 
     /// The open connection, or a clear error once `close` ran.
@@ -103,10 +119,18 @@ public final class PostgresEventLog: EventLog {
         guard schemaKnown else { return .empty }
         if let lockedHead { return lockedHead }
         let connection = try open()
+        if let prefetched = prefetchedHead, !connection.isInTransaction {
+            prefetchedHead = nil
+            lastSeenHead = prefetched
+            return prefetched
+        }
+        try flushPending()
         do {
-            return try connection.query("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1") { rows in
-                rows.count == 0 ? .empty : LogHead(seq: rows.int64(0, 0), hash: rows.string(0, 1))
+            let head = try connection.query("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1") { rows in
+                rows.count == 0 ? LogHead.empty : LogHead(seq: rows.int64(0, 0), hash: rows.string(0, 1))
             }
+            if !connection.isInTransaction { lastSeenHead = head }
+            return head
         } catch {
             throw fail(error)
         }
@@ -137,6 +161,7 @@ public final class PostgresEventLog: EventLog {
     /// The query's column 0 is seq and column `hashColumn` the hash.
     private func pages(_ sql: String, after: Int64, through: Int64?, hashColumn: Int, _ row: (PGResult, Int) throws -> Void) throws {
         guard schemaKnown else { return }
+        try flushPending()
         let connection = try open()
         let parameters = { (cursor: Int64) -> [PGValue] in [.int(cursor), .int(through ?? Int64.max), .int(Self.pageSize)] }
         var lastRow: LogHead?
@@ -170,6 +195,8 @@ public final class PostgresEventLog: EventLog {
                 lockedHead = lastRow
             } else if let committedHead, committedHead.seq == after {
                 lockedHead = committedHead
+            } else if let lastSeenHead, lastSeenHead.seq == after {
+                lockedHead = lastSeenHead
             }
         }
     }
@@ -180,6 +207,7 @@ public final class PostgresEventLog: EventLog {
 
     public func scanBackward(before: Int64?, _ body: (EventEnvelope) throws -> Bool) throws {
         guard schemaKnown else { return }
+        try flushPending()
         let connection = try open()
         var cursor = before ?? Int64.max
         let page = 500
@@ -206,6 +234,8 @@ public final class PostgresEventLog: EventLog {
 
     public func lastVersion(ofStream stream: String) throws(EventLogError) -> Int {
         guard schemaKnown else { return 0 }
+        // A buffered event of the stream is newer than any it has on the server.
+        if buffering, let version = pendingVersions[stream] { return version }
         do {
             return Int(try open().scalarInt("SELECT max(version) FROM events WHERE stream = $1", [.text(stream)]) ?? 0)
         } catch {
@@ -215,6 +245,7 @@ public final class PostgresEventLog: EventLog {
 
     private func rows(_ sql: String, _ parameters: [PGValue]) throws(EventLogError) -> [EventEnvelope] {
         guard schemaKnown else { return [] }
+        try flushPending()
         let connection = try open()
         do {
             return try connection.query(sql, parameters) { rows in (0 ..< rows.count).map { Self.envelope(rows, $0) } }
@@ -229,6 +260,7 @@ public final class PostgresEventLog: EventLog {
         let connection = try open()
         if connection.isInTransaction { return try body() }
         lockedHead = nil
+        prefetchedHead = nil
         defer {
             lockHeld = false
             lockedHead = nil
@@ -266,12 +298,31 @@ public final class PostgresEventLog: EventLog {
 
     /// Appends fully formed events (ids, command ids, actors, times, seq and hash from the client);
     /// the server enforces unique ids and (stream, version), the order of seq, and records the role.
+    /// One event is one prepared INSERT; several are sent with one COPY per batch (the insert
+    /// trigger still checks every row); inside `bulkWrite` they wait to be sent in batches.
     public func append(_ events: [EventEnvelope]) throws(EventLogError) {
         let connection = try open()
         precondition(connection.isInTransaction, "append must run inside write")
+        if buffering {
+            pending.append(contentsOf: events)
+            for event in events { pendingVersions[event.stream] = event.version }
+            if pending.count >= copyBatch { try flushPending() }
+        } else if events.count > 1 {
+            for start in stride(from: 0, to: events.count, by: copyBatch) {
+                try copy(events[start ..< min(events.count, start + copyBatch)])
+            }
+        } else {
+            try insertEach(events[...])
+        }
+        if let last = events.last, lockHeld { lockedHead = LogHead(seq: last.seq, hash: last.hash) }
+    }
+
+    /// One prepared INSERT per event; an error names the event it is about.
+    func insertEach(_ events: ArraySlice<EventEnvelope>) throws(EventLogError) {
+        let connection = try open()
         for event in events {
             do {
-                try connection.runPrepared("tally_append", """
+                try connection.run("""
                     INSERT INTO events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                     """, [
@@ -288,7 +339,6 @@ public final class PostgresEventLog: EventLog {
                 }
             }
         }
-        if let last = events.last, lockHeld { lockedHead = LogHead(seq: last.seq, hash: last.hash) }
     }
 
     private static func envelope(_ rows: PGResult, _ row: Int) -> EventEnvelope {
