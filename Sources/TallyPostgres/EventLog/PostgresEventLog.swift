@@ -63,7 +63,8 @@ public final class PostgresEventLog: EventLog {
         let log = PostgresEventLog(conninfo: conninfo, connection: connection, schemaKnown: false)
         try log.migrator.migrate(connection, now: now, known: state)
         log.schemaKnown = true
-        if case .tally(let version) = state, version == log.latestSchemaVersion { log.knownSchemaVersion = version }
+        // The migrator brought it to the latest version or threw.
+        log.knownSchemaVersion = log.latestSchemaVersion
         return log
     }
 
@@ -298,7 +299,7 @@ public final class PostgresEventLog: EventLog {
 
     /// Appends fully formed events (ids, command ids, actors, times, seq and hash from the client);
     /// the server enforces unique ids and (stream, version), the order of seq, and records the role.
-    /// One event is one prepared INSERT; several are sent with one COPY per batch (the insert
+    /// One event is one INSERT; several are sent with one COPY per batch (the insert
     /// trigger still checks every row); inside `bulkWrite` they wait to be sent in batches.
     public func append(_ events: [EventEnvelope]) throws(EventLogError) {
         let connection = try open()
@@ -317,7 +318,7 @@ public final class PostgresEventLog: EventLog {
         if let last = events.last, lockHeld { lockedHead = LogHead(seq: last.seq, hash: last.hash) }
     }
 
-    /// One prepared INSERT per event; an error names the event it is about.
+    /// One INSERT per event; an error names the event it is about.
     func insertEach(_ events: ArraySlice<EventEnvelope>) throws(EventLogError) {
         let connection = try open()
         for event in events {
