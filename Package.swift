@@ -63,6 +63,6 @@ let package = Package(
         .testTarget(name: "TallyStorageTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallySQLite", "TallyDomain", "TallyTestSupport"]),
         .testTarget(name: "TallyPostgresTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyPostgres", "TallyStores", "TallyDomain", "TallyEngine", "TallyTestSupport"]),
         .testTarget(name: "TallyAppTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyEngine", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyCLI", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport", "TallyInterchange", "tally"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyCLI", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

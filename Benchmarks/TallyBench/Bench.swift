@@ -107,6 +107,10 @@ final class Bench {
         try files.createDirectory(atPath: options.cache, withIntermediateDirectories: true)
         let work = options.cache + "/work"
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
+        if options.scaleOnly {
+            print(Report(profile: profile, rows: try scaleRows()).markdown())
+            return
+        }
 
         // `tally import` against the raw baseline: the same rows, fresh files, alternating runs on
         // the same machine, medians. The export file is written once; the baseline inserts the rows
@@ -251,6 +255,7 @@ final class Bench {
                 pass: sizeRatio <= 1.1
             ),
         ]
+        rows += try scaleRows()
         // The shared log, side by side with SQLite (not in the seconds-long smoke run).
         var postgres: PostgresBench?
         if profile.name != "smoke" {

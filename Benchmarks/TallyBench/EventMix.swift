@@ -38,14 +38,21 @@ struct EventMix {
     /// Every event as an envelope with seq, ids, payload and times set and `hash` empty.
     /// - Complexity: O(events).
     func envelopes() -> [EventEnvelope] {
+        var result: [EventEnvelope] = []
+        result.reserveCapacity(events)
+        forEach { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with every event of `envelopes()` in order, without holding them all (for stores
+    /// too large to build in memory).
+    func forEach(_ body: (EventEnvelope) throws -> Void) rethrows {
         var random = SplitMix(seed: seed)
         var streams: [String] = []
         var versions: [Int] = []
         var completed: [Bool] = []
         var deleted: [Bool] = []
         streams.reserveCapacity(todos)
-        var result: [EventEnvelope] = []
-        result.reserveCapacity(events)
         let start: Int64 = 1_767_225_600_000
         let words = ["Buy", "milk", "call", "Bob", "fix", "bike", "plan", "trip", "read", "book", "pay", "rent", "write", "report"]
         let tags = ["home", "work", "shop", "errand", "health"]
@@ -85,13 +92,12 @@ struct EventMix {
             versions[stream] += 1
             if index % 3 == 0 { command = random.uuid() }
             let type = EventCatalog.typeName(of: event)
-            result.append(EventEnvelope(
+            try body(EventEnvelope(
                 seq: Int64(index + 1), id: random.uuid(), stream: streams[stream], version: versions[stream], type: type,
                 schema: EventCatalog.currentSchemas[type] ?? 1,
                 data: JSON.object(EventCatalog.payload(of: event)).serialized(.canonical),
                 recordedAt: start + Int64(index) * 1000, actor: "bench@host", command: command, hash: ""
             ))
         }
-        return result
     }
 }

@@ -6,7 +6,9 @@ import Darwin
 import Foundation
 import TallyDomain
 
-/// `tally-bench [--quick | --smoke] [--tally PATH] [--cache DIR] [--runs N]`
+/// `tally-bench [--quick | --smoke] [--scale] [--tally PATH] [--cache DIR] [--runs N]`
+///
+/// `--scale` measures only the largest store (10M events; 1M with `--quick`).
 ///
 /// Measures the figures of docs/performance.md on generated stores and prints
 /// them as a Markdown table (medians). Stores are cached in `--cache` and reused across runs.
@@ -35,6 +37,8 @@ struct Options {
     var profile = Profile.full
     var tally = ".build/release/tally"
     var cache = ".build/bench"
+    /// Only the rows of the largest store.
+    var scaleOnly = false
 
     /// Reads the command line; an unknown argument prints the usage and exits 64.
     init(_ arguments: [String]) {
@@ -43,11 +47,12 @@ struct Options {
             switch argument {
             case "--quick": profile = .quick
             case "--smoke": profile = .smoke
+            case "--scale": scaleOnly = true
             case "--tally": tally = rest.popFirst() ?? tally
             case "--cache": cache = rest.popFirst() ?? cache
             case "--runs": if let runs = rest.popFirst().flatMap(Int.init), runs > 0 { profile.runs = runs }
             default:
-                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
+                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
                 exit(64)
             }
         }

@@ -1,4 +1,5 @@
 import TallyArguments
+import TallyEssentials
 
 /// The whole command tree, declared once: the parser, help, man page, completions and the command
 /// reference read the specs from it, and dispatch finds each handler by the path it derives.

@@ -129,6 +129,8 @@ enum FailureMapper {
             return Failure(exit: .ioError, code: "permission_denied", message: catalog.text(.errorPermissionDenied, ["detail": detail]))
         case .foreignSchema(let detail):
             return Failure(exit: .ioError, code: "not_a_tally_database", message: catalog.text(.errorForeignSchema, ["detail": detail]))
+        case .deferred(let inner, _):
+            return log(inner, catalog: catalog)
         }
     }
 

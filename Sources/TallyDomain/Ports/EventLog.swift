@@ -33,6 +33,9 @@ public enum EventLogError: Error, Sendable, Hashable {
     case permissionDenied(String)
     /// The database has tables of tally's names that tally did not create.
     case foreignSchema(String)
+    /// Inside a `bulkWrite` of a store that sends appends in batches, the event at `seq`, appended
+    /// earlier, was refused when its batch was sent (the error as its own `append` would have thrown).
+    indirect case deferred(EventLogError, seq: Int64)
 }
 
 extension EventLogError {
@@ -108,6 +111,10 @@ public protocol EventLog: AnyObject {
     /// Like `write`, for a body that appends very many events (an import): the store may trade
     /// memory for speed meanwhile. The same guarantees: all or nothing, one transaction.
     func bulkWrite<T>(_ body: () throws -> T) throws -> T
+
+    /// True when `append` inside `bulkWrite` may keep events to send later, so that an event's
+    /// refusal comes from a later call as `EventLogError.deferred` naming its position.
+    var defersBulkAppends: Bool { get }
 }
 
 extension EventLog {
@@ -115,6 +122,8 @@ extension EventLog {
     public func bulkWrite<T>(_ body: () throws -> T) throws -> T {
         try write(body)
     }
+
+    public var defersBulkAppends: Bool { false }
 }
 
 /// One event as a fold reads it.

@@ -9,6 +9,7 @@ extension EventLogError: CustomStringConvertible {
         case .corrupt(let detail), .io(let detail), .permissionDenied(let detail), .foreignSchema(let detail): detail
         case .full: "the disk is full"
         case .unavailable(let failure): failure.description
+        case .deferred(let error, let seq): "event \(seq): \(error.description)"
         }
     }
 }

@@ -40,6 +40,9 @@ public struct Importer {
     private let startedEmpty: Bool
     public private(set) var summary = ImportSummary()
 
+    /// The line of each appended event, when the log may report a refusal later (`defersBulkAppends`).
+    private var appendedLines: AppendedLines?
+
     private init(log: EventLog, head: LogHead) {
         self.log = log
         self.head = head
@@ -51,10 +54,8 @@ public struct Importer {
         into log: EventLog,
         lines: ((UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws -> Void
     ) throws -> ImportSummary {
-        try log.bulkWrite {
-            var importer = Importer(log: log, head: try log.head())
+        try run(into: log) { importer in
             try lines { bytes, number in try importer.add(bytes, line: number) }
-            return importer.summary
         }
     }
 
@@ -66,10 +67,36 @@ public struct Importer {
         into log: EventLog,
         decodedLines: ((UnsafeBufferPointer<UInt8>, Int, PreparedEvent?) throws -> Void) throws -> Void
     ) throws -> ImportSummary {
-        try log.bulkWrite {
-            var importer = Importer(log: log, head: try log.head())
+        try run(into: log) { importer in
             try decodedLines { bytes, number, decoded in try importer.add(bytes, line: number, decoded: decoded) }
-            return importer.summary
+        }
+    }
+
+    /// One bulk write around `feed`. A store that sends appends in batches reports a refused event
+    /// later, by its position (`EventLogError.deferred`): that error becomes the one its own line
+    /// would have had, through the line numbers kept for the appended events.
+    private static func run(into log: EventLog, _ feed: (inout Importer) throws -> Void) throws -> ImportSummary {
+        let lines = AppendedLines()
+        do {
+            return try log.bulkWrite {
+                var importer = Importer(log: log, head: try log.head())
+                if log.defersBulkAppends { importer.appendedLines = lines }
+                lines.first = importer.head.seq + 1
+                try feed(&importer)
+                return importer.summary
+            }
+        } catch EventLogError.deferred(let error, let seq) {
+            guard let line = lines.line(of: seq) else { throw error }
+            throw translated(error, line: line)
+        }
+    }
+
+    /// An append's refusal as the import's error for that line.
+    private static func translated(_ error: EventLogError, line: Int) -> Error {
+        switch error {
+        case .duplicateEventID(let id): ImportError.conflict(line: line, .differentContent(id: id))
+        case .conflict(let stream, let version): ImportError.conflict(line: line, .versionTaken(stream: stream, version: version))
+        default: error
         }
     }
 
@@ -111,6 +138,7 @@ public struct Importer {
             throw ImportError.conflict(line: line, .versionGap(stream: event.stream, expected: current + 1, found: event.version))
         }
         let envelope = decoded?.envelope(after: head) ?? event.envelope(seq: head.seq + 1, previous: head.hash)
+        appendedLines?.lines.append(line)
         do {
             try log.append([envelope])
         } catch {
@@ -123,5 +151,16 @@ public struct Importer {
         head = LogHead(seq: envelope.seq, hash: envelope.hash)
         versions[event.stream] = event.version
         summary.appended += 1
+    }
+}
+
+/// The file line of each event an import appended, in order, from position `first`.
+private final class AppendedLines {
+    var first: Int64 = 1
+    var lines: [Int] = []
+
+    func line(of seq: Int64) -> Int? {
+        guard seq >= first, seq - first < Int64(lines.count) else { return nil }
+        return lines[Int(seq - first)]
     }
 }

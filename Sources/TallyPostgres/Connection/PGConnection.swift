@@ -32,7 +32,6 @@ struct PGError: Error, CustomStringConvertible {
 final class PGConnection {
     private let pq: LibPQ
     private let handle: OpaquePointer
-    private var prepared: Set<String> = []
     /// The server as messages name it, without a password.
     let server: String
 
@@ -78,46 +77,39 @@ final class PGConnection {
         try check(result)
     }
 
+    /// Runs statements without parameters in one round trip (several, separated by `;`) and hands
+    /// the last one's result to `body`. They run as one implicit transaction: an error undoes all.
+    func queryText<T>(_ sql: String, _ body: (PGResult) throws -> T) throws -> T {
+        let result = try checked(pq.exec(handle, sql))
+        defer { pq.clear(result) }
+        return try body(PGResult(result, pq))
+    }
+
     /// Runs one statement with parameters and hands the result to `body`.
     func query<T>(_ sql: String, _ parameters: [PGValue] = [], binaryResult: Bool = false, _ body: (PGResult) throws -> T) throws -> T {
-        let result = try run(sql: sql, name: nil, parameters, binaryResult: binaryResult)
+        let result = try run(sql: sql, parameters, binaryResult: binaryResult)
         defer { pq.clear(result) }
         return try body(PGResult(result, pq))
     }
 
     /// Runs one statement with parameters, ignoring any rows.
     func run(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) {
-        let result = try run(sql: sql, name: nil, parameters, binaryResult: false)
-        pq.clear(result)
-    }
-
-    /// Runs a statement prepared once per connection under `name`.
-    func runPrepared(_ name: String, _ sql: String, _ parameters: [PGValue]) throws(PGError) {
-        let result = try run(sql: sql, name: name, parameters, binaryResult: false)
+        let result = try run(sql: sql, parameters, binaryResult: false)
         pq.clear(result)
     }
 
     /// The first column of the first row as an integer; nil for no row or NULL.
     func scalarInt(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> Int64? {
-        let result = try run(sql: sql, name: nil, parameters, binaryResult: false)
+        let result = try run(sql: sql, parameters, binaryResult: false)
         defer { pq.clear(result) }
         let rows = PGResult(result, pq)
         guard rows.count > 0, !rows.isNull(0, 0) else { return nil }
         return rows.int64(0, 0)
     }
 
-    private func run(sql: String, name: String?, _ parameters: [PGValue], binaryResult: Bool) throws(PGError) -> OpaquePointer? {
-        if let name, !prepared.contains(name) {
-            let result = pq.prepare(handle, name, sql, Int32(parameters.count), nil)
-            defer { pq.clear(result) }
-            try check(result)
-            prepared.insert(name)
-        }
+    private func run(sql: String, _ parameters: [PGValue], binaryResult: Bool) throws(PGError) -> OpaquePointer? {
         let result = withParameters(parameters) { count, pointers, lengths, formats in
-            if let name {
-                return pq.execPrepared(handle, name, count, pointers, lengths, formats, binaryResult ? 1 : 0)
-            }
-            return pq.execParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
+            pq.execParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
         }
         return try checked(result)
     }

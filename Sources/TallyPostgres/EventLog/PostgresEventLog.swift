@@ -11,7 +11,7 @@ import TallyEssentials
 /// Appends serialise on one transaction-level advisory lock (taken by `write`, and again by the
 /// insert trigger for any other client), so `seq` is gap-free and increases in commit order, and
 /// the hash chain is computed on the true head. The server records the appending role.
-public final class PostgresEventLog: EventStore {
+public final class PostgresEventLog: EventLog {
     /// The advisory lock every append holds until its transaction ends.
     public static let appendLockKey: Int64 = 7_283_945_501
 
@@ -23,15 +23,31 @@ public final class PostgresEventLog: EventStore {
     /// The URI or connection string libpq was given.
     private let conninfo: String
     public let displayLocation: String
-    private var connection: PGConnection?
-    private let migrator = PostgresMigrator()
-    private var schemaKnown: Bool
+    var connection: PGConnection?
+    let migrator = PostgresMigrator()
+    var schemaKnown: Bool
+    /// The schema version read when the connection opened (nil once it may have changed).
+    var knownSchemaVersion: Int?
     /// Inside `write` (the append lock held): the head when a scan or an append has shown it, so
     /// the dispatcher's `head()` after its catch-up costs no round trip. Nil when unknown.
-    private var lockedHead: LogHead?
+    var lockedHead: LogHead?
     /// The head right after this connection's last commit; inside the next `write` it is the head
     /// again once a scan past it finds nothing (events are immutable and seq gap-free).
     private var committedHead: LogHead?
+    /// The head read together with the snapshot list, for the `head()` that follows it outside a
+    /// write (one round trip fewer per command). Used once.
+    var prefetchedHead: LogHead?
+    /// The head last read outside a write; inside the next one it is the head again once a scan
+    /// past it finds nothing.
+    private var lastSeenHead: LogHead?
+    /// Inside `bulkWrite`: events appended but not yet sent (PostgresEventLog+Bulk).
+    var pending: [EventEnvelope] = []
+    /// The last version of each stream among `pending`.
+    var pendingVersions: [String: Int] = [:]
+    /// True inside `bulkWrite`, where appends are buffered and sent with COPY.
+    var buffering = false
+    /// Events per COPY (`defaultCopyBatch`; tests make it small).
+    var copyBatch = PostgresEventLog.defaultCopyBatch
 
     private static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role"
 
@@ -47,27 +63,32 @@ public final class PostgresEventLog: EventStore {
     /// `lockTimeout` (ms) bounds every lock wait, the append lock included: past it a command fails
     /// with `EventLogError.busy`.
     public static func openForWriting(conninfo: String, now: Int64, lockTimeout: Int32) throws(EventLogError) -> PostgresEventLog {
-        let connection = try connect(conninfo, lockTimeout: lockTimeout)
+        let (connection, state) = try connect(conninfo, lockTimeout: lockTimeout)
         let log = PostgresEventLog(conninfo: conninfo, connection: connection, schemaKnown: false)
-        try log.migrator.migrate(connection, now: now)
+        try log.migrator.migrate(connection, now: now, known: state)
         log.schemaKnown = true
+        // The migrator brought it to the latest version or threw.
+        log.knownSchemaVersion = log.latestSchemaVersion
         return log
     }
 
     /// Connects without writing; nil when the database has no tally schema yet (it reads as empty).
     public static func openForReading(conninfo: String, lockTimeout: Int32) throws(EventLogError) -> PostgresEventLog? {
-        let connection = try connect(conninfo, lockTimeout: lockTimeout)
-        switch try PostgresMigrator.state(connection) {
+        let (connection, state) = try connect(conninfo, lockTimeout: lockTimeout)
+        switch state {
         case .empty:
             return nil
         case .tally(let version):
             let log = PostgresEventLog(conninfo: conninfo, connection: connection, schemaKnown: version > 0)
             if version > log.latestSchemaVersion { throw .newerSchema(found: version, known: log.latestSchemaVersion) }
+            log.knownSchemaVersion = version
             return log
         }
     }
 
-    private static func connect(_ conninfo: String, lockTimeout: Int32) throws(EventLogError) -> PGConnection {
+    /// Connects, sets the session up and reads the schema state: one round trip after the login
+    /// when the database has a tally schema.
+    private static func connect(_ conninfo: String, lockTimeout: Int32) throws(EventLogError) -> (PGConnection, SchemaState) {
         let server = PostgresURI.matches(conninfo) ? PostgresURI.redacted(conninfo) : "PostgreSQL"
         if let problem = PostgresURI.problem(conninfo) {
             throw .unavailable(ServerFailure(kind: .invalidAddress, server: server, detail: problem))
@@ -78,56 +99,22 @@ public final class PostgresEventLog: EventStore {
         } catch {
             throw PostgresErrors.mapConnect(error, server: server, conninfo: conninfo)
         }
-        do {
-            // lock_timeout 0 would mean "wait forever".
-            try connection.execute("SET lock_timeout = \(max(1, lockTimeout)); SET application_name = 'tally'")
-        } catch {
-            throw PostgresErrors.map(error, server: server)
-        }
-        return connection
+        // lock_timeout 0 would mean "wait forever".
+        let state = try PostgresMigrator.state(connection, settings: "SET lock_timeout = \(max(1, lockTimeout)); SET application_name = 'tally'")
+        return (connection, state)
     }
 
     /// The open connection, or a clear error once `close` ran.
-    private func open() throws(EventLogError) -> PGConnection {
+    func open() throws(EventLogError) -> PGConnection {
         guard let connection else { throw .io("the connection to \(displayLocation) is closed") }
         return connection
     }
 
-    private func fail(_ error: Error) -> EventLogError {
+    func fail(_ error: Error) -> EventLogError {
         switch error {
         case let error as PGError: return PostgresErrors.map(error, server: displayLocation)
         case let error as EventLogError: return error
         default: return .io(ErrorWords.text(error))
-        }
-    }
-
-    public func close() {
-        connection = nil
-    }
-
-    /// The role this connection appends as (the server records it on every event).
-    public var appendingRole: String? { connection?.sessionUser }
-
-    // MARK: EventStore
-
-    public func schemaVersion() throws(EventLogError) -> Int {
-        if case .tally(let version) = try PostgresMigrator.state(try open()) { return version }
-        return 0
-    }
-
-    public var latestSchemaVersion: Int { migrator.latestVersion }
-
-    public var needsMigration: Bool { ((try? schemaVersion()) ?? 0) < latestSchemaVersion }
-
-    public func storageSize() throws(EventLogError) -> Int64 {
-        let connection = try open()
-        do {
-            return try connection.scalarInt("""
-                SELECT COALESCE(sum(pg_total_relation_size(t)), 0)::bigint
-                FROM unnest(ARRAY[to_regclass('events'), to_regclass('snapshots'), to_regclass('schema_migrations')]) AS t
-                """) ?? 0
-        } catch {
-            throw fail(error)
         }
     }
 
@@ -137,10 +124,18 @@ public final class PostgresEventLog: EventStore {
         guard schemaKnown else { return .empty }
         if let lockedHead { return lockedHead }
         let connection = try open()
+        if let prefetched = prefetchedHead, !connection.isInTransaction {
+            prefetchedHead = nil
+            lastSeenHead = prefetched
+            return prefetched
+        }
+        try flushPending()
         do {
-            return try connection.query("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1") { rows in
-                rows.count == 0 ? .empty : LogHead(seq: rows.int64(0, 0), hash: rows.string(0, 1))
+            let head = try connection.query("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1") { rows in
+                rows.count == 0 ? LogHead.empty : LogHead(seq: rows.int64(0, 0), hash: rows.string(0, 1))
             }
+            if !connection.isInTransaction { lastSeenHead = head }
+            return head
         } catch {
             throw fail(error)
         }
@@ -171,6 +166,7 @@ public final class PostgresEventLog: EventStore {
     /// The query's column 0 is seq and column `hashColumn` the hash.
     private func pages(_ sql: String, after: Int64, through: Int64?, hashColumn: Int, _ row: (PGResult, Int) throws -> Void) throws {
         guard schemaKnown else { return }
+        try flushPending()
         let connection = try open()
         let parameters = { (cursor: Int64) -> [PGValue] in [.int(cursor), .int(through ?? Int64.max), .int(Self.pageSize)] }
         var lastRow: LogHead?
@@ -204,6 +200,8 @@ public final class PostgresEventLog: EventStore {
                 lockedHead = lastRow
             } else if let committedHead, committedHead.seq == after {
                 lockedHead = committedHead
+            } else if let lastSeenHead, lastSeenHead.seq == after {
+                lockedHead = lastSeenHead
             }
         }
     }
@@ -214,6 +212,7 @@ public final class PostgresEventLog: EventStore {
 
     public func scanBackward(before: Int64?, _ body: (EventEnvelope) throws -> Bool) throws {
         guard schemaKnown else { return }
+        try flushPending()
         let connection = try open()
         var cursor = before ?? Int64.max
         let page = 500
@@ -240,6 +239,8 @@ public final class PostgresEventLog: EventStore {
 
     public func lastVersion(ofStream stream: String) throws(EventLogError) -> Int {
         guard schemaKnown else { return 0 }
+        // A buffered event of the stream is newer than any it has on the server.
+        if buffering, let version = pendingVersions[stream] { return version }
         do {
             return Int(try open().scalarInt("SELECT max(version) FROM events WHERE stream = $1", [.text(stream)]) ?? 0)
         } catch {
@@ -249,6 +250,7 @@ public final class PostgresEventLog: EventStore {
 
     private func rows(_ sql: String, _ parameters: [PGValue]) throws(EventLogError) -> [EventEnvelope] {
         guard schemaKnown else { return [] }
+        try flushPending()
         let connection = try open()
         do {
             return try connection.query(sql, parameters) { rows in (0 ..< rows.count).map { Self.envelope(rows, $0) } }
@@ -263,6 +265,7 @@ public final class PostgresEventLog: EventStore {
         let connection = try open()
         if connection.isInTransaction { return try body() }
         lockedHead = nil
+        prefetchedHead = nil
         defer {
             lockHeld = false
             lockedHead = nil
@@ -300,12 +303,31 @@ public final class PostgresEventLog: EventStore {
 
     /// Appends fully formed events (ids, command ids, actors, times, seq and hash from the client);
     /// the server enforces unique ids and (stream, version), the order of seq, and records the role.
+    /// One event is one INSERT; several are sent with one COPY per batch (the insert
+    /// trigger still checks every row); inside `bulkWrite` they wait to be sent in batches.
     public func append(_ events: [EventEnvelope]) throws(EventLogError) {
         let connection = try open()
         precondition(connection.isInTransaction, "append must run inside write")
+        if buffering {
+            pending.append(contentsOf: events)
+            for event in events { pendingVersions[event.stream] = event.version }
+            if pending.count >= copyBatch { try flushPending() }
+        } else if events.count > 1 {
+            for start in stride(from: 0, to: events.count, by: copyBatch) {
+                try copy(events[start ..< min(events.count, start + copyBatch)])
+            }
+        } else {
+            try insertEach(events[...])
+        }
+        if let last = events.last, lockHeld { lockedHead = LogHead(seq: last.seq, hash: last.hash) }
+    }
+
+    /// One INSERT per event; an error names the event it is about.
+    func insertEach(_ events: ArraySlice<EventEnvelope>) throws(EventLogError) {
+        let connection = try open()
         for event in events {
             do {
-                try connection.runPrepared("tally_append", """
+                try connection.run("""
                     INSERT INTO events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                     """, [
@@ -322,7 +344,6 @@ public final class PostgresEventLog: EventStore {
                 }
             }
         }
-        if let last = events.last, lockHeld { lockedHead = LogHead(seq: last.seq, hash: last.hash) }
     }
 
     private static func envelope(_ rows: PGResult, _ row: Int) -> EventEnvelope {
@@ -331,149 +352,5 @@ public final class PostgresEventLog: EventStore {
             type: rows.string(row, 4), schema: rows.int(row, 5), data: rows.string(row, 6), recordedAt: rows.int64(row, 7),
             actor: rows.string(row, 8), command: rows.string(row, 9), hash: rows.string(row, 10), role: rows.optionalString(row, 11)
         )
-    }
-}
-
-// MARK: SnapshotStore
-
-extension PostgresEventLog {
-    public func snapshots() throws(EventLogError) -> [SnapshotInfo] {
-        guard schemaKnown else { return [] }
-        let connection = try open()
-        do {
-            // Only the snapshots stored by this role or by the log's owner (migration 0006): a snapshot
-            // another writer stored may say anything. At one key this role's own comes first, the
-            // choice `tally_snapshot_chunk` makes too.
-            return try connection.query("""
-                SELECT seq, format, reducer_version, created_at, checksum, size, chunk_size FROM (
-                  SELECT DISTINCT ON (seq, format, reducer_version) seq, format, reducer_version, created_at, checksum,
-                         CASE WHEN chunk_size > 0 THEN size ELSE octet_length(body) END AS size, chunk_size
-                  FROM snapshots WHERE \(Self.trustedSnapshot)
-                  ORDER BY seq, format, reducer_version, stored_by = session_user DESC
-                ) AS trusted ORDER BY seq DESC, created_at DESC
-                """) { rows in
-                (0 ..< rows.count).map { row in
-                    SnapshotInfo(seq: rows.int64(row, 0), format: rows.int(row, 1), reducerVersion: rows.int(row, 2),
-                                 createdAt: rows.int64(row, 3), checksum: rows.string(row, 4), size: rows.int(row, 5),
-                                 chunkSize: rows.int(row, 6))
-                }
-            }
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    /// The condition on a `snapshots` row that this session may use: stored by its own role or by the owner of `events`.
-    static let trustedSnapshot = """
-        stored_by IN (session_user, (SELECT pg_get_userbyid(relowner)::text FROM pg_class WHERE oid = 'events'::regclass))
-        """
-
-    public func snapshotChunkSums(_ info: SnapshotInfo) throws -> [UInt8]? {
-        guard schemaKnown, info.chunkSize > 0 else { return nil }
-        do {
-            return try open().query("""
-                SELECT chunk_sums FROM snapshots WHERE seq = $1 AND format = $2 AND reducer_version = $3 AND \(Self.trustedSnapshot)
-                ORDER BY stored_by = session_user DESC LIMIT 1
-                """, [.int(info.seq), .int(info.format), .int(info.reducerVersion)], binaryResult: true) { rows in
-                rows.count > 0 ? rows.withBytes(0, 0) { Array(UnsafeRawBufferPointer($0)) } : nil
-            }
-        } catch let error as PGError {
-            throw fail(error)
-        }
-    }
-
-    /// One round trip for one chunk (through `tally_snapshot_chunk`, so no grant on the chunk table is needed).
-    public func readSnapshotChunk(_ info: SnapshotInfo, index: Int, into target: UnsafeMutableRawBufferPointer) throws -> Bool {
-        guard schemaKnown else { return false }
-        do {
-            return try open().query("SELECT tally_snapshot_chunk($1, $2, $3, $4)",
-                                    [.int(info.seq), .int(info.format), .int(info.reducerVersion), .int(index)], binaryResult: true) { rows in
-                guard rows.count > 0, !rows.isNull(0, 0) else { return false }
-                return rows.withBytes(0, 0) { bytes in
-                    let source = UnsafeRawBufferPointer(bytes)
-                    guard source.count == target.count else { return false }
-                    if let base = source.baseAddress, source.count > 0 { target.baseAddress!.copyMemory(from: base, byteCount: source.count) }
-                    return true
-                }
-            }
-        } catch let error as PGError {
-            throw fail(error)
-        }
-    }
-
-    public func saveSnapshot(_ info: SnapshotInfo, body: [UInt8], chunkSums: [UInt8], keep: Int) throws(EventLogError) {
-        do {
-            try open().run("SELECT tally_save_snapshot_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
-                .int(info.seq), .int(info.format), .int(info.reducerVersion), .int(info.createdAt),
-                .text(info.checksum), .bytes(body), .int(info.chunkSize), .bytes(chunkSums), .int(keep),
-            ])
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    public func deleteAllSnapshots() throws(EventLogError) {
-        guard schemaKnown else { return }
-        do {
-            try open().run("SELECT tally_delete_snapshots()")
-        } catch {
-            throw fail(error)
-        }
-    }
-}
-
-// MARK: BlobStore
-
-/// Original activity files in the `blobs` table (migration 0003), in the same transaction as the events.
-extension PostgresEventLog: BlobStore {
-    public func containsBlob(_ sha256: String) throws(EventLogError) -> Bool {
-        guard schemaKnown else { return false }
-        do {
-            return try open().query("SELECT 1 FROM blobs WHERE sha256 = $1", [.text(sha256)]) { $0.count > 0 }
-        } catch let error as PGError {
-            throw fail(error)
-        } catch {
-            throw .io(ErrorWords.text(error))
-        }
-    }
-
-    public func putBlob(_ blob: Blob) throws(EventLogError) {
-        do {
-            try open().run("INSERT INTO blobs(sha256, encoding, body) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING", [
-                .text(blob.sha256), .text(blob.encoding.rawValue), .bytes(blob.bytes),
-            ])
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    public func blob(_ sha256: String) throws(EventLogError) -> Blob? {
-        guard schemaKnown else { return nil }
-        do {
-            let connection = try open()
-            let encoding = try connection.query("SELECT encoding FROM blobs WHERE sha256 = $1", [.text(sha256)]) { rows in
-                rows.count > 0 ? BlobEncoding(rawValue: rows.string(0, 0)) : nil
-            }
-            guard let encoding else { return nil }
-            let bytes = try connection.query("SELECT body FROM blobs WHERE sha256 = $1", [.text(sha256)], binaryResult: true) { rows in
-                rows.withBytes(0, 0) { Array($0) }
-            }
-            return Blob(sha256: sha256, encoding: encoding, bytes: bytes)
-        } catch let error as PGError {
-            throw fail(error)
-        } catch {
-            throw .io(ErrorWords.text(error))
-        }
-    }
-
-    public func blobNames() throws(EventLogError) -> [String] {
-        guard schemaKnown else { return [] }
-        do {
-            return try open().query("SELECT sha256 FROM blobs ORDER BY sha256") { rows in (0 ..< rows.count).map { rows.string($0, 0) } }
-        } catch let error as PGError {
-            throw fail(error)
-        } catch {
-            throw .io(ErrorWords.text(error))
-        }
     }
 }

@@ -37,18 +37,33 @@ struct PostgresMigrator {
 
     var latestVersion: Int { migrations.last?.version ?? 0 }
 
+    /// The columns of `events` and of `schema_migrations`, each as a comma-separated list (NULL when the table is missing).
+    private static let columnsSQL = """
+        SELECT (SELECT string_agg(attname::text, ',') FROM pg_attribute
+                  WHERE attrelid = to_regclass('events') AND attnum > 0 AND NOT attisdropped),
+               (SELECT string_agg(attname::text, ',') FROM pg_attribute
+                  WHERE attrelid = to_regclass('schema_migrations') AND attnum > 0 AND NOT attisdropped)
+        """
+
     /// What the database holds; a table of tally's names that tally did not create is refused.
-    static func state(_ connection: PGConnection) throws(EventLogError) -> SchemaState {
+    ///
+    /// `settings` (statements without results, such as `SET`) run first. With a tally schema in
+    /// place, the settings, the columns and the version are one round trip; otherwise (a fresh
+    /// database, or a `schema_migrations` that is not tally's) the settings run again and the
+    /// state is read in two.
+    static func state(_ connection: PGConnection, settings: String? = nil) throws(EventLogError) -> SchemaState {
+        let prefix = settings.map { $0 + "; " } ?? ""
         let columns: (events: Set<String>?, bookkeeping: Set<String>?)
+        var version: Int?
         do {
-            columns = try connection.query("""
-                SELECT (SELECT string_agg(attname::text, ',') FROM pg_attribute
-                          WHERE attrelid = to_regclass('events') AND attnum > 0 AND NOT attisdropped),
-                       (SELECT string_agg(attname::text, ',') FROM pg_attribute
-                          WHERE attrelid = to_regclass('schema_migrations') AND attnum > 0 AND NOT attisdropped)
-                """) { rows in
-                (rows.optionalString(0, 0).map { Set($0.split(separator: ",").map(String.init)) },
-                 rows.optionalString(0, 1).map { Set($0.split(separator: ",").map(String.init)) })
+            do {
+                (columns, version) = try connection.queryText(prefix + columnsSQL + ", (SELECT max(version) FROM schema_migrations)") { rows in
+                    ((Self.names(rows, 0), Self.names(rows, 1)), rows.isNull(0, 2) ? 0 : rows.int(0, 2))
+                }
+            } catch let error as PGError where error.sqlState == "42P01" || error.sqlState == "42703" {
+                // No schema_migrations, or one without tally's column: the statements were undone together.
+                if let settings { try connection.execute(settings) }
+                columns = try connection.query(columnsSQL) { rows in (Self.names(rows, 0), Self.names(rows, 1)) }
             }
         } catch let error as PGError {
             throw PostgresErrors.map(error, server: connection.server)
@@ -66,22 +81,31 @@ struct PostgresMigrator {
             guard bookkeeping.isSuperset(of: bookkeepingColumns) else {
                 throw .foreignSchema("the table schema_migrations has other columns than tally's")
             }
-            let version: Int
-            do {
-                version = Int(try connection.scalarInt("SELECT max(version) FROM schema_migrations") ?? 0)
-            } catch {
-                throw PostgresErrors.map(error, server: connection.server)
+            if version == nil {
+                do {
+                    version = Int(try connection.scalarInt("SELECT max(version) FROM schema_migrations") ?? 0)
+                } catch {
+                    throw PostgresErrors.map(error, server: connection.server)
+                }
             }
-            if version > 0, !(events ?? []).isSuperset(of: eventColumns) {
+            let found = version ?? 0
+            if found > 0, !(events ?? []).isSuperset(of: eventColumns) {
                 throw .foreignSchema("the table events has other columns than tally's")
             }
-            return .tally(version: version)
+            return .tally(version: found)
         }
     }
 
+    private static func names(_ rows: PGResult, _ column: Int) -> Set<String>? {
+        rows.optionalString(0, column).map { Set($0.split(separator: ",").map(String.init)) }
+    }
+
     /// Brings the database up to `latestVersion` in one transaction; refuses one newer than this binary.
-    func migrate(_ connection: PGConnection, now: Int64) throws(EventLogError) {
-        if case .tally(let version) = try Self.state(connection) {
+    /// `known` is the state when the caller has just read it.
+    func migrate(_ connection: PGConnection, now: Int64, known: SchemaState? = nil) throws(EventLogError) {
+        var state = known
+        if state == nil { state = try Self.state(connection) }
+        if case .tally(let version)? = state {
             if version > latestVersion { throw .newerSchema(found: version, known: latestVersion) }
             if version == latestVersion { return }
         }
