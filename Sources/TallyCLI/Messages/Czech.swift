@@ -565,6 +565,20 @@ extension Language {
             ]),
             .errorBlobMismatch: .text("obsah souboru neodpovídá jeho jménu {sha256}"),
             .bestsExpectedYear: .text("rok, například 2026"),
+            // History: anchors, log queries, blame, diff
+            .anchorEmpty: .text("Log je prázdný: zatím není co ukotvit."),
+            .anchorUnpushed: .plural([
+                .one: "{count} událost po seq {synced} ještě není odeslaná: příští synchronizace jí dá novou pozici a hash, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
+                .few: "{count} události po seq {synced} ještě nejsou odeslané: příští synchronizace jim dá nové pozice a hashe, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
+                .other: "{count} událostí po seq {synced} ještě není odesláno: příští synchronizace jim dá nové pozice a hashe, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
+            ]),
+            .anchorInvalidExpected: .text("SEQ:HASH, pozici od 1 a 16 až 64 šestnáctkových číslic jejího hashe, jak je vypíše 'tally anchor'"),
+            .anchorHolds: .text("OK: log stále obsahuje ukotvenou historii až po seq {seq} ({anchor})"),
+            .anchorTruncated: .text("  kotva {anchor}: log končí na seq {head}, pod kotvou: z jeho konce byly odebrány události"),
+            .anchorRewritten: .text("  kotva {anchor}: událost seq {seq} má hash {stored}, ne ukotvený: historie až po kotvu byla přepsána"),
+            .anchorBroken: .text("  kotva {anchor}: řetězec je porušen na seq {at}, na kotvě nebo před ní: historie až po kotvu byla změněna"),
+            .errorAnchorTruncated: .text("Log byl zkrácen: končí na seq {head}, pod kotvou na seq {seq}."),
+            .errorAnchorRewritten: .text("Log byl přepsán: už neobsahuje ukotvenou historii až po seq {seq}."),
         ]
     )
 }

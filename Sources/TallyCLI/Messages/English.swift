@@ -498,6 +498,16 @@ extension Language {
             .blobsImported: .plural([.one: "Stored {count} original activity file.", .other: "Stored {count} original activity files."]),
             .errorBlobMismatch: .text("the file's content does not match its name {sha256}"),
             .bestsExpectedYear: .text("a year such as 2026"),
+            // History: anchors, log queries, blame, diff
+            .anchorEmpty: .text("The log is empty: there is nothing to anchor yet."),
+            .anchorUnpushed: .plural([.one: "{count} event after seq {synced} is not pushed yet: the next sync gives it a new position and hash, so this anchor holds only until then. Anchor after 'tally sync' to keep one that lasts.", .other: "{count} events after seq {synced} are not pushed yet: the next sync gives them new positions and hashes, so this anchor holds only until then. Anchor after 'tally sync' to keep one that lasts."]),
+            .anchorInvalidExpected: .text("SEQ:HASH, a position from 1 and 16 to 64 hex digits of its hash, as 'tally anchor' prints it"),
+            .anchorHolds: .text("OK: the log still holds the anchored history up to seq {seq} ({anchor})"),
+            .anchorTruncated: .text("  anchor {anchor}: the log ends at seq {head}, below the anchor: events were removed from its end"),
+            .anchorRewritten: .text("  anchor {anchor}: the event at seq {seq} has hash {stored}, not the anchored one: the history up to the anchor was rewritten"),
+            .anchorBroken: .text("  anchor {anchor}: the chain is broken at seq {at}, at or before the anchor: the history up to the anchor was altered"),
+            .errorAnchorTruncated: .text("The log was truncated: it ends at seq {head}, below the anchor at seq {seq}."),
+            .errorAnchorRewritten: .text("The log was rewritten: it no longer holds the anchored history up to seq {seq}."),
         ]
     )
 }

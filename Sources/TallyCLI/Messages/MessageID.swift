@@ -503,4 +503,14 @@ enum MessageID: String, CaseIterable, Sendable {
     case blobsImported = "blobs.imported"
     case errorBlobMismatch = "error.blob-mismatch"
     case bestsExpectedYear = "bests.expected-year"
+    // History: anchors, log queries, blame, diff
+    case anchorEmpty = "anchor.empty"
+    case anchorUnpushed = "anchor.unpushed"
+    case anchorInvalidExpected = "anchor.invalid-expected"
+    case anchorHolds = "anchor.holds"
+    case anchorTruncated = "anchor.truncated"
+    case anchorRewritten = "anchor.rewritten"
+    case anchorBroken = "anchor.broken"
+    case errorAnchorTruncated = "error.anchor-truncated"
+    case errorAnchorRewritten = "error.anchor-rewritten"
 }
