@@ -579,6 +579,18 @@ extension Language {
             .anchorBroken: .text("  kotva {anchor}: řetězec je porušen na seq {at}, na kotvě nebo před ní: historie až po kotvu byla změněna"),
             .errorAnchorTruncated: .text("Log byl zkrácen: končí na seq {head}, pod kotvou na seq {seq}."),
             .errorAnchorRewritten: .text("Log byl přepsán: už neobsahuje ukotvenou historii až po seq {seq}."),
+            .blameColumnField: .text("Pole"),
+            .blameColumnValue: .text("Hodnota"),
+            .blameColumnHow: .text("Jak"),
+            .blameHowCommand: .text("příkaz {command}"),
+            .blameHowUndo: .text("vrácení příkazu {command}"),
+            .blameHowRedo: .text("opakování příkazu {command}"),
+            .blameHowImport: .text("import z {tool} ({id})"),
+            .blameHowImportActivity: .text("import souboru aktivity"),
+            .blameHowSync: .text("synchronizace z {device}"),
+            .fieldValueNone: .text("žádná"),
+            .fieldValueYes: .text("ano"),
+            .fieldValueNo: .text("ne"),
         ]
     )
 }

@@ -508,6 +508,18 @@ extension Language {
             .anchorBroken: .text("  anchor {anchor}: the chain is broken at seq {at}, at or before the anchor: the history up to the anchor was altered"),
             .errorAnchorTruncated: .text("The log was truncated: it ends at seq {head}, below the anchor at seq {seq}."),
             .errorAnchorRewritten: .text("The log was rewritten: it no longer holds the anchored history up to seq {seq}."),
+            .blameColumnField: .text("Field"),
+            .blameColumnValue: .text("Value"),
+            .blameColumnHow: .text("How"),
+            .blameHowCommand: .text("command {command}"),
+            .blameHowUndo: .text("undo of command {command}"),
+            .blameHowRedo: .text("redo of command {command}"),
+            .blameHowImport: .text("import from {tool} ({id})"),
+            .blameHowImportActivity: .text("import of an activity file"),
+            .blameHowSync: .text("sync from {device}"),
+            .fieldValueNone: .text("none"),
+            .fieldValueYes: .text("yes"),
+            .fieldValueNo: .text("no"),
         ]
     )
 }
