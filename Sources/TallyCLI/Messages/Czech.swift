@@ -591,6 +591,10 @@ extension Language {
             .fieldValueNone: .text("žádná"),
             .fieldValueYes: .text("ano"),
             .fieldValueNo: .text("ne"),
+            .diffColumnBefore: .text("Předtím"),
+            .diffColumnAfter: .text("Potom"),
+            .diffNoChanges: .text("Žádné změny."),
+            .diffNew: .text("(nový)"),
         ]
     )
 }

@@ -520,6 +520,10 @@ extension Language {
             .fieldValueNone: .text("none"),
             .fieldValueYes: .text("yes"),
             .fieldValueNo: .text("no"),
+            .diffColumnBefore: .text("Before"),
+            .diffColumnAfter: .text("After"),
+            .diffNoChanges: .text("No changes."),
+            .diffNew: .text("(new)"),
         ]
     )
 }

@@ -525,4 +525,8 @@ enum MessageID: String, CaseIterable, Sendable {
     case fieldValueNone = "field-value.none"
     case fieldValueYes = "field-value.yes"
     case fieldValueNo = "field-value.no"
+    case diffColumnBefore = "diff.column-before"
+    case diffColumnAfter = "diff.column-after"
+    case diffNoChanges = "diff.no-changes"
+    case diffNew = "diff.new"
 }
