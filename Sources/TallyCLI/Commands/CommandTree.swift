@@ -9,7 +9,7 @@ enum CommandTree {
         RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
         RecordExportCommand.self, RecordRestoreCommand.self, RecordImportCommand.self, RecordBestsCommand.self, StatsCommand.self,
         InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
-        LogCommand.self, AnchorCommand.self, BlameCommand.self, DiffCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
+        LogCommand.self, AnchorCommand.self, BlameCommand.self, DiffCommand.self, RevertCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
                 CompletionsCommand.self, CompleteCommand.self, ManCommand.self, ReferenceCommand.self,
         RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self, SyncCommand.self, ConflictsCommand.self,
         ]
@@ -30,7 +30,7 @@ enum CommandTree {
             DeleteCommand.spec, RestoreCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
             RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
             SnapshotCommand.spec, RebuildCommand.spec,
-            LogCommand.spec, AnchorCommand.spec, BlameCommand.spec, DiffCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
+            LogCommand.spec, AnchorCommand.spec, BlameCommand.spec, DiffCommand.spec, RevertCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
                         CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec, ReferenceCommand.spec,
             RemoteGroup.spec, SyncCommand.spec, ConflictsCommand.spec,
         ]

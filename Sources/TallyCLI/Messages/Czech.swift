@@ -595,6 +595,20 @@ extension Language {
             .diffColumnAfter: .text("Potom"),
             .diffNoChanges: .text("Žádné změny."),
             .diffNew: .text("(nový)"),
+            .revertCreatedSince: .text("Nelze vrátit: {item} vznikl po {when}; je smazán, ne vymazán (jeho číslo i události zůstávají)."),
+            .revertDone: .plural([
+                .one: "Vráceno k {when}: připojena {count} událost jako příkaz {command} ('tally undo' ho vezme zpět).",
+                .few: "Vráceno k {when}: připojeny {count} události jako příkaz {command} ('tally undo' ho vezme zpět).",
+                .other: "Vráceno k {when}: připojeno {count} událostí jako příkaz {command} ('tally undo' ho vezme zpět).",
+            ]),
+            .revertDryRun: .plural([
+                .one: "K vrácení k {when} by se připojila {count} událost (nic nebylo připojeno):",
+                .few: "K vrácení k {when} by se připojily {count} události (nic nebylo připojeno):",
+                .other: "K vrácení k {when} by se připojilo {count} událostí (nic nebylo připojeno):",
+            ]),
+            .revertNothing: .text("Není co vracet: vše už je tak, jak bylo k {when}."),
+            .revertColumnNow: .text("Teď"),
+            .revertColumnReverted: .text("Po vrácení"),
         ]
     )
 }

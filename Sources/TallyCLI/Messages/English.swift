@@ -524,6 +524,12 @@ extension Language {
             .diffColumnAfter: .text("After"),
             .diffNoChanges: .text("No changes."),
             .diffNew: .text("(new)"),
+            .revertCreatedSince: .text("Cannot be reverted: {item} was created after {when}; it is deleted, not erased (its number and its events stay)."),
+            .revertDone: .plural([.one: "Reverted to {when}: appended {count} event as command {command} ('tally undo' takes it back).", .other: "Reverted to {when}: appended {count} events as command {command} ('tally undo' takes it back)."]),
+            .revertDryRun: .plural([.one: "Would append {count} event to revert to {when} (nothing was appended):", .other: "Would append {count} events to revert to {when} (nothing was appended):"]),
+            .revertNothing: .text("Nothing to revert: everything already is as it was at {when}."),
+            .revertColumnNow: .text("Now"),
+            .revertColumnReverted: .text("Reverted"),
         ]
     )
 }

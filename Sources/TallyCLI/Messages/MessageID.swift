@@ -529,4 +529,10 @@ enum MessageID: String, CaseIterable, Sendable {
     case diffColumnAfter = "diff.column-after"
     case diffNoChanges = "diff.no-changes"
     case diffNew = "diff.new"
+    case revertCreatedSince = "revert.created-since"
+    case revertDone = "revert.done"
+    case revertDryRun = "revert.dry-run"
+    case revertNothing = "revert.nothing"
+    case revertColumnNow = "revert.column-now"
+    case revertColumnReverted = "revert.column-reverted"
 }

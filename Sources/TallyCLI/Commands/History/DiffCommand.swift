@@ -86,10 +86,7 @@ enum DiffCommand: CommandHandler {
 
     /// "3: Buy milk" as the item is at the later point.
     static func label(_ diff: FieldDiff, _ model: ReadModel, _ context: CLIContext) -> String {
-        switch diff.kind {
-        case .todo: model.todo(id: diff.stream).map { TodoRenderer(context: context).label($0) } ?? diff.stream
-        case .record: model.record(id: diff.stream).map { RecordRenderer(context: context).label($0) } ?? diff.stream
-        }
+        RevertCommand.label(diff.stream, model, context)
     }
 
     static func json(_ diff: FieldDiff) -> JSON {
