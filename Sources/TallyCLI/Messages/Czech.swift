@@ -609,6 +609,7 @@ extension Language {
             .revertNothing: .text("Není co vracet: vše už je tak, jak bylo k {when}."),
             .revertColumnNow: .text("Teď"),
             .revertColumnReverted: .text("Po vrácení"),
+            .followStopped: .text("Sledování logu skončilo."),
         ]
     )
 }

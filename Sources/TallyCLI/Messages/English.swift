@@ -530,6 +530,7 @@ extension Language {
             .revertNothing: .text("Nothing to revert: everything already is as it was at {when}."),
             .revertColumnNow: .text("Now"),
             .revertColumnReverted: .text("Reverted"),
+            .followStopped: .text("Stopped following the log."),
         ]
     )
 }

@@ -535,4 +535,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case revertNothing = "revert.nothing"
     case revertColumnNow = "revert.column-now"
     case revertColumnReverted = "revert.column-reverted"
+    case followStopped = "follow.stopped"
 }

@@ -84,12 +84,12 @@ public final class PostgresEventLog: EventStore {
     }
 
     /// The open connection, or a clear error once `close` ran.
-    private func open() throws(EventLogError) -> PGConnection {
+    fileprivate func open() throws(EventLogError) -> PGConnection {
         guard let connection else { throw .io("the connection to \(displayLocation) is closed") }
         return connection
     }
 
-    private func fail(_ error: Error) -> EventLogError {
+    fileprivate func fail(_ error: Error) -> EventLogError {
         switch error {
         case let error as PGError: return PostgresErrors.map(error, server: displayLocation)
         case let error as EventLogError: return error
@@ -470,6 +470,28 @@ extension PostgresEventLog: BlobStore {
             throw fail(error)
         } catch {
             throw .io(ErrorWords.text(error))
+        }
+    }
+}
+
+// MARK: log --follow
+
+extension PostgresEventLog: AppendWatcher {
+    /// `LISTEN tally_events`: migration 8's trigger notifies that channel once per appending
+    /// statement, at commit. The server pushes; nothing polls it.
+    public func watchAppends() throws(EventLogError) {
+        do {
+            try open().execute("LISTEN tally_events")
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    public func waitForAppend(timeoutMs: Int32) throws(EventLogError) -> Bool {
+        do {
+            return try open().waitForNotification(timeoutMs: timeoutMs)
+        } catch {
+            throw fail(error)
         }
     }
 }

@@ -17,6 +17,7 @@ enum LogCommand: CommandHandler {
             OptionSpec(name: "until", valueName: "WHEN", help: "Only events recorded at or before WHEN (a day means to its end)."),
             OptionSpec(name: "limit", valueName: "N", help: "Show at most the N newest matching events."),
             OptionSpec(name: "reverse", help: "Oldest first."),
+            OptionSpec(name: "follow", help: "Keep running and print each event as it is committed, by any process or device, until Ctrl-C (with --limit N, the N newest first). One line per event, or one JSON object per line with --json."),
         ],
         examples: [
             CommandExample(command: "tally log --limit 10", explanation: "The ten most recent events."),
@@ -24,10 +25,21 @@ enum LogCommand: CommandHandler {
             CommandExample(command: "tally log --type todo.completed --since -1w", explanation: "What was completed in the last week."),
             CommandExample(command: "tally log 3 --field due", explanation: "Every change of todo 3's due date."),
             CommandExample(command: "tally log --actor bob@work --since monday", explanation: "What bob did since Monday."),
+            CommandExample(command: "tally --json log --follow", explanation: "Every new event as a JSON line, as it is committed."),
         ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        if command.has("follow") {
+            let types = Set(command.values("type"))
+            let actors = Set(command.values("actor"))
+            let limit = try context.positiveInt(command.value("limit"), option: "--limit")
+            try FollowLog.run(command, context, stream: command.arguments.first, matches: { event in
+                (types.isEmpty || types.contains(event.type))
+                    && (actors.isEmpty || actors.contains(event.actor) || event.role.map(actors.contains) == true)
+            }, limit: limit)
+            return
+        }
         let log = try context.readLog()
         let state = try context.readState(log)
         let stream = try command.arguments.first.map { ref in try ReferenceResolver.todo(ref, in: state).id }
