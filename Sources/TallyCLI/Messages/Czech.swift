@@ -610,6 +610,16 @@ extension Language {
             .revertColumnNow: .text("Teď"),
             .revertColumnReverted: .text("Po vrácení"),
             .followStopped: .text("Sledování logu skončilo."),
+            .hookTimeoutExpected: .text("celý počet sekund od 1 do 600"),
+            .hookRefused: .text("Hook pre-command příkaz odmítl (kód {status}); nic nebylo připojeno: {output}"),
+            .hookCrashed: .text("Hook pre-command spadl (signál {signal}); nic nebylo připojeno: {output}"),
+            .hookTimedOut: .text("Hook neskončil do {seconds} s a byl zastaven; nic nebylo připojeno."),
+            .hookUnsafe: .text("Hook nebyl spuštěn, protože {reason}; nic nebylo připojeno."),
+            .hookNotStarted: .text("Hook nešel spustit ({reason}); nic nebylo připojeno."),
+            .hookPostFailed: .text("Hook post-commit selhal (kód {status}); příkaz byl zapsán: {output}"),
+            .hookPostTimedOut: .text("Hook post-commit neskončil do {seconds} s a byl zastaven; příkaz byl zapsán."),
+            .hookPostCrashed: .text("Hook post-commit spadl (signál {signal}); příkaz byl zapsán: {output}"),
+            .hookPostNotRun: .text("Hook post-commit nebyl spuštěn ({reason}); příkaz byl zapsán."),
         ]
     )
 }

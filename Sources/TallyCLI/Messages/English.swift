@@ -531,6 +531,16 @@ extension Language {
             .revertColumnNow: .text("Now"),
             .revertColumnReverted: .text("Reverted"),
             .followStopped: .text("Stopped following the log."),
+            .hookTimeoutExpected: .text("a whole number of seconds from 1 to 600"),
+            .hookRefused: .text("The pre-command hook refused the command (exit {status}); nothing was appended: {output}"),
+            .hookCrashed: .text("The pre-command hook crashed (signal {signal}); nothing was appended: {output}"),
+            .hookTimedOut: .text("The hook did not finish within {seconds} s and was stopped; nothing was appended."),
+            .hookUnsafe: .text("The hook was not run, because {reason}; nothing was appended."),
+            .hookNotStarted: .text("The hook could not be started ({reason}); nothing was appended."),
+            .hookPostFailed: .text("The post-commit hook failed (exit {status}); the command was committed: {output}"),
+            .hookPostTimedOut: .text("The post-commit hook did not finish within {seconds} s and was stopped; the command was committed."),
+            .hookPostCrashed: .text("The post-commit hook crashed (signal {signal}); the command was committed: {output}"),
+            .hookPostNotRun: .text("The post-commit hook was not run ({reason}); the command was committed."),
         ]
     )
 }
