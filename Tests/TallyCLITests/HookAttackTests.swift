@@ -174,5 +174,15 @@ struct HookAttackTests {
         #expect(!FileManager.default.fileExists(atPath: ran))
         fleet.run(1, at: "2026-11-21T09:03:00Z", "done", "1")
         #expect(try String(contentsOfFile: ran, encoding: .utf8).contains("todo.completed"))
+        // Asked with --run-hooks: post-commit gets exactly the pulled events, not this device's pushed ones.
+        try FileManager.default.removeItem(atPath: ran)
+        fleet.run(0, at: "2026-11-21T09:04:00Z", "add", "second from the laptop")
+        #expect(fleet.sync(0, at: "2026-11-21T09:05:00Z").status == 0)
+        fleet.run(1, at: "2026-11-21T09:06:00Z", "add", "from the desktop")
+        try FileManager.default.removeItem(atPath: ran)
+        let asked = fleet[1].run(["sync", "--remote", fleet.shared, "--run-hooks"], environment: ["TALLY_NOW": "2026-11-21T09:07:00Z"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let lines = try String(contentsOfFile: ran, encoding: .utf8).split(separator: "\n").compactMap { try? JSON.parse(String($0)) }
+        #expect(lines.compactMap { $0.objectValue?["data"]?.objectValue?["title"]?.stringValue } == ["second from the laptop"])
     }
 }
