@@ -91,5 +91,11 @@ struct HistoryQueryAttackTests {
         }
         let actor = tally.run(["--json", "log", "--actor", value])
         #expect(actor.status == 0 && actor.seqs == [])
+        for arguments in [["diff", value], ["diff", "@1", value], ["revert", "--to", value], ["revert", "--to", value, "--dry-run"]] {
+            let result = tally.run(arguments)
+            #expect(result.status == 65 || result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stdout == "" && !result.stderr.contains("\u{1b}"))
+        }
+        #expect(tally.eventCount == 6, "nothing appended")
     }
 }
