@@ -23,6 +23,8 @@ public enum ManualText {
     public static let exitStatus: [Entry] = [
         Entry(label: "0", text: "Success, including a command that changed nothing and said so."),
         Entry(label: "1", text: "The operation failed: unknown or ambiguous REF, conflict, nothing to undo, problems found."),
+        Entry(label: "3", text: "verify --anchor: the log was truncated below the anchor."),
+        Entry(label: "4", text: "verify --anchor: the log was rewritten; it no longer holds the anchored history."),
         Entry(label: "64", text: "Usage error: unknown command or option, missing or extra argument."),
         Entry(label: "65", text: "Invalid data: bad date, duration or priority, empty title, malformed import."),
         Entry(label: "66", text: "An input file cannot be opened."),

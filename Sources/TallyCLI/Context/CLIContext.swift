@@ -177,6 +177,7 @@ final class CLIContext {
         let dispatcher = Dispatcher(log: log, environment: environment, loaded: try loadState(log), snapshots: log)
         keptUntilExit.append(dispatcher)
         dispatchers.append(dispatcher)
+        try Hooks.forContext(self)?.attach(to: dispatcher, self)
         dispatcher.onSnapshotProblem = { [weak self] problem in
             guard let self else { return }
             self.warn(code: "snapshot_not_written", self.catalog.text(.snapshotWriteFailed, [

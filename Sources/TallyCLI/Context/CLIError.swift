@@ -8,6 +8,10 @@ import TallyInterchange
 enum ExitCode: Int32 {
     case success = 0
     case failure = 1
+    /// `verify --anchor`: the log ends below the anchor.
+    case anchorTruncated = 3
+    /// `verify --anchor`: the log no longer holds the anchored history.
+    case anchorRewritten = 4
     case usage = 64
     case invalidData = 65
     case noInput = 66

@@ -8,6 +8,9 @@ public protocol EventStore: EventLog, SnapshotStore, BlobStore {
     /// This store as a replica of a shared log (a local file), or nil for a store that is shared
     /// itself or cannot sync (a server database, memory).
     var replica: (any EventStore & ReplicaStore)? { get }
+    /// This store as one that wakes a follower when another process appends (`log --follow`), or
+    /// nil for a store a follower polls at its head.
+    var appendWatcher: (any AppendWatcher)? { get }
     /// Where the store is, fit to print: a file path, or a server URI without its password.
     var displayLocation: String { get }
     /// The schema version the store records; 0 when it has none yet.

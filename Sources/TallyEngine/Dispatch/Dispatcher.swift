@@ -27,6 +27,11 @@ public final class Dispatcher {
     private var replaceSkippedSnapshot: Bool
     /// Told when a snapshot could not be stored; the command itself has succeeded by then.
     public var onSnapshotProblem: ((SnapshotProblem) -> Void)?
+    /// Runs inside the write lock with a command's events, fully formed, before they are appended;
+    /// throwing refuses the command and nothing is appended (the `pre-command` hook).
+    public var beforeAppend: (([EventEnvelope]) throws -> Void)?
+    /// Runs after a command's events were committed (the `post-commit` hook).
+    public var afterCommit: (([EventEnvelope]) -> Void)?
     /// True once a command of this dispatcher has committed events: from then on it must not be run again.
     public private(set) var hasCommitted = false
 
@@ -76,6 +81,7 @@ public final class Dispatcher {
         var outcome = try decideAndAppend(decide)
         if !outcome.appended.isEmpty {
             hasCommitted = true
+            afterCommit?(outcome.appended)
             snapshotIfDue()
             outcome.state = state
         }
@@ -135,6 +141,7 @@ public final class Dispatcher {
                 for: decision.events, after: try log.head(), commandID: commandID,
                 recordedAt: context.now, actor: environment.actor, makeID: environment.makeID
             )
+            try beforeAppend?(envelopes)
             try log.append(envelopes)
             for (pending, envelope) in zip(decision.events, envelopes) {
                 Reducer.evolve(&folded.model, pending.event, stream: envelope.stream, version: envelope.version, seq: envelope.seq, at: envelope.recordedAt)

@@ -134,6 +134,7 @@ public final class InMemoryStore: EventStore {
     // MARK: EventStore
 
     public var replica: (any EventStore & ReplicaStore)? { nil }
+    public var appendWatcher: (any AppendWatcher)? { nil }
     public var displayLocation: String { "memory" }
     public func schemaVersion() throws(EventLogError) -> Int { 0 }
     public var latestSchemaVersion: Int { 0 }

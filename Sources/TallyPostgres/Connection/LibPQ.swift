@@ -39,6 +39,10 @@ struct LibPQ {
     let getisnull: @convention(c) (Result?, Int32, Int32) -> Int32
     let getlength: @convention(c) (Result?, Int32, Int32) -> Int32
     let getvalue: @convention(c) (Result?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
+    let consumeInput: @convention(c) (Connection?) -> Int32
+    let notifies: @convention(c) (Connection?) -> UnsafeMutablePointer<PGnotify>?
+    let socket: @convention(c) (Connection?) -> Int32
+    let freemem: @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// Where libpq is looked for, in order: `TALLY_LIBPQ` when set, then the names the system's
     /// loader resolves (Linux, then macOS), then Homebrew's keg-only installs.
@@ -99,6 +103,10 @@ struct LibPQ {
         getisnull = try symbol("PQgetisnull")
         getlength = try symbol("PQgetlength")
         getvalue = try symbol("PQgetvalue")
+        consumeInput = try symbol("PQconsumeInput")
+        notifies = try symbol("PQnotifies")
+        socket = try symbol("PQsocket")
+        freemem = try symbol("PQfreemem")
     }
 }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CLibPQ
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -68,6 +73,33 @@ final class PGConnection {
     var isInTransaction: Bool {
         let status = pq.transactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Waits up to `timeoutMs` for a notification on a channel this connection LISTENs on; true
+    /// when at least one came (all that came are consumed). A signal ends the wait early (false).
+    func waitForNotification(timeoutMs: Int32) throws(PGError) -> Bool {
+        var received = drainNotifications()
+        if received { return true }
+        let descriptor = pq.socket(handle)
+        guard descriptor >= 0 else { throw PGError(sqlState: nil, message: Self.trimmed(pq.errorMessage(handle)), connectionLost: true) }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&entry, 1, timeoutMs)
+        guard ready > 0 else { return false }
+        if pq.consumeInput(handle) == 0 || !isOK {
+            throw PGError(sqlState: nil, message: Self.trimmed(pq.errorMessage(handle)), connectionLost: true)
+        }
+        received = drainNotifications()
+        return received
+    }
+
+    /// Frees every notification libpq has read; true when there was one.
+    private func drainNotifications() -> Bool {
+        var any = false
+        while let notification = pq.notifies(handle) {
+            any = true
+            pq.freemem(notification)
+        }
+        return any
     }
 
     /// Runs statements without parameters (several, separated by `;`, are allowed).

@@ -9,6 +9,9 @@ extension SQLiteEventLog: EventStore {
     /// A local file is always a replica (it syncs once it has a remote).
     public var replica: (any EventStore & ReplicaStore)? { self }
 
+    /// A file wakes nobody: a follower looks at its head (one index lookup).
+    public var appendWatcher: (any AppendWatcher)? { nil }
+
     public func storageSize() throws(EventLogError) -> Int64 {
         try fileSize()
     }

@@ -1,8 +1,9 @@
 import TallyEngine
 import TallyDomain
 import TallyArguments
+import TallyEssentials
 
-/// `tally log [REF] [--type TYPE]... [--since WHEN] [--until WHEN] [--limit N] [--reverse]`
+/// `tally log [REF] [--type TYPE]... [--actor NAME]... [--field FIELD]... [--since WHEN] [--until WHEN] [--limit N] [--reverse]`
 enum LogCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "log",
@@ -11,19 +12,35 @@ enum LogCommand: CommandHandler {
         arguments: [ArgumentSpec(name: "REF", help: "Only the events of this todo (a number or a unique id prefix).", optional: true)],
         options: [
             OptionSpec(name: "type", valueName: "TYPE", repeatable: true, help: "Only events of this type. Repeat for several.", allowedValues: EventCatalog.types),
+            OptionSpec(name: "actor", valueName: "NAME", repeatable: true, help: "Only events appended by this actor (or, on PostgreSQL, this database role). Repeat for several."),
+            OptionSpec(name: "field", valueName: "FIELD", repeatable: true, help: "Only events that changed this field of a todo or record. Repeat for several.", allowedValues: ItemFields.all),
             OptionSpec(name: "since", valueName: "WHEN", help: "Only events recorded at or after WHEN (a day means from its start)."),
             OptionSpec(name: "until", valueName: "WHEN", help: "Only events recorded at or before WHEN (a day means to its end)."),
             OptionSpec(name: "limit", valueName: "N", help: "Show at most the N newest matching events."),
             OptionSpec(name: "reverse", help: "Oldest first."),
+            OptionSpec(name: "follow", help: "Keep running and print each event as it is committed, by any process or device, until Ctrl-C (with --limit N, the N newest first). One line per event, or one JSON object per line with --json."),
         ],
         examples: [
             CommandExample(command: "tally log --limit 10", explanation: "The ten most recent events."),
             CommandExample(command: "tally log 3", explanation: "Everything that happened to todo 3."),
             CommandExample(command: "tally log --type todo.completed --since -1w", explanation: "What was completed in the last week."),
+            CommandExample(command: "tally log 3 --field due", explanation: "Every change of todo 3's due date."),
+            CommandExample(command: "tally log --actor bob@work --since monday", explanation: "What bob did since Monday."),
+            CommandExample(command: "tally --json log --follow", explanation: "Every new event as a JSON line, as it is committed."),
         ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        if command.has("follow") {
+            let types = Set(command.values("type"))
+            let actors = Set(command.values("actor"))
+            let limit = try context.positiveInt(command.value("limit"), option: "--limit")
+            try FollowLog.run(command, context, stream: command.arguments.first, matches: { event in
+                (types.isEmpty || types.contains(event.type))
+                    && (actors.isEmpty || actors.contains(event.actor) || event.role.map(actors.contains) == true)
+            }, limit: limit)
+            return
+        }
         let log = try context.readLog()
         let state = try context.readState(log)
         let stream = try command.arguments.first.map { ref in try ReferenceResolver.todo(ref, in: state).id }
@@ -31,8 +48,12 @@ enum LogCommand: CommandHandler {
         let since = try instant(command.value("since"), context: context).map { $0.startInstant(in: context.zone) }
         let until = try instant(command.value("until"), context: context).map { $0.endInstant(in: context.zone) }
         let limit = try context.positiveInt(command.value("limit"), option: "--limit") ?? .max
+        let actors = Set(command.values("actor"))
+        let changed = try fieldChanges(Set(command.values("field")), stream: stream, log: log)
         func matches(_ event: EventEnvelope) -> Bool {
             (types.isEmpty || types.contains(event.type))
+                && (actors.isEmpty || actors.contains(event.actor) || event.role.map(actors.contains) == true)
+                && changed.map { $0.contains(event.seq) } ?? true
                 && since.map { event.recordedAt >= $0 } ?? true
                 && until.map { event.recordedAt < $0 } ?? true
         }
@@ -58,6 +79,28 @@ enum LogCommand: CommandHandler {
         }
         let lines = AuditLines(context: context, state: state, prior: try priorItems(events, log: log))
         context.console.line(lines.table(events))
+    }
+
+    /// With `--field`: the positions of the events that changed one of `fields` (of the one stream,
+    /// or of every item); nil without the option. Creating an item counts for the fields it gave a
+    /// value, not for those it left empty.
+    /// - Complexity: O(events of the stream), or one pass over the log.
+    static func fieldChanges(_ fields: Set<String>, stream: String?, log: EventLog) throws -> Set<Int64>? {
+        guard !fields.isEmpty else { return nil }
+        var trail = FieldTrail()
+        var seqs = Set<Int64>()
+        func apply(_ event: EventEnvelope) {
+            let changes = trail.apply(event)
+            if changes.contains(where: { fields.contains($0.field) && !($0.before == nil && $0.after.isEmptyValue) }) {
+                seqs.insert(event.seq)
+            }
+        }
+        if let stream {
+            for event in try log.events(inStream: stream) { apply(event) }
+        } else {
+            try log.scan(after: 0, through: nil) { apply($0) }
+        }
+        return seqs
     }
 
     /// Each shown edit event's todo or record as it was just before it, so summaries read before → after.

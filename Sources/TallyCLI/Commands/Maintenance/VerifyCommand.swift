@@ -10,11 +10,15 @@ enum VerifyCommand: CommandHandler {
         abstract: "Check the hash chain, the sequence, stream versions, that every event can be read, and every snapshot.",
         discussion: "Recomputes every link of the hash chain and names the first event that does not match, then checks that every stored snapshot plus the events after it equals a full replay, and that every stored original file of an imported activity still has the content its name promises. With --remote, also compares every event this database has synced with the shared log's copy and recomputes every link of the shared log. Exits 1 with a report when anything is wrong.",
         arguments: [ArgumentSpec(name: "URL", help: "With --remote: the shared log to compare with.", optional: true)],
-        options: [OptionSpec(name: "remote", help: "Also compare the synced events with the shared log (the remote set with 'tally remote set', or URL); nothing is written on either side.")],
+        options: [
+            OptionSpec(name: "remote", help: "Also compare the synced events with the shared log (the remote set with 'tally remote set', or URL); nothing is written on either side."),
+            OptionSpec(name: "anchor", valueName: "SEQ:HASH", help: "Also prove the log still holds the history 'tally anchor' printed; exits 3 when the log was truncated below it, 4 when it was rewritten."),
+        ],
         examples: [
             CommandExample(command: "tally verify", explanation: "Prints 'OK: N events, chain intact', or what is wrong and where."),
             CommandExample(command: "tally --json verify", explanation: "The result as {ok, events, problems} for scripts; exits 1 when anything is wrong."),
             CommandExample(command: "tally verify --remote", explanation: "Also check that the shared log still holds every synced event unchanged."),
+            CommandExample(command: "tally verify --anchor 1204:9d1c7e2b45a0f3183be0a1f6c2d94e70", explanation: "Also check that the log still holds the history up to that anchor."),
         ]
     )
 
@@ -39,11 +43,14 @@ enum VerifyCommand: CommandHandler {
         if !command.arguments.isEmpty, !command.has("remote") {
             throw UsageError(kind: .unexpectedArgument(command.arguments[0]), commandPath: command.path)
         }
+        let anchor = try command.value("anchor").map { try AnchorCommand.parse($0, context) }
         let remote = command.has("remote") ? try RemoteCheck.prepare(command.arguments.first, context) : nil
-        var report = try Verifier.run(try context.readLog(), checks: checks(context.catalog))
+        let log = try context.readLog()
+        var report = try Verifier.run(log, checks: checks(context.catalog))
         let catalog = context.catalog
         let compared = try remote?.run(context)
         if let problem = compared?.problem { report.problems.append(problem) }
+        let anchored = try anchor.map { try AnchorCommand.check($0, log: log, report: report, context) }
         if context.json {
             var object: JSONObject = [
                 "ok": .bool(report.isIntact),
@@ -63,6 +70,10 @@ enum VerifyCommand: CommandHandler {
                     "ok": .bool(compared.problem == nil),
                 ])
             }
+            if let anchor, let anchored {
+                object["anchor"] = AnchorCommand.json(anchor, anchored.finding, head: report.head)
+                if anchored.finding != .holds { object["ok"] = .bool(false) }
+            }
             context.printJSON(.object(object))
         } else if report.isIntact {
             context.console.line(catalog.plural(.auditVerifyOK, count: report.events))
@@ -76,6 +87,14 @@ enum VerifyCommand: CommandHandler {
         }
         if !context.json, let note = report.notes.first {
             context.console.line(catalog.plural(.auditVerifyLegacy, count: report.notes.count, ["seq": String(note.seq), "message": message(note, catalog)]))
+        }
+        if let anchor, let anchored {
+            if !context.json { context.console.line(anchored.line) }
+            switch anchored.finding {
+            case .holds: break
+            case .truncated(let head): throw AnchorFailure.truncated(seq: anchor.seq, head: head)
+            case .rewritten: throw AnchorFailure.rewritten(seq: anchor.seq)
+            }
         }
         if let first = report.problems.first {
             throw VerificationFailed(problems: report.problems.count, firstSeq: first.seq)

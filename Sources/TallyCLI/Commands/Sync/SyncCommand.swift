@@ -19,7 +19,10 @@ enum SyncCommand: CommandHandler {
             the same way on every device and named here; 'tally conflicts' lists them later. On an empty \
             database sync is a clone. Without a server, every other command keeps working offline.
             """,
-        options: [OptionSpec(name: "remote", valueName: "URL", help: "The shared log for this run (stored as the remote when none is set).", defaultValue: "the remote set with 'tally remote set'")],
+        options: [
+            OptionSpec(name: "remote", valueName: "URL", help: "The shared log for this run (stored as the remote when none is set).", defaultValue: "the remote set with 'tally remote set'"),
+            OptionSpec(name: "run-hooks", help: "Also run the post-commit hook with the events this sync pulled (hooks never run for pulled events otherwise)."),
+        ],
         examples: [
             CommandExample("tally sync", "Exchange events with the remote."),
             CommandExample("tally --db laptop.db sync --remote postgresql://ada@db.example.com/tally", "Clone a shared log into a new database."),
@@ -41,6 +44,11 @@ enum SyncCommand: CommandHandler {
         let remote = try RemoteAddress.open(address, localPath: context.settings.databasePath, synced: replica.synced, context: context)
         // A clone or a long pull inserts many rows into the index of random event ids.
         try local.prepareForPull()
+        // With --run-hooks: the ids of this replica's unpushed events, so what was pulled can be told apart.
+        var unpushed = Set<String>()
+        if command.has("run-hooks") {
+            try local.scan(after: replica.synced.seq, through: nil) { unpushed.insert($0.id) }
+        }
         let engine = SyncEngine(local: local, remote: remote, now: { context.now })
         var bar: ProgressBar?
         engine.onPull = { done, total in
@@ -66,6 +74,13 @@ enum SyncCommand: CommandHandler {
         let dispatcher = try context.dispatcher()
         try dispatcher.settle()
         print(report, state: dispatcher.state, context)
+        if command.has("run-hooks"), report.pulled > 0 {
+            var pulled: [EventEnvelope] = []
+            try local.scan(after: replica.synced.seq, through: report.head.seq) { event in
+                if !unpushed.contains(event.id) { pulled.append(event) }
+            }
+            if !pulled.isEmpty { dispatcher.afterCommit?(pulled) }
+        }
     }
 
     private static func print(_ report: SyncReport, state: ReadModel, _ context: CLIContext) {

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+
+@Suite("tally diff, end to end", .tags(.postgresql))
+struct DiffCommandTests {
+    /// `diff --json` as "number field before after seq actor" lines.
+    func lines(_ result: RunResult) -> [String] {
+        (result.json?.arrayValue ?? []).compactMap(\.objectValue).map { diff in
+            let before = diff["before"].map { $0.serialized(.compact) } ?? "?"
+            let after = diff["after"].map { $0.serialized(.compact) } ?? "?"
+            return "\(diff["number"]?.intValue ?? 0) \(diff["field"]?.stringValue ?? "") \(before) \(after) \(diff["seq"]?.intValue ?? 0) \(diff["actor"]?.stringValue ?? "-")"
+        }
+    }
+
+    @Test("between two positions: per item and field, before and after, and the last event in between that changed it")
+    func positions() {
+        let tally = twoActorHistory()
+        #expect(lines(tally.run("--json", "diff", "@2", "@5")) == [
+            #"1 due "2026-12-01" "2026-12-03" 3 bob"#, #"1 completed false true 5 ada"#, #"2 note null "rye" 4 ada"#,
+        ])
+        let human = tally.run("diff", "@2", "@5")
+        #expect(human.status == 0 && human.stderr == "")
+        let rows = human.stdout.split(separator: "\n").map(String.init)
+        #expect(rows.count == 4)
+        #expect(rows[1].hasPrefix("1: Buy milk  due        2026-12-01  2026-12-03    3  \(tally.who("bob"))"), "\(rows)")
+        #expect(rows[2].hasPrefix("             completed  no          yes           5"))
+    }
+
+    @Test("between two instants read as list --as-of reads them, TO defaulting to now; new items show (new)")
+    func instants() {
+        let tally = twoActorHistory()
+        #expect(lines(tally.run("--json", "diff", "2026-11-21T11:30", "2026-11-21T13:30")) == [
+            #"1 completed false true 5 ada"#, #"2 note null "rye" 4 ada"#,
+        ])
+        #expect(lines(tally.run("--json", "diff", "2026-11-21T09:30")) == [
+            #"1 due "2026-12-01" "2026-12-03" 3 bob"#, #"1 completed false true 5 ada"#,
+            #"2 title null "Rye bread" 6 bob"#, #"2 note null "rye" 4 ada"#,
+        ])
+        let created = tally.run("--json", "diff", "2026-11-21T09:30").json?.arrayValue?[2].objectValue
+        #expect(created?["new"] == true)
+        #expect(tally.run("diff", "2026-11-21T09:30").stdout.contains("2: Rye bread  title      (new)"))
+    }
+
+    @Test("filters narrow it: --field, --actor, --todos, --records")
+    func filters() {
+        let tally = twoActorHistory()
+        tally.run(["record", "add", "Run", "--category", "running", "--duration", "30m"], environment: ["TALLY_NOW": "2026-11-21T16:00:00Z"])
+        #expect(lines(tally.run("--json", "diff", "@1", "--field", "note")) == [#"2 note null "rye" 4 ada"#])
+        #expect(lines(tally.run("--json", "diff", "@2", "--actor", "bob")) == [#"1 due "2026-12-01" "2026-12-03" 3 bob"#, #"2 title "Bread" "Rye bread" 6 bob"#])
+        #expect(lines(tally.run("--json", "diff", "@6", "--todos")) == [])
+        #expect(lines(tally.run("--json", "diff", "@6", "--records")).count == 4)
+        #expect(tally.run("diff", "@6", "--todos").stdout == "No changes.\n")
+        #expect(tally.run("diff", "@1", "--todos", "--records").status == 64)
+    }
+
+    @Test("bad points are refused: past the log's end, not a WHEN, missing, too many")
+    func refused() {
+        let tally = twoActorHistory()
+        let past = tally.run("diff", "@99")
+        #expect(past.status == 65 && past.stderr == "Error: Invalid date or time '@99': the log ends at @6.\n")
+        #expect(tally.run("diff", "@1", "@99").status == 65)
+        #expect(tally.run("diff", "sometime").status == 65)
+        #expect(tally.run("diff").status == 64)
+        #expect(tally.run("diff", "@1", "@2", "@3").status == 64)
+        #expect(tally.eventCount == 6)
+    }
+}
