@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// tally: licensed under the Apache License 2.0 (SPDX: Apache-2.0), see LICENSE.
 import PackageDescription
 
 /// Layers, innermost first. Arrows point inward:
