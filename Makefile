@@ -6,7 +6,8 @@ MANDIR  = $(PREFIX)/share/man/man1
 BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR  = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# Release builds are stamped with `git describe --tags` and the commit (scripts/version-stamp; nothing outside git).
+RELEASE_FLAGS = -c release --static-swift-stdlib $(shell ./scripts/version-stamp)
 CRASH_KILLS ?= 200
 
 .PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack docs

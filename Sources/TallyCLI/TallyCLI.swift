@@ -7,7 +7,8 @@ import TallyDomain
 
 /// The command-line program: parses arguments, runs one command, reports errors with the documented exit codes.
 public enum TallyCLI {
-    public static let version = "0.1.0"
+    /// The release version the docs and the manual page name (`BuildVersion.description` adds the build's own).
+    public static let version = BuildVersion.release
 
     /// Runs tally with the raw bytes of its arguments: an argument that is not valid UTF-8 is refused (exit 65)
     /// instead of being silently repaired into something the user did not type.
@@ -41,7 +42,7 @@ public enum TallyCLI {
             let parser = ArgumentParser(root: CommandTree.root, globalOptions: CommandTree.globalOptions)
             switch try parser.parse(arguments) {
             case .version:
-                console.line("tally \(version)")
+                console.line("tally \(BuildVersion.description)")
             case .overview:
                 console.out(ShortOverview.render(root: CommandTree.root))
             case .help(let path, _):

@@ -565,6 +565,8 @@ extension Language {
             ]),
             .errorBlobMismatch: .text("obsah souboru neodpovídá jeho jménu {sha256}"),
             .bestsExpectedYear: .text("rok, například 2026"),
+            // Versions (packaging)
+            .infoVersion: .text("Verze"),
         ]
     )
 }

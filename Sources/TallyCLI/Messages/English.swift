@@ -498,6 +498,8 @@ extension Language {
             .blobsImported: .plural([.one: "Stored {count} original activity file.", .other: "Stored {count} original activity files."]),
             .errorBlobMismatch: .text("the file's content does not match its name {sha256}"),
             .bestsExpectedYear: .text("a year such as 2026"),
+            // Versions (packaging)
+            .infoVersion: .text("Version"),
         ]
     )
 }

@@ -503,4 +503,6 @@ enum MessageID: String, CaseIterable, Sendable {
     case blobsImported = "blobs.imported"
     case errorBlobMismatch = "error.blob-mismatch"
     case bestsExpectedYear = "bests.expected-year"
+    // Versions (packaging)
+    case infoVersion = "info.version"
 }
