@@ -51,6 +51,45 @@ struct PackagingTests {
         #expect(words.last?.count == 40 && words.last?.allSatisfy(\.isHexDigit) == true, "\(output)")
     }
 
+    @Test("outside git, version-stamp reads .tarball-version, and without it stamps nothing")
+    func stampWithoutGit() throws {
+        let directory = TemporaryDirectory()
+        let root = URL(fileURLWithPath: directory.path("tally-src"))
+        let version = root.appendingPathComponent("Sources/TallyCLI/Version")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("scripts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: PackageFiles.url("Sources/TallyCLI/Version/BuildVersion.swift"), to: version.appendingPathComponent("BuildVersion.swift"))
+        let script = root.appendingPathComponent("scripts/version-stamp")
+        try FileManager.default.copyItem(at: PackageFiles.url("scripts/version-stamp"), to: script)
+        func stamp(_ arguments: [String] = []) throws -> String {
+            let process = Process()
+            process.executableURL = script
+            process.arguments = arguments
+            process.currentDirectoryURL = root
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return output
+        }
+        let generated = version.appendingPathComponent("BuildStamp.generated.swift").path
+        // A copy of the sources with neither .git nor .tarball-version: the release version, no stamp.
+        #expect(try stamp() == "")
+        #expect(!FileManager.default.fileExists(atPath: generated))
+        #expect(try stamp(["--print"]) == "\(BuildVersion.release) -\n")
+        // A source tarball of make dist.
+        try "1.2.3 0123456789abcdef0123456789abcdef01234567\n".write(to: root.appendingPathComponent(".tarball-version"), atomically: true, encoding: .utf8)
+        #expect(try stamp() == "-Xswiftc -DTALLY_STAMPED\n")
+        let text = try String(contentsOfFile: generated, encoding: .utf8)
+        #expect(text.contains("static let version: String? = \"1.2.3\"") && text.contains("0123456789abcdef0123456789abcdef01234567"))
+        // Anything that could break out of a Swift string is not stamped.
+        try "1.2.3\" 0123\n".write(to: root.appendingPathComponent(".tarball-version"), atomically: true, encoding: .utf8)
+        #expect(try stamp() == "")
+        #expect(!FileManager.default.fileExists(atPath: generated))
+    }
+
     @Test("LICENSE, the README and the package metadata name the same licence")
     func licence() throws {
         let licence = try String(contentsOf: PackageFiles.url("LICENSE"), encoding: .utf8)
