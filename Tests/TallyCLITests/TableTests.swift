@@ -142,12 +142,26 @@ struct TableTests {
         let rendered = table.render(maxWidth: 24)
         #expect(rendered == """
             ID  TITLE          TAGS
-             1  Renew the pa…  admin
+             1  Renew the…     admin
              2  短い           x
             """)
         for line in rendered.split(separator: "\n") {
             #expect(TextWidth.of(String(line)) <= 24)
         }
+    }
+
+    @Test("a cut falls after the last whole word when that keeps two thirds of the room")
+    func cutsAtWords() {
+        #expect(TextWidth.truncate("Call the dentist about the crown", to: 19, ellipsis: "…", atWord: true) == "Call the dentist…")
+        #expect(TextWidth.truncate("Call the dentist about the crown", to: 19, ellipsis: "…") == "Call the dentist a…")
+        // Too little would be left: the cut stays inside the word.
+        #expect(TextWidth.truncate("Write the quarterly report", to: 19, ellipsis: "…", atWord: true) == "Write the quarterl…")
+        // A cut right at a space loses the space, not a word.
+        #expect(TextWidth.truncate("Buy oat milk today", to: 9, ellipsis: "…", atWord: true) == "Buy oat…")
+        #expect(TextWidth.truncate("work quarterly", to: 4, ellipsis: "…", atWord: true) == "wor…")
+        // Colours around the text survive the cut.
+        let red = "\u{1B}[31m", reset = "\u{1B}[0m"
+        #expect(TextWidth.truncate(red + "Call the dentist about" + reset, to: 19, ellipsis: "…", atWord: true) == red + "Call the dentist…" + reset)
     }
 
     @Test func doesNotShrinkWhenItFits() {

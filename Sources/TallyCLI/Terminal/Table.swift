@@ -153,7 +153,7 @@ struct Table: Sendable {
             var width = cellWidths[cellWidths.startIndex + index]
             var fitted = cell
             if width > widths[index] {
-                fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
+                fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis, atWord: true)
                 width = TextWidth.of(fitted)
             }
             let missing = max(widths[index] - width, 0)
