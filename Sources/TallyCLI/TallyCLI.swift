@@ -27,6 +27,17 @@ public enum TallyCLI {
         return main(arguments: arguments, environment: environment)
     }
 
+    /// Reports that the process got no command line at all (`argc` 0: the static Swift runtime reads it
+    /// from /proc, which a bare chroot lacks), instead of guessing what was asked; exit 74.
+    public static func mainWithoutCommandLine(environment: [String: String]) -> Int32 {
+        let console = Console()
+        defer { console.flush() }
+        let catalog = Catalog.forEnvironment(environment)
+        let failure = Failure(exit: .ioError, code: "io", message: catalog.text(.errorNoCommandLine))
+        report(failure, json: false, console: console, catalog: catalog)
+        return failure.exit.rawValue
+    }
+
     /// Runs tally with the given arguments (without the program name) and environment; returns the exit code.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let console = Console()

@@ -567,6 +567,7 @@ extension Language {
             .bestsExpectedYear: .text("rok, například 2026"),
             // Versions (packaging)
             .infoVersion: .text("Verze"),
+            .errorNoCommandLine: .text("tally nemůže přečíst svůj příkazový řádek (systém mu nepředal žádné argumenty, ani jeho jméno; je připojen /proc?). Nic se neudělalo."),
         ]
     )
 }

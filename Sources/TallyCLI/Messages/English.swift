@@ -500,6 +500,7 @@ extension Language {
             .bestsExpectedYear: .text("a year such as 2026"),
             // Versions (packaging)
             .infoVersion: .text("Version"),
+            .errorNoCommandLine: .text("tally cannot read its command line (the system gave it no arguments, not even its name; is /proc mounted?). Nothing was done."),
         ]
     )
 }

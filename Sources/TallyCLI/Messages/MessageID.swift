@@ -505,4 +505,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case bestsExpectedYear = "bests.expected-year"
     // Versions (packaging)
     case infoVersion = "info.version"
+    case errorNoCommandLine = "error.no-command-line"
 }
