@@ -6,7 +6,8 @@ MANDIR  = $(PREFIX)/share/man/man1
 BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR  = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# Release builds are stamped with `git describe --tags` and the commit (scripts/version-stamp; nothing outside git).
+RELEASE_FLAGS = -c release --static-swift-stdlib $(shell ./scripts/version-stamp)
 CRASH_KILLS ?= 200
 
 .PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack docs
@@ -126,6 +127,18 @@ install: man completions
 	install -m 644 .build/completions/tally.bash $(DESTDIR)$(BASHDIR)/tally
 	install -m 644 .build/completions/_tally $(DESTDIR)$(ZSHDIR)/_tally
 	install -m 644 .build/completions/tally.fish $(DESTDIR)$(FISHDIR)/tally.fish
+
+## dist: from a clean checkout, the release files in .build/dist/: the tarball (static binary, manual page, completions,
+## README, LICENSE), the Debian package (dpkg-deb; lintian when installed), the source tarball, the Homebrew formula
+## and SHA256SUMS (scripts/dist; DIST_ALLOW_DIRTY=1 for a tree with changes).
+.PHONY: dist dist-test
+dist: deps
+	SWIFT='$(SWIFT)' ./scripts/dist
+
+## dist-test: installs the .deb into a clean Debian root (debootstrap, cached in .build/dist-test/) and runs tally,
+## man tally and a completion in it (scripts/dist-test); without root or network, checks the unpacked package.
+dist-test:
+	./scripts/dist-test
 
 ## uninstall: remove what install put under $(PREFIX).
 uninstall:

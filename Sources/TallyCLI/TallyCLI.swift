@@ -9,7 +9,8 @@ import TallyArguments
 
 /// The command-line program: parses arguments, runs one command, reports errors with the documented exit codes.
 public enum TallyCLI {
-    public static let version = "0.1.0"
+    /// The release version the docs and the manual page name (`BuildVersion.description` adds the build's own).
+    public static let version = BuildVersion.release
 
     /// Runs tally with the raw bytes of its arguments: an argument that is not valid UTF-8 is refused (exit 65)
     /// instead of being silently repaired into something the user did not type.
@@ -28,6 +29,17 @@ public enum TallyCLI {
         return main(arguments: arguments, environment: environment)
     }
 
+    /// Reports that the process got no command line at all (`argc` 0: the static Swift runtime reads it
+    /// from /proc, which a bare chroot lacks), instead of guessing what was asked; exit 74.
+    public static func mainWithoutCommandLine(environment: [String: String]) -> Int32 {
+        let console = Console()
+        defer { console.flush() }
+        let catalog = Catalog.forEnvironment(environment)
+        let failure = Failure(exit: .ioError, code: "io", message: catalog.text(.errorNoCommandLine))
+        report(failure, json: false, console: console, catalog: catalog)
+        return failure.exit.rawValue
+    }
+
     /// Runs tally with the given arguments (without the program name) and environment; returns the exit code.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let console = Console()
@@ -43,7 +55,7 @@ public enum TallyCLI {
             let parser = ArgumentParser(root: CommandTree.root, globalOptions: CommandTree.globalOptions)
             switch try parser.parse(arguments) {
             case .version:
-                console.line("tally \(version)")
+                console.line("tally \(BuildVersion.description)")
             case .overview:
                 console.out(ShortOverview.render(root: CommandTree.root))
             case .help(let path, _):

@@ -10,7 +10,9 @@ func bytes(_ pointer: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
 }
 
-let arguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+// `argc` is at least 1 (the program's name) on any normal start; a static binary whose runtime could not
+// read it (no /proc) sees 0 and says so below instead of trapping on an empty range.
+let arguments = (1..<max(Int(CommandLine.argc), 1)).map { index -> [UInt8] in
     guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
     return Array(bytes(pointer))
 }
@@ -28,4 +30,4 @@ while let pointer = entry.pointee {
     }
     entry += 1
 }
-exit(TallyCLI.main(rawArguments: arguments, environment: environment))
+exit(CommandLine.argc < 1 ? TallyCLI.mainWithoutCommandLine(environment: environment) : TallyCLI.main(rawArguments: arguments, environment: environment))

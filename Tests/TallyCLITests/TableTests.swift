@@ -143,12 +143,26 @@ struct TableTests {
         let rendered = table.render(maxWidth: 24)
         #expect(rendered == """
             ID  TITLE          TAGS
-             1  Renew the pa…  admin
+             1  Renew the…     admin
              2  短い           x
             """)
         for line in rendered.split(separator: "\n") {
             #expect(TextWidth.of(String(line)) <= 24)
         }
+    }
+
+    @Test("a cut falls after the last whole word when that keeps two thirds of the room")
+    func cutsAtWords() {
+        #expect(TextWidth.truncate("Call the dentist about the crown", to: 19, ellipsis: "…", atWord: true) == "Call the dentist…")
+        #expect(TextWidth.truncate("Call the dentist about the crown", to: 19, ellipsis: "…") == "Call the dentist a…")
+        // Too little would be left: the cut stays inside the word.
+        #expect(TextWidth.truncate("Write the quarterly report", to: 19, ellipsis: "…", atWord: true) == "Write the quarterl…")
+        // A cut right at a space loses the space, not a word.
+        #expect(TextWidth.truncate("Buy oat milk today", to: 9, ellipsis: "…", atWord: true) == "Buy oat…")
+        #expect(TextWidth.truncate("work quarterly", to: 4, ellipsis: "…", atWord: true) == "wor…")
+        // Colours around the text survive the cut.
+        let red = "\u{1B}[31m", reset = "\u{1B}[0m"
+        #expect(TextWidth.truncate(red + "Call the dentist about" + reset, to: 19, ellipsis: "…", atWord: true) == red + "Call the dentist…" + reset)
     }
 
     @Test func doesNotShrinkWhenItFits() {
@@ -201,5 +215,80 @@ struct TableTests {
              2  b      c
             """)
         #expect(Table(columns: [], rows: [["x"]]).render(maxWidth: nil) == "")
+    }
+}
+
+@Suite("Table at narrow widths")
+struct NarrowTableTests {
+    @Test("a column with a lower shrink order gives up its room first, down to its minimum")
+    func shrinkOrder() {
+        let table = Table(
+            columns: [
+                Table.Column(title: "Title", truncatable: true, minWidth: 5, shrinkOrder: 1),
+                Table.Column(title: "Tags", truncatable: true, minWidth: 4),
+            ],
+            rows: [["Write the quarterly report", "work finance"]]
+        )
+        // Natural: 26 + 2 + 12 = 40. At 34 the tags lose 8 columns before the title loses any.
+        #expect(table.columnWidths(maxWidth: 34) == [26, 6])
+        #expect(table.columnWidths(maxWidth: 32) == [26, 4])
+        #expect(table.columnWidths(maxWidth: 30) == [24, 4])
+    }
+
+    @Test("a dropped column comes back, most important first, where it fits again")
+    func putBack() {
+        let table = Table(
+            columns: [
+                Table.Column(title: "Category"),
+                Table.Column(title: "Count", alignRight: true, dropOrder: 1),
+                Table.Column(title: "Previous distance", alignRight: true, dropOrder: 2),
+                Table.Column(title: "Change", alignRight: true, dropOrder: 3),
+            ],
+            rows: [["running", "3", "21.10 km", "-76%"]]
+        )
+        // 8 + 5 + 17 + 6 + 6 = 42. At 40 Count goes and cannot come back.
+        #expect(table.render(maxWidth: 40) == "Category  Previous distance  Change\nrunning            21.10 km    -76%")
+        // At 30 Count and then Previous distance go; Previous distance does not fit again, Count does.
+        #expect(table.render(maxWidth: 30) == "Category  Count  Change\nrunning       3    -76%")
+    }
+
+    @Test("the form that loses the least important things is chosen; a form wider than the width loses most")
+    func leastLoss() {
+        let columns = [
+            Table.Column(title: "Date"),
+            Table.Column(title: "Name", truncatable: true, minWidth: 4),
+            Table.Column(title: "Place", dropOrder: 1),
+            Table.Column(title: "Distance", alignRight: true, dropOrder: 5),
+        ]
+        let long = Table(columns: columns, rows: [["2026-11-24 07:30", "Run", "Park", "5.00 km"]])
+        let short = Table(columns: columns, rows: [["2026-11-24", "Run", "Park", "5.00 km"]])
+        func chosen(_ width: Int) -> String {
+            String(Table.leastLoss([(long, nil), (short, 3)], maxWidth: width).render(maxWidth: width).split(separator: "\n")[1])
+        }
+        // Wide: the richer form. Losing Place (1) costs less than losing the time of day (3).
+        #expect(chosen(80) == "2026-11-24 07:30  Run   Park    5.00 km")
+        #expect(chosen(33) == "2026-11-24 07:30  Run    5.00 km")
+        // Losing the time of day (3) costs less than losing Distance (5).
+        #expect(chosen(28) == "2026-11-24  Run    5.00 km")
+        // Neither fits with Distance: the long form drops it and is still the better of the two.
+        #expect(chosen(20).hasPrefix("2026-11-24"))
+        #expect(Table.leastLoss([(long, nil)], maxWidth: 10).render(maxWidth: nil) == long.render(maxWidth: nil))
+    }
+
+    @Test("prose under a table wraps between words, never inside one")
+    func wordWrap() {
+        let footer = "11 active, 0 completed, 11 waiting (showing 3 of 11)"
+        #expect(WordWrap.wrapped(footer, width: nil) == footer)
+        #expect(WordWrap.wrapped(footer, width: 80) == footer)
+        #expect(WordWrap.wrapped(footer, width: 40) == "11 active, 0 completed, 11 waiting\n(showing 3 of 11)")
+        #expect(WordWrap.wrapped(footer, width: 12) == "11 active, 0\ncompleted,\n11 waiting\n(showing 3\nof 11)")
+        let words = Set(footer.split(separator: " "))
+        for width in 8...60 {
+            let lines = WordWrap.wrapped(footer, width: width).split(separator: "\n")
+            for line in lines {
+                #expect(TextWidth.of(String(line)) <= width || !line.contains(" "), "\(width): \(line)")
+                #expect(line.split(separator: " ").allSatisfy { words.contains($0) }, "a word was broken at \(width): \(line)")
+            }
+        }
     }
 }

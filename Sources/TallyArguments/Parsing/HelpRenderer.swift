@@ -197,7 +197,7 @@ public struct HelpRenderer {
     }
 
     /// Greedy word wrap by display width; a word longer than `width` gets a line of its own.
-    private static func wrap(_ text: String, width: Int, continuationIndent: Int) -> [String] {
+    public static func wrap(_ text: String, width: Int, continuationIndent: Int) -> [String] {
         let words = text.split(separator: " ")
         guard !words.isEmpty else { return [""] }
         let indent = String(repeating: " ", count: continuationIndent)

@@ -622,6 +622,9 @@ extension Language {
             .hookPostTimedOut: .text("Hook post-commit neskončil do {seconds} s a byl zastaven; příkaz byl zapsán."),
             .hookPostCrashed: .text("Hook post-commit spadl (signál {signal}); příkaz byl zapsán: {output}"),
             .hookPostNotRun: .text("Hook post-commit nebyl spuštěn ({reason}); příkaz byl zapsán."),
+            // Versions (packaging)
+            .infoVersion: .text("Verze"),
+            .errorNoCommandLine: .text("tally nemůže přečíst svůj příkazový řádek (systém mu nepředal žádné argumenty, ani jeho jméno; je připojen /proc?). Nic se neudělalo."),
         ]
     )
 }

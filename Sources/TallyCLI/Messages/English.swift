@@ -543,6 +543,9 @@ extension Language {
             .hookPostTimedOut: .text("The post-commit hook did not finish within {seconds} s and was stopped; the command was committed."),
             .hookPostCrashed: .text("The post-commit hook crashed (signal {signal}); the command was committed: {output}"),
             .hookPostNotRun: .text("The post-commit hook was not run ({reason}); the command was committed."),
+            // Versions (packaging)
+            .infoVersion: .text("Version"),
+            .errorNoCommandLine: .text("tally cannot read its command line (the system gave it no arguments, not even its name; is /proc mounted?). Nothing was done."),
         ]
     )
 }

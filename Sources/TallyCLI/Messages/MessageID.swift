@@ -546,4 +546,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case hookPostTimedOut = "hook.post-timed-out"
     case hookPostCrashed = "hook.post-crashed"
     case hookPostNotRun = "hook.post-not-run"
+    // Versions (packaging)
+    case infoVersion = "info.version"
+    case errorNoCommandLine = "error.no-command-line"
 }

@@ -42,10 +42,10 @@ struct RecordRenderer {
         let columns = [
             Table.Column(title: catalog.text(.columnNumber), alignRight: true),
             Table.Column(title: catalog.text(.columnDate)),
-            Table.Column(title: catalog.text(.columnName), truncatable: true, minWidth: 10),
-            Table.Column(title: catalog.text(.columnCategory), dropOrder: 3),
+            Table.Column(title: catalog.text(.columnName), truncatable: true, minWidth: 6, shrinkOrder: 1),
+            Table.Column(title: catalog.text(.columnCategory), dropOrder: 4),
             Table.Column(title: catalog.text(.columnDuration), alignRight: true),
-            Table.Column(title: catalog.text(.columnDistance), alignRight: true, dropOrder: 4),
+            Table.Column(title: catalog.text(.columnDistance), alignRight: true, dropOrder: 5),
             Table.Column(title: catalog.text(.columnPace), alignRight: true, dropOrder: 2),
             Table.Column(title: catalog.text(.columnPlace), truncatable: true, minWidth: 5, dropOrder: 1),
         ]
@@ -58,12 +58,9 @@ struct RecordRenderer {
             }
             return Table(columns: columns, rows: rows, ellipsis: context.settings.unicode ? "…" : "...")
         }
-        // Last of the narrowing steps, after the dropped columns: dates without their time.
-        var chosen = table(withTime: true)
-        if let width = context.settings.width, chosen.renderedWidth(maxWidth: width) > width {
-            chosen = table(withTime: false)
-        }
-        return chosen.render(maxWidth: context.settings.width) + "\n\n" + footer(view)
+        // The time of day goes after place and pace, before the category and the distance.
+        let chosen = Table.leastLoss([(table(withTime: true), nil), (table(withTime: false), 3)], maxWidth: context.settings.width)
+        return chosen.render(maxWidth: context.settings.width) + "\n\n" + WordWrap.wrapped(footer(view), width: context.settings.width)
     }
 
     func footer(_ view: RecordView) -> String {

@@ -42,7 +42,8 @@ struct TodoRenderer {
         let columns = [
             Table.Column(title: catalog.text(.columnNumber), alignRight: true),
             Table.Column(title: catalog.text(.columnDone)),
-            Table.Column(title: catalog.text(.columnTitle), truncatable: true, minWidth: 10),
+            // Tags give up their room before the title does.
+            Table.Column(title: catalog.text(.columnTitle), truncatable: true, minWidth: 10, shrinkOrder: 1),
             Table.Column(title: catalog.text(.columnTags), truncatable: true, minWidth: 4, dropOrder: 1),
             Table.Column(title: catalog.text(.columnPriority), dropOrder: 2),
             Table.Column(title: catalog.text(.columnDue), dropOrder: 3),
@@ -62,7 +63,7 @@ struct TodoRenderer {
             cells.append(dueCell(todo, today: today))
         }
         var text = Table(columns: columns, cells: cells, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
-        text += "\n\n" + footer(view)
+        text += "\n\n" + WordWrap.wrapped(footer(view), width: context.settings.width)
         return text
     }
 

@@ -13,6 +13,9 @@ struct Table: Sendable {
         var truncatable: Bool = false
         /// The narrowest a truncatable column may become.
         var minWidth: Int = 1
+        /// Truncatable columns with a lower shrink order give up their room first (down to their
+        /// `minWidth`); among equals the widest shrinks. The most important column gets the highest.
+        var shrinkOrder: Int = 0
         /// When the table does not fit even with every truncatable column at its `minWidth`, columns
         /// with a drop order are left out, lowest first, until it does; nil columns always stay.
         var dropOrder: Int? = nil
@@ -53,7 +56,7 @@ struct Table: Sendable {
     ///
     /// When the natural width exceeds `maxWidth`, columns are first dropped by `dropOrder` while
     /// the table cannot fit with its truncatable columns at their `minWidth`; then the widest
-    /// truncatable column shrinks one column at a time until the table fits or every truncatable
+    /// truncatable column of the lowest `shrinkOrder` shrinks one column at a time until the table fits or every truncatable
     /// column is at its `minWidth`; a table that still does not fit is printed wider than `maxWidth`.
     func render(maxWidth: Int?) -> String {
         guard !columns.isEmpty else { return "" }
@@ -102,7 +105,8 @@ struct Table: Sendable {
             let shrinkable = shown.filter {
                 columns[$0].truncatable && widths[$0] > max(columns[$0].minWidth, 1)
             }
-            guard let widest = shrinkable.max(by: { widths[$0] < widths[$1] }) else { break }
+            guard let first = shrinkable.map({ columns[$0].shrinkOrder }).min() else { break }
+            guard let widest = shrinkable.filter({ columns[$0].shrinkOrder == first }).max(by: { widths[$0] < widths[$1] }) else { break }
             widths[widest] -= 1
             overflow -= 1
         }
@@ -115,7 +119,8 @@ struct Table: Sendable {
         return widths.reduce(0, +) + Self.gap.count * max(widths.count - 1, 0)
     }
 
-    /// The columns left after dropping, lowest `dropOrder` first, while even the narrowest layout is wider than `maxWidth`.
+    /// The columns left after dropping, lowest `dropOrder` first, while even the narrowest layout is wider than `maxWidth`;
+    /// then a dropped column that is not truncatable is put back, highest `dropOrder` first, when the layout still fits.
     private func shownColumns(naturalWidths widths: [Int], maxWidth: Int) -> [Int] {
         var shown = Array(columns.indices)
         func narrowest() -> Int {
@@ -125,6 +130,12 @@ struct Table: Sendable {
         let droppable = columns.indices.filter { columns[$0].dropOrder != nil }.sorted { columns[$0].dropOrder! < columns[$1].dropOrder! }
         for index in droppable where narrowest() > maxWidth {
             shown.removeAll { $0 == index }
+        }
+        // A dropped column that is not truncatable comes back, most important first, where it still fits.
+        for index in droppable.reversed() where !shown.contains(index) && !columns[index].truncatable {
+            shown.append(index)
+            shown.sort()
+            if narrowest() > maxWidth { shown.removeAll { $0 == index } }
         }
         return shown
     }
@@ -144,7 +155,7 @@ struct Table: Sendable {
             var width = cellWidths[cellWidths.startIndex + index]
             var fitted = cell
             if width > widths[index] {
-                fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis)
+                fitted = TextWidth.truncate(cell, to: widths[index], ellipsis: ellipsis, atWord: true)
                 width = TextWidth.of(fitted)
             }
             let missing = max(widths[index] - width, 0)

@@ -18,7 +18,10 @@ public enum TextWidth {
     ///
     /// Escape sequences after the cut are kept, so a trailing color reset still applies.
     /// When even the ellipsis does not fit, the text is cut without one.
-    public static func truncate(_ s: String, to width: Int, ellipsis: String = "…") -> String {
+    ///
+    /// With `atWord`, a cut that would fall inside a word falls after the last whole word instead,
+    /// when that keeps at least two thirds of the room (`Call the dentist…`, not `Call the dentist a…`).
+    public static func truncate(_ s: String, to width: Int, ellipsis: String = "…", atWord: Bool = false) -> String {
         guard width > 0 else { return "" }
         guard of(s) > width else { return s }
         let ellipsisWidth = of(ellipsis)
@@ -27,6 +30,9 @@ public enum TextWidth {
         var result = ""
         var used = 0
         var cut = false
+        // Where the text before the last space ends in `result`, and the width used up to there.
+        var wordEnd: (index: String.Index, used: Int)? = nil
+        var previous: Character = " "
         for token in tokens(s) {
             switch token {
             case .escape(let sequence):
@@ -34,9 +40,15 @@ public enum TextWidth {
             case .text(let character, let characterWidth):
                 if cut { continue }
                 if used + characterWidth <= budget {
+                    if atWord, character == " ", previous != " " { wordEnd = (result.endIndex, used) }
                     result.append(character)
                     used += characterWidth
+                    previous = character
                 } else {
+                    if atWord, character != " ", previous != " ", let end = wordEnd, end.used * 3 >= budget * 2 {
+                        result.removeSubrange(end.index...)
+                    }
+                    while atWord, result.last == " " { result.removeLast() }
                     result += marker
                     cut = true
                 }

@@ -157,13 +157,19 @@ struct AuditLines {
             Table.Column(title: catalog.text(.auditColumnTime)),
             Table.Column(title: catalog.text(.auditColumnActor), truncatable: true, minWidth: 8, dropOrder: 1),
             Table.Column(title: catalog.text(.auditColumnType), dropOrder: 2),
-            Table.Column(title: catalog.text(.auditColumnItem), truncatable: true, minWidth: 8, dropOrder: 3),
+            Table.Column(title: catalog.text(.auditColumnItem), truncatable: true, minWidth: 8, dropOrder: 4),
             Table.Column(title: catalog.text(.auditColumnSummary), truncatable: true, minWidth: 12),
         ]
-        let rows = events.map { event in
-            [String(event.seq), Timestamp.formatLocal(event.recordedAt, in: context.zone, withTime: true), EventDescriber.who(event), event.type, item(event), summary(event)]
+        // Labels and summaries are worked out once, for either form of the table.
+        let described = events.map { (item: item($0), summary: summary($0)) }
+        func table(withTime: Bool) -> Table {
+            Table(columns: columns, rows: zip(events, described).map { event, described in
+                [String(event.seq), Timestamp.formatLocal(event.recordedAt, in: context.zone, withTime: withTime), EventDescriber.who(event), event.type, described.item, described.summary]
+            })
         }
-        return Table(columns: columns, rows: rows).render(maxWidth: context.settings.width)
+        // The item says what a row is about: the time of day goes before it, after actor and type.
+        let chosen = Table.leastLoss([(table(withTime: true), nil), (table(withTime: false), 3)], maxWidth: context.settings.width)
+        return chosen.render(maxWidth: context.settings.width)
     }
 
     /// "3: Buy milk" for a known todo or record, the stream name for settings, nothing for history markers.

@@ -50,6 +50,8 @@ enum InfoCommand: CommandHandler {
                 "fileSizeBytes": .int(size),
                 "snapshot": loaded.snapshot.map { SnapshotShapes.snapshot($0, head: head.seq, now: context.now) } ?? .null,
                 "remote": syncs ? RemoteStatus.json(replica, unpushed: head.seq - replica.synced.seq) : .null,
+                "version": .string(BuildVersion.version),
+                "commit": BuildVersion.commit.map { .string($0) } ?? .null,
             ]
             if let role = store?.appendingRole { shape["role"] = .string(role) }
             context.printJSON(.object(shape))
@@ -76,6 +78,7 @@ enum InfoCommand: CommandHandler {
             rows.append((catalog.text(.infoSnapshot), snapshotStatus(loaded, head: head.seq, context)))
             if syncs { rows += RemoteStatus.rows(replica, unpushed: head.seq - replica.synced.seq, context: context).prefix(3) }
         }
+        rows.append((catalog.text(.infoVersion), "tally " + BuildVersion.description))
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         for (label, value) in rows {
             context.console.line(TextWidth.pad(label, to: width, alignRight: false) + "  " + value)

@@ -50,9 +50,10 @@ enum StatsViews {
             Table.Column(title: catalog.text(.columnCategory)),
             Table.Column(title: catalog.text(.columnCurrentDays), alignRight: true),
             Table.Column(title: catalog.text(.columnLongestDays), alignRight: true),
-            Table.Column(title: catalog.text(.columnCurrentWeeks), alignRight: true),
-            Table.Column(title: catalog.text(.columnLongestWeeks), alignRight: true),
-            Table.Column(title: catalog.text(.columnActiveDays), alignRight: true),
+            // Narrow terminals keep the day streaks: active days go first, then the week streaks.
+            Table.Column(title: catalog.text(.columnCurrentWeeks), alignRight: true, dropOrder: 3),
+            Table.Column(title: catalog.text(.columnLongestWeeks), alignRight: true, dropOrder: 2),
+            Table.Column(title: catalog.text(.columnActiveDays), alignRight: true, dropOrder: 1),
         ]
         let body = rows.map { row in
             [
@@ -98,13 +99,14 @@ enum StatsViews {
         let title = catalog.text(.ytdTitle, ["year": String(ytd.year), "date": dayText, "previous": String(ytd.year - 1), "previousDate": dayText])
         let columns = [
             Table.Column(title: catalog.text(.columnCategory)),
-            Table.Column(title: "\(ytd.year) " + catalog.text(.columnCount), alignRight: true),
-            Table.Column(title: "\(ytd.year - 1) " + catalog.text(.columnCount), alignRight: true),
-            Table.Column(title: "\(ytd.year) " + catalog.text(.columnTime), alignRight: true),
-            Table.Column(title: "\(ytd.year - 1) " + catalog.text(.columnTime), alignRight: true),
+            // Narrow terminals keep this year's distance: the counts go first, then the times, the change and last year's distance.
+            Table.Column(title: "\(ytd.year) " + catalog.text(.columnCount), alignRight: true, dropOrder: 2),
+            Table.Column(title: "\(ytd.year - 1) " + catalog.text(.columnCount), alignRight: true, dropOrder: 1),
+            Table.Column(title: "\(ytd.year) " + catalog.text(.columnTime), alignRight: true, dropOrder: 4),
+            Table.Column(title: "\(ytd.year - 1) " + catalog.text(.columnTime), alignRight: true, dropOrder: 3),
             Table.Column(title: "\(ytd.year) " + catalog.text(.columnDistance), alignRight: true),
-            Table.Column(title: "\(ytd.year - 1) " + catalog.text(.columnDistance), alignRight: true),
-            Table.Column(title: catalog.text(.columnChange), alignRight: true),
+            Table.Column(title: "\(ytd.year - 1) " + catalog.text(.columnDistance), alignRight: true, dropOrder: 6),
+            Table.Column(title: catalog.text(.columnChange), alignRight: true, dropOrder: 5),
         ]
         func row(_ label: String, _ current: StatsTotals, _ previous: StatsTotals) -> [String] {
             let byDistance = current.distanceMeters > 0 || previous.distanceMeters > 0
@@ -118,7 +120,7 @@ enum StatsViews {
         }
         var rows = ytd.byCategory.map { row($0.category, $0.current, $0.previous) }
         rows.append(row(catalog.text(.statsTotal), ytd.current, ytd.previous))
-        return title + "\n\n" + Table(columns: columns, rows: rows).render(maxWidth: context.settings.width)
+        return WordWrap.wrapped(title, width: context.settings.width) + "\n\n" + Table(columns: columns, rows: rows).render(maxWidth: context.settings.width)
     }
 }
 
