@@ -565,6 +565,13 @@ extension Language {
             ]),
             .errorBlobMismatch: .text("obsah souboru neodpovídá jeho jménu {sha256}"),
             .bestsExpectedYear: .text("rok, například 2026"),
+            // Report: `tally report --html` and `record show --svg`.
+            .reportWritten: .text("Přehled za {first} až {last} zapsán do {path}."),
+            .reportSVGWritten: .text("Trasa záznamu {number} zapsána do {path}."),
+            .reportPeriodReversed: .text("'--from' {from} je až po '--to' {to}."),
+            .reportPeriodTooLong: .text("Období má {days} dní; přehled pokryje nejvýše {max}."),
+            .errorNoTrack: .text("záznam {ref} nemá uložený soubor trasy s polohami"),
+            .errorTrackUnreadable: .text("uložený soubor trasy záznamu {ref} nelze přečíst: {reason}"),
         ]
     )
 }

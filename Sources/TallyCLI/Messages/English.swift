@@ -498,6 +498,13 @@ extension Language {
             .blobsImported: .plural([.one: "Stored {count} original activity file.", .other: "Stored {count} original activity files."]),
             .errorBlobMismatch: .text("the file's content does not match its name {sha256}"),
             .bestsExpectedYear: .text("a year such as 2026"),
+            // Report: `tally report --html` and `record show --svg`.
+            .reportWritten: .text("Wrote the report of {first} to {last} to {path}."),
+            .reportSVGWritten: .text("Wrote the route of record {number} to {path}."),
+            .reportPeriodReversed: .text("'--from' {from} is after '--to' {to}."),
+            .reportPeriodTooLong: .text("The period has {days} days; a report covers at most {max}."),
+            .errorNoTrack: .text("record {ref} keeps no track file with positions to draw"),
+            .errorTrackUnreadable: .text("the kept track file of record {ref} cannot be read: {reason}"),
         ]
     )
 }

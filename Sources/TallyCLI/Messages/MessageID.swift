@@ -503,4 +503,11 @@ enum MessageID: String, CaseIterable, Sendable {
     case blobsImported = "blobs.imported"
     case errorBlobMismatch = "error.blob-mismatch"
     case bestsExpectedYear = "bests.expected-year"
+    // Report: `tally report --html` and `record show --svg`.
+    case reportWritten = "report.written"
+    case reportSVGWritten = "report.svg-written"
+    case reportPeriodReversed = "report.period-reversed"
+    case reportPeriodTooLong = "report.period-too-long"
+    case errorNoTrack = "error.no-track"
+    case errorTrackUnreadable = "error.track-unreadable"
 }

@@ -1,0 +1,128 @@
+import TallyDomain
+
+/// The days a report covers, both ends included.
+public struct ReportPeriod: Sendable, Equatable {
+    public var first: LocalDate
+    public var last: LocalDate
+
+    public init(first: LocalDate, last: LocalDate) {
+        self.first = first
+        self.last = last
+    }
+
+    /// Longest period a report draws: twenty years, 7,320 days (one calendar block per year).
+    public static let maxDays = 7_320
+
+    public var dayCount: Int { Int(last.dayNumber - first.dayNumber) + 1 }
+    public var days: [LocalDate] { (0..<max(0, dayCount)).map { first.adding(days: $0) } }
+
+    /// The Mondays of the ISO weeks the period touches, in order.
+    public var weekStarts: [LocalDate] {
+        var monday = first.adding(days: 1 - first.weekday)
+        var result: [LocalDate] = []
+        while monday <= last {
+            result.append(monday)
+            monday = monday.adding(days: 7)
+        }
+        return result
+    }
+
+    /// `2026-W07`: the ISO week label `stats` uses.
+    public static func weekLabel(_ day: LocalDate) -> String {
+        let week = day.isoWeek
+        return "\(week.year)-W" + (week.week < 10 ? "0\(week.week)" : "\(week.week)")
+    }
+}
+
+/// One day's activity totals, per category.
+public struct ReportDay: Sendable, Equatable {
+    public var date: LocalDate
+    /// Categories by name.
+    public var categories: [(category: String, totals: StatsTotals)]
+    public var totals: StatsTotals
+
+    public static func == (lhs: ReportDay, rhs: ReportDay) -> Bool {
+        lhs.date == rhs.date && lhs.totals == rhs.totals && lhs.categories.map(\.category) == rhs.categories.map(\.category)
+            && lhs.categories.map(\.totals) == rhs.categories.map(\.totals)
+    }
+
+    /// The category with the most time that day (the first by name on a tie).
+    public var leading: String? {
+        categories.max { $0.totals.durationSeconds != $1.totals.durationSeconds ? $0.totals.durationSeconds < $1.totals.durationSeconds : $0.category > $1.category }?.category
+    }
+}
+
+/// Everything the training half of a report shows, from the projections `stats`, `record bests`
+/// and `stats --streaks`/`--ytd` use.
+public struct TrainingReport: Sendable {
+    public var period: ReportPeriod
+    /// Categories with records in the period, by total time (most first), then by name.
+    public var categories: [String]
+    /// Days with at least one record, in order.
+    public var days: [ReportDay]
+    /// One label per ISO week of the period, and per category the totals of each week.
+    public var weeks: [String]
+    public var weekly: [String: [StatsTotals]]
+    public var totals: StatsTotals
+    public var bests: [CategoryBests]
+    public var streaks: [Streaks]
+    public var yearToDate: YearToDate
+    /// Live records of the period that keep their track file, oldest first.
+    public var tracked: [Record]
+}
+
+/// Gathers a report's training figures.
+public enum TrainingReportProjection {
+    /// The figures of `period`. Streaks, bests and the year to date are those of the whole model at `now`.
+    /// - Complexity: O(n log n) in the records, plus the days and weeks of the period.
+    public static func run(period: ReportPeriod, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TrainingReport {
+        let since = period.first.description, until = period.last.description
+        let view = try RecordProjection.run(RecordQuery(since: since, until: until, sort: .date, reverse: true), on: model, now: now, zone: zone)
+        var byDay: [LocalDate: [String: StatsTotals]] = [:]
+        var perCategory: [String: StatsTotals] = [:]
+        var dayTotals: [LocalDate: StatsTotals] = [:]
+        var totals = StatsTotals()
+        for record in view.records {
+            let day = LocalDate.containing(record.date, in: zone)
+            byDay[day, default: [:]][record.category, default: StatsTotals()].add(record)
+            dayTotals[day, default: StatsTotals()].add(record)
+            perCategory[record.category, default: StatsTotals()].add(record)
+            totals.add(record)
+        }
+        let categories = perCategory.keys.sorted {
+            let (a, b) = (perCategory[$0]!.durationSeconds, perCategory[$1]!.durationSeconds)
+            return a != b ? a > b : $0 < $1
+        }
+        let days = byDay.keys.sorted().map { date in
+            let entries = byDay[date]!
+            return ReportDay(date: date, categories: entries.keys.sorted().map { ($0, entries[$0]!) }, totals: dayTotals[date]!)
+        }
+        let weeks = period.weekStarts.map(ReportPeriod.weekLabel)
+        var weekly: [String: [StatsTotals]] = [:]
+        for category in categories {
+            let report = try StatsProjection.run(grouping: .week, since: since, until: until, categories: [category], on: model, now: now, zone: zone)
+            var byLabel: [String: StatsTotals] = [:]
+            for bucket in report.buckets { byLabel[bucket.key] = bucket.totals }
+            weekly[category] = weeks.map { byLabel[$0] ?? StatsTotals() }
+        }
+        return TrainingReport(
+            period: period, categories: categories, days: days, weeks: weeks, weekly: weekly, totals: totals,
+            bests: BestsProjection.run(categories: [], year: nil, on: model, zone: zone),
+            streaks: StreakProjection.run(categories: [], on: model, now: now, zone: zone),
+            yearToDate: YearToDateProjection.run(categories: [], on: model, now: now, zone: zone),
+            tracked: view.records.filter { $0.track != nil }
+        )
+    }
+
+    /// The period named by `--from` and `--to` (WHEN values, already validated): by default the
+    /// 52 weeks up to today (364 days and today).
+    public static func period(from: String?, to: String?, now: Int64, zone: Zone) throws(DomainError) -> ReportPeriod {
+        let last = try to.map { raw throws(DomainError) in
+            LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) - 1, in: zone)
+        } ?? LocalDate.containing(now, in: zone)
+        let first = try from.map { raw throws(DomainError) in
+            LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone), in: zone)
+        } ?? last.adding(days: -364)
+        return ReportPeriod(first: first, last: last)
+    }
+}
