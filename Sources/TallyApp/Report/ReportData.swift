@@ -27,6 +27,22 @@ public struct ReportPeriod: Sendable, Equatable {
         return result
     }
 
+    /// How volume charts group the period: ISO weeks up to two years (106 weeks), months beyond.
+    public var grouping: StatsGrouping { weekStarts.count <= 106 ? .week : .month }
+
+    /// The groups of `grouping` the period touches, in order, each with its label as `stats` writes
+    /// it (`2026-W07`, `2026-03`) and its first day (possibly before the period's).
+    public var buckets: [(label: String, first: LocalDate)] {
+        guard grouping == .month else { return weekStarts.map { (Self.weekLabel($0), $0) } }
+        var result: [(label: String, first: LocalDate)] = []
+        var month = LocalDate(year: first.year, month: first.month, day: 1)!
+        while month <= last {
+            result.append(("\(month.year)-" + (month.month < 10 ? "0\(month.month)" : "\(month.month)"), month))
+            month = month.month == 12 ? LocalDate(year: month.year + 1, month: 1, day: 1)! : LocalDate(year: month.year, month: month.month + 1, day: 1)!
+        }
+        return result
+    }
+
     /// `2026-W07`: the ISO week label `stats` uses.
     public static func weekLabel(_ day: LocalDate) -> String {
         let week = day.isoWeek
@@ -60,9 +76,11 @@ public struct TrainingReport: Sendable {
     public var categories: [String]
     /// Days with at least one record, in order.
     public var days: [ReportDay]
-    /// One label per ISO week of the period, and per category the totals of each week.
-    public var weeks: [String]
-    public var weekly: [String: [StatsTotals]]
+    /// Weeks, or months for a period longer than two years (`ReportPeriod.grouping`).
+    public var grouping: StatsGrouping
+    /// One label per bucket of the period, and per category the totals of each bucket.
+    public var buckets: [String]
+    public var volume: [String: [StatsTotals]]
     public var totals: StatsTotals
     public var bests: [CategoryBests]
     public var streaks: [Streaks]
@@ -97,16 +115,16 @@ public enum TrainingReportProjection {
             let entries = byDay[date]!
             return ReportDay(date: date, categories: entries.keys.sorted().map { ($0, entries[$0]!) }, totals: dayTotals[date]!)
         }
-        let weeks = period.weekStarts.map(ReportPeriod.weekLabel)
-        var weekly: [String: [StatsTotals]] = [:]
+        let buckets = period.buckets.map(\.label)
+        var volume: [String: [StatsTotals]] = [:]
         for category in categories {
-            let report = try StatsProjection.run(grouping: .week, since: since, until: until, categories: [category], on: model, now: now, zone: zone)
+            let report = try StatsProjection.run(grouping: period.grouping, since: since, until: until, categories: [category], on: model, now: now, zone: zone)
             var byLabel: [String: StatsTotals] = [:]
             for bucket in report.buckets { byLabel[bucket.key] = bucket.totals }
-            weekly[category] = weeks.map { byLabel[$0] ?? StatsTotals() }
+            volume[category] = buckets.map { byLabel[$0] ?? StatsTotals() }
         }
         return TrainingReport(
-            period: period, categories: categories, days: days, weeks: weeks, weekly: weekly, totals: totals,
+            period: period, categories: categories, days: days, grouping: period.grouping, buckets: buckets, volume: volume, totals: totals,
             bests: BestsProjection.run(categories: [], year: nil, on: model, zone: zone),
             streaks: StreakProjection.run(categories: [], on: model, now: now, zone: zone),
             yearToDate: YearToDateProjection.run(categories: [], on: model, now: now, zone: zone),

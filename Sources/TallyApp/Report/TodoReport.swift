@@ -18,8 +18,8 @@ public struct TodoReport: Sendable, Equatable {
     }
 
     public var days: [Day]
-    /// Completions (open → done) per ISO week of the period, aligned with `TrainingReport.weeks`.
-    public var donePerWeek: [Int]
+    /// Completions (open → done) per bucket of the period (`ReportPeriod.buckets`).
+    public var donePerBucket: [Int]
     /// Live open todos whose due date or time has passed, earliest due first.
     public var overdue: [Todo]
     /// Tags by name, then the untagged.
@@ -70,8 +70,9 @@ public enum TodoReportProjection {
         var state: [String: (live: Bool, done: Bool)] = [:]
         var open = 0, done = 0
         var days: [TodoReport.Day] = []
-        let weekStarts = period.weekStarts
-        var donePerWeek = [Int](repeating: 0, count: weekStarts.count)
+        let bucketStarts = period.buckets.map(\.first)
+        var donePerBucket = [Int](repeating: 0, count: bucketStarts.count)
+        var bucket = 0
         var index = 0
         func apply(_ change: Change) -> Bool {
             let before = state[change.stream] ?? (false, false)
@@ -96,11 +97,9 @@ public enum TodoReportProjection {
         }
         for date in period.days {
             let end = date.adding(days: 1).startInstant(in: zone)
+            while bucket + 1 < bucketStarts.count, bucketStarts[bucket + 1] <= date { bucket += 1 }
             while index < ordered.count, ordered[index].at < end {
-                if apply(ordered[index]) {
-                    let week = Int((date.dayNumber - period.first.adding(days: 1 - period.first.weekday).dayNumber) / 7)
-                    if week >= 0, week < donePerWeek.count { donePerWeek[week] += 1 }
-                }
+                if apply(ordered[index]), bucket < donePerBucket.count { donePerBucket[bucket] += 1 }
                 index += 1
             }
             days.append(TodoReport.Day(date: date, open: open, done: done))
@@ -129,6 +128,6 @@ public enum TodoReportProjection {
         overdue.sort { ($0.due?.sortInstant(in: zone) ?? 0, $0.number) < ($1.due?.sortInstant(in: zone) ?? 0, $1.number) }
         var tagRows = tags.keys.sorted().map { tags[$0]! }
         if untagged.open + untagged.done > 0 { tagRows.append(untagged) }
-        return TodoReport(days: days, donePerWeek: donePerWeek, overdue: overdue, tags: tagRows)
+        return TodoReport(days: days, donePerBucket: donePerBucket, overdue: overdue, tags: tagRows)
     }
 }

@@ -98,3 +98,40 @@ public struct RouteProjection: Sendable, Equatable {
         (0..<route.count).map { project(latitude: route.latitudes[$0], longitude: route.longitudes[$0]) }
     }
 }
+
+/// Picks the routes worth overlaying on one map: those that start near where most routes start.
+public enum RouteArea {
+    /// The indices of `routes` that start in a 1° × 1° cell of start points or one of its eight
+    /// neighbours (about 100 km around), for the cell whose neighbourhood holds the most starts,
+    /// in order. Ties go to the cell of the earliest route.
+    /// Routes without points are never chosen.
+    /// - Complexity: O(n).
+    public static func busiest(_ routes: [RouteLine]) -> [Int] {
+        func cell(_ route: RouteLine) -> (Int, Int)? {
+            guard route.count > 0 else { return nil }
+            return (Int(route.latitudes[0].rounded(.down)), Int(route.longitudes[0].rounded(.down)))
+        }
+        var counts: [Int: Int] = [:]
+        var firstSeen: [Int: Int] = [:]
+        func key(_ cell: (Int, Int)) -> Int { (cell.0 + 200) * 1000 + (cell.1 + 400) }
+        for (index, route) in routes.enumerated() {
+            guard let c = cell(route) else { continue }
+            counts[key(c), default: 0] += 1
+            if firstSeen[key(c)] == nil { firstSeen[key(c)] = index }
+        }
+        var around: [Int: Int] = [:]
+        for cell in counts.keys {
+            var sum = 0
+            for dLat in -1 ... 1 {
+                for dLon in -1 ... 1 { sum += counts[cell + dLat * 1000 + dLon] ?? 0 }
+            }
+            around[cell] = sum
+        }
+        guard let best = around.keys.max(by: { around[$0]! != around[$1]! ? around[$0]! < around[$1]! : firstSeen[$0]! > firstSeen[$1]! }) else { return [] }
+        let (lat, lon) = (best / 1000 - 200, best % 1000 - 400)
+        return routes.indices.filter { index in
+            guard let c = cell(routes[index]) else { return false }
+            return abs(c.0 - lat) <= 1 && abs(c.1 - lon) <= 1
+        }
+    }
+}

@@ -40,7 +40,7 @@ struct ReportPage {
         html += "\(training.totals.count) activities, \(ActivityDuration.format(training.totals.durationSeconds))"
         if training.totals.distanceMeters > 0 { html += ", " + Distance.format(training.totals.distanceMeters) }
         html += ".</p></header>\n<main>\n"
-        html += calendar() + weekly() + bests() + streaks() + yearOverYear() + load() + routesSection() + todoSection()
+        html += calendar() + volume() + bests() + streaks() + yearOverYear() + load() + routesSection() + todoSection()
         html += "</main>\n<footer><p>Log position <code>@\(position.seq)</code>, head hash <code>\(Markup.escape(position.hash))</code>, as of \(Markup.escape(position.asOf)). "
         html += "The same <code>tally report --as-of @\(position.seq)</code> writes this page again, byte for byte.</p></footer>\n</body>\n</html>\n"
         return html
@@ -62,9 +62,10 @@ struct ReportPage {
         return section("calendar", "Calendar", figure(TrainingCharts.heatmap(training), caption: "Each square is a day; darker is more time. Hover a day for its figures."))
     }
 
-    private func weekly() -> String {
+    private func volume() -> String {
         guard !training.days.isEmpty else { return "" }
-        return section("weekly", "Weekly volume", figure(TrainingCharts.weekly(training), caption: "Hours per ISO week, stacked by category."))
+        let week = training.grouping == .week
+        return section("volume", week ? "Weekly volume" : "Monthly volume", figure(TrainingCharts.volume(training), caption: week ? "Hours per ISO week, stacked by category." : "Hours per month, stacked by category (months, as the period is longer than two years)."))
     }
 
     private func bests() -> String {
@@ -111,7 +112,9 @@ struct ReportPage {
     private func routesSection() -> String {
         let drawn = routes.filter { ($0.line?.count ?? 0) >= 2 }
         guard !drawn.isEmpty else { return section("routes", "Routes", "<p>No activity of this period keeps a track with positions.</p>\n") }
-        var body = figure(RouteCharts.overlay(drawn.map { ($0.record.name, $0.line!) }), caption: "Every route of the period on one map; darker traces are used more often.")
+        let area = RouteArea.busiest(drawn.map { $0.line! }).map { drawn[$0] }
+        let overlaid = area.count == drawn.count ? "All \(drawn.count) routes of the period" : "The \(area.count) of \(drawn.count) routes that start around where most do"
+        var body = figure(RouteCharts.overlay(area.map { ($0.record.name, $0.line!) }), caption: overlaid + " on one map; darker traces are used more often.")
         let shown = drawn.suffix(routeLimit).reversed()
         if drawn.count > routeLimit { body += "<p class=\"muted\">The \(routeLimit) most recent of \(drawn.count) routes:</p>\n" }
         body += "<div class=\"routes\">\n"
@@ -128,7 +131,7 @@ struct ReportPage {
 
     private func todoSection() -> String {
         var body = figure(TodoCharts.burndown(todos), caption: "Open and done todos at the end of each day, from the event history.")
-        body += figure(TodoCharts.donePerWeek(todos, weeks: training.weeks), caption: "Todos completed per ISO week.")
+        body += figure(TodoCharts.donePerBucket(todos, weeks: training.buckets), caption: training.grouping == .week ? "Todos completed per ISO week." : "Todos completed per month.")
         body += "<h3>Overdue now</h3>\n"
         if todos.overdue.isEmpty {
             body += "<p>Nothing is overdue.</p>\n"

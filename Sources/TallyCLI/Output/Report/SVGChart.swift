@@ -94,6 +94,11 @@ struct SVGChart {
         (legendLayout(categories, width: width).last?.y ?? -16) + 20
     }
 
+    /// An axis label for a bucket: `W07` for a week, the whole `2026-03` for a month.
+    static func bucketLabel(_ label: String) -> String {
+        label.contains("-W") ? String(label.suffix(3)) : label
+    }
+
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `3 h 20 min`, `45 min`: hours on an axis or in a summary.

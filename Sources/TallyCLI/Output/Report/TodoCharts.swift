@@ -38,24 +38,25 @@ enum TodoCharts {
         return svg + SVGChart.close
     }
 
-    /// Todos completed in each ISO week, as bars with the count above each non-empty one.
-    static func donePerWeek(_ report: TodoReport, weeks: [String]) -> String {
+    /// Todos completed in each week (month for a long period), as bars with the count above each non-empty one.
+    static func donePerBucket(_ report: TodoReport, weeks: [String]) -> String {
         let left = 30.0, top = 14.0, plotHeight = 100.0, bottom = 22.0
         let barStep = max(4.0, min(24.0, 600.0 / Double(max(weeks.count, 1))))
         let width = max(320, left + Double(weeks.count) * barStep + 8)
-        let chart = SVGChart(id: "doneweekly", width: width, height: top + plotHeight + bottom)
-        let maximum = Double(report.donePerWeek.max() ?? 0)
+        let chart = SVGChart(id: "done", width: width, height: top + plotHeight + bottom)
+        let maximum = Double(report.donePerBucket.max() ?? 0)
         let y = LinearScale(domain: 0 ... max(maximum, 1), range: top ... top + plotHeight, flipped: true)
-        let total = report.donePerWeek.reduce(0, +)
-        var svg = chart.open(title: "Todos done per week", desc: "\(total) todos completed in \(weeks.count) weeks, \(weeks.first ?? "") to \(weeks.last ?? "").")
-        for (index, count) in report.donePerWeek.enumerated() where index < weeks.count {
+        let total = report.donePerBucket.reduce(0, +)
+        let unit = weeks.first?.contains("-W") ?? true ? "week" : "month"
+        var svg = chart.open(title: "Todos done per \(unit)", desc: "\(total) todos completed in \(weeks.count) \(unit)s, \(weeks.first ?? "") to \(weeks.last ?? "").")
+        for (index, count) in report.donePerBucket.enumerated() where index < weeks.count {
             let x = left + Double(index) * barStep + 1
             if count > 0 {
                 svg += SVGChart.rect(x: x, y: y(Double(count)), width: barStep - 2, height: top + plotHeight - y(Double(count)), className: "bar", tip: "\(weeks[index]): \(count) done")
                 if barStep >= 10 { svg += SVGChart.label(String(count), x: x + (barStep - 2) / 2, y: y(Double(count)) - 2, anchor: "middle", className: "val") }
             }
             if index % max(1, weeks.count / 8) == 0 {
-                svg += SVGChart.label(String(weeks[index].suffix(3)), x: x, y: top + plotHeight + 14)
+                svg += SVGChart.label(SVGChart.bucketLabel(weeks[index]), x: x, y: top + plotHeight + 14)
             }
         }
         svg += "<path class=\"grid\" d=\"M\(Markup.number(left)) \(Markup.number(top + plotHeight))H\(Markup.number(width - 4))\"/>"

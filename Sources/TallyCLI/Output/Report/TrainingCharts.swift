@@ -8,7 +8,7 @@ enum TrainingCharts {
     /// one of four strengths (quartiles of the period's active days by time); each cell's tooltip
     /// gives the figures.
     static func heatmap(_ report: TrainingReport) -> String {
-        let cell = 11.0, step = 13.0, left = 30.0, yearGap = 26.0
+        let cell = 11.0, step = 13.0, left = 40.0, yearGap = 26.0
         let blockHeight = 7 * step + yearGap
         let years = Array(report.period.first.year ... report.period.last.year)
         let width = left + 54 * step + 4
@@ -63,21 +63,23 @@ enum TrainingCharts {
         return svg + SVGChart.close
     }
 
-    /// Weekly time as stacked bars, one segment per category (in the report's category order).
-    static func weekly(_ report: TrainingReport) -> String {
+    /// Time per week (per month for a long period) as stacked bars, one segment per category (in the
+    /// report's category order).
+    static func volume(_ report: TrainingReport) -> String {
         let left = 44.0, bottom = 22.0, top = 10.0, plotHeight = 160.0
-        let count = max(report.weeks.count, 1)
+        let count = max(report.buckets.count, 1)
         let barStep = max(4.0, min(24.0, 600.0 / Double(count)))
         let width = max(320, left + Double(count) * barStep + 8)
-        let chart = SVGChart(id: "weekly", width: width, height: top + plotHeight + bottom + SVGChart.legendHeight(report.categories, width: width - left))
-        let sums = (0..<report.weeks.count).map { week in report.categories.reduce(0) { $0 + (report.weekly[$1]?[week].durationSeconds ?? 0) } }
+        let chart = SVGChart(id: "volume", width: width, height: top + plotHeight + bottom + SVGChart.legendHeight(report.categories, width: width - left))
+        let sums = (0..<report.buckets.count).map { week in report.categories.reduce(0) { $0 + (report.volume[$1]?[week].durationSeconds ?? 0) } }
         let maximum = Double(sums.max() ?? 0) / 3600
         let axis = LinearScale.niceAxis(maximum: maximum, ticks: 4)
         let scale = LinearScale(domain: 0 ... axis.top, range: top ... top + plotHeight, flipped: true)
         let busiest = sums.indices.max { sums[$0] != sums[$1] ? sums[$0] < sums[$1] : $0 > $1 }
-        var desc = "Time per ISO week, \(report.weeks.first ?? "") to \(report.weeks.last ?? ""), stacked by category (\(report.categories.joined(separator: ", ")))."
-        if let busiest, sums[busiest] > 0 { desc += " The busiest week, \(report.weeks[busiest]), had \(ActivityDuration.format(sums[busiest]))." }
-        var svg = chart.open(title: "Weekly volume by category", desc: desc)
+        let unit = report.grouping == .week ? "week" : "month"
+        var desc = "Time per \(report.grouping == .week ? "ISO week" : "month"), \(report.buckets.first ?? "") to \(report.buckets.last ?? ""), stacked by category (\(report.categories.joined(separator: ", ")))."
+        if let busiest, sums[busiest] > 0 { desc += " The busiest \(unit), \(report.buckets[busiest]), had \(ActivityDuration.format(sums[busiest]))." }
+        var svg = chart.open(title: (report.grouping == .week ? "Weekly" : "Monthly") + " volume by category", desc: desc)
         svg += chart.patterns(report.categories.count)
         var tick = 0.0
         while tick <= axis.top + axis.step / 2 {
@@ -86,21 +88,21 @@ enum TrainingCharts {
             svg += SVGChart.label("\(Markup.number(tick)) h", x: left - 4, y: y + 3, anchor: "end")
             tick += axis.step
         }
-        for week in 0..<report.weeks.count {
+        for week in 0..<report.buckets.count {
             let x = left + Double(week) * barStep + 1
             var base = 0.0
             for (index, category) in report.categories.enumerated() {
-                let totals = report.weekly[category]?[week] ?? StatsTotals()
+                let totals = report.volume[category]?[week] ?? StatsTotals()
                 guard totals.durationSeconds > 0 else { continue }
                 let hours = Double(totals.durationSeconds) / 3600
                 let y1 = scale(base + hours), y0 = scale(base)
-                var tip = "\(report.weeks[week]) \(category): \(ActivityDuration.format(totals.durationSeconds))"
+                var tip = "\(report.buckets[week]) \(category): \(ActivityDuration.format(totals.durationSeconds))"
                 if totals.distanceMeters > 0 { tip += ", " + Distance.format(totals.distanceMeters) }
                 svg += SVGChart.rect(x: x, y: y1, width: barStep - 2, height: max(0.5, y0 - y1), fill: chart.fill(index), tip: tip)
                 base += hours
             }
             if week % max(1, count / 8) == 0 {
-                svg += SVGChart.label(String(report.weeks[week].suffix(3)), x: x, y: top + plotHeight + 14)
+                svg += SVGChart.label(SVGChart.bucketLabel(report.buckets[week]), x: x, y: top + plotHeight + 14)
             }
         }
         svg += chart.legend(report.categories, x: left, y: top + plotHeight + bottom, width: width - left)
