@@ -47,7 +47,7 @@ enum RouteCharts {
     /// The routes around where most start (`RouteArea.busiest`) on one projection, drawn faintly:
     /// where routes overlap the lines add up to a darker trace, a heatmap of where one goes most.
     static func overlay(_ lines: [(name: String, line: RouteLine)], size: Double = 480) -> String {
-        let chart = SVGChart(id: "routes", width: size, height: size)
+        let chart = SVGChart(id: "overlay", width: size, height: size)
         let total = lines.reduce(0.0) { $0 + ($1.line.meters.last ?? 0) }
         var svg = chart.open(title: "Routes overlaid", desc: "\(lines.count) routes, \(Distance.format(total)) in all, drawn on one map (Web-Mercator, north up, no background map); darker traces are used more often.")
         svg += SVGChart.rect(x: 0, y: 0, width: size, height: size, className: "frame")

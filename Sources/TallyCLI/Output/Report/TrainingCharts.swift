@@ -70,7 +70,7 @@ enum TrainingCharts {
         let count = max(report.buckets.count, 1)
         let barStep = max(4.0, min(24.0, 600.0 / Double(count)))
         let width = max(320, left + Double(count) * barStep + 8)
-        let chart = SVGChart(id: "volume", width: width, height: top + plotHeight + bottom + SVGChart.legendHeight(report.categories, width: width - left))
+        let chart = SVGChart(id: "volumechart", width: width, height: top + plotHeight + bottom + SVGChart.legendHeight(report.categories, width: width - left))
         let sums = (0..<report.buckets.count).map { week in report.categories.reduce(0) { $0 + (report.volume[$1]?[week].durationSeconds ?? 0) } }
         let maximum = Double(sums.max() ?? 0) / 3600
         let axis = LinearScale.niceAxis(maximum: maximum, ticks: 4)
