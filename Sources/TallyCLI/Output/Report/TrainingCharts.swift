@@ -3,16 +3,21 @@ import TallyDomain
 
 /// The training charts of a report: calendar heatmap, weekly volume, this year against the last.
 enum TrainingCharts {
-    /// A calendar of the period, one block per calendar year: a column per week (Monday to Sunday,
-    /// top to bottom), as on GitHub. An active day is filled with its leading category's fill, at
+    /// A calendar of the period, as on GitHub: a column per week (Monday to Sunday, top to bottom),
+    /// in one block for a period of up to 53 weeks, else one block per calendar year. An active day is filled with its leading category's fill, at
     /// one of four strengths (quartiles of the period's active days by time); each cell's tooltip
     /// gives the figures.
     static func heatmap(_ report: TrainingReport) -> String {
-        let cell = 11.0, step = 13.0, left = 40.0, yearGap = 26.0
+        let cell = 11.0, step = 13.0, left = 30.0, yearGap = 38.0
         let blockHeight = 7 * step + yearGap
-        let years = Array(report.period.first.year ... report.period.last.year)
+        let period = report.period
+        let blocks: [(label: String, first: LocalDate, last: LocalDate)] = period.dayCount <= 371
+            ? [(period.first.year == period.last.year ? String(period.first.year) : "\(period.first.year)-\(period.last.year % 100 < 10 ? "0" : "")\(period.last.year % 100)", period.first, period.last)]
+            : (period.first.year ... period.last.year).map { year in
+                (String(year), max(LocalDate(year: year, month: 1, day: 1)!, period.first), min(LocalDate(year: year, month: 12, day: 31)!, period.last))
+            }
         let width = left + 54 * step + 4
-        let legendTop = Double(years.count) * blockHeight + 4
+        let legendTop = Double(blocks.count) * blockHeight + 4
         let chart = SVGChart(id: "heatmap", width: width, height: legendTop + SVGChart.legendHeight(report.categories, width: width - left))
         let active = report.days.map(\.totals.durationSeconds).filter { $0 > 0 }.sorted()
         func level(_ seconds: Int) -> Int {
@@ -27,13 +32,13 @@ enum TrainingCharts {
         desc += ". Darker cells are days with more time; the fill's colour and texture name the day's leading category."
         var svg = chart.open(title: "Calendar of active days", desc: desc)
         svg += chart.patterns(report.categories.count)
-        for (block, year) in years.enumerated() {
-            let top = Double(block) * blockHeight + 18
-            let january = LocalDate(year: year, month: 1, day: 1)!
-            let firstDay = max(january, report.period.first)
-            let lastDay = min(LocalDate(year: year, month: 12, day: 31)!, report.period.last)
-            let firstMonday = january.adding(days: 1 - january.weekday)
-            svg += SVGChart.label(String(year), x: 0, y: top - 6, className: "year")
+        for (index, block) in blocks.enumerated() {
+            let top = Double(index) * blockHeight + 30
+            // A year's block starts on the Monday of 1 January's week, so its columns line up with the other years'.
+            let anchor = blocks.count == 1 ? block.first : LocalDate(year: block.first.year, month: 1, day: 1)!
+            let firstMonday = anchor.adding(days: 1 - anchor.weekday)
+            let (firstDay, lastDay) = (block.first, block.last)
+            svg += SVGChart.label(block.label, x: left, y: top - 19, className: "year")
             for (row, name) in [(0, "Mon"), (2, "Wed"), (4, "Fri"), (6, "Sun")] {
                 svg += SVGChart.label(name, x: left - 4, y: top + Double(row) * step + 9, anchor: "end")
             }
