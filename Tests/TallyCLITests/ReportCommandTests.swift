@@ -5,8 +5,8 @@ import TallyTestSupport
 
 /// `tally report --html` and `record show --svg`, end to end on a store of the real activity files
 /// in Tests/Fixtures/activities: the sections and charts the page must hold, valid markup, the
-/// same bytes for the same `--as-of`, and refusals that append nothing.
-@Suite("report --html and record show --svg, end to end")
+/// same bytes for the same `--as-of`, and refusals that append nothing; on SQLite and on PostgreSQL.
+@Suite("report --html and record show --svg, end to end", .tags(.postgresql))
 struct ReportCommandTests {
     static let fixtures = PackageFiles.url("Tests/Fixtures/activities")
 
