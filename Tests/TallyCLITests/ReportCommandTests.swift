@@ -76,6 +76,12 @@ struct ReportCommandTests {
         #expect(routeIDs.count >= 8)
         #expect(html.contains("id=\"overlay\"") && html.contains("class=\"heat\""))
         #expect(Self.count("id=\"elev-", in: html) >= 6)
+        // The charts, counted: calendar, volume, year to date (2022 has an activity), overlay, burndown,
+        // done per month, and per route its map and, where the file has heights, its profile.
+        for id in ["heatmap", "volumechart", "ytd", "overlay", "burndown", "done"] {
+            #expect(Self.count("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(id)\"", in: html) == 1, "chart \(id)")
+        }
+        #expect(svgs.count == 6 + routeIDs.count + Self.count("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"elev-", in: html))
         // The todo charts, from the history: on the last day 1 open of 3 live... the period ends in 2022.
         #expect(html.contains("id=\"burndown\"") && html.contains("id=\"done\""))
         #expect(html.contains("Training load") && html.contains("keeps no training-load figures"))
@@ -221,5 +227,8 @@ struct ReportCommandTests {
         let html = try String(contentsOfFile: file, encoding: .utf8)
         #expect(html.contains("No activities in this period.") && html.contains("Nothing is overdue.") && html.contains("Log position <code>@0</code>"))
         try Self.validate(html: html, file: file, svgs: ReportTools.svgElements(html), in: tally)
+        let json = tally.run("--json", "report", "--html", file, "--from", "2026-11-01").json?.objectValue
+        #expect(json?["path"]?.stringValue == file && json?["from"] == "2026-11-01" && json?["to"] == "2026-11-21")
+        #expect(json?["seq"]?.intValue == 0 && json?["hash"]?.stringValue == LogHead.empty.hash)
     }
 }
