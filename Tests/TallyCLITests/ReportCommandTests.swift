@@ -168,6 +168,12 @@ struct ReportCommandTests {
         #expect(html.contains("<tr><td><bdi>race</bdi></td><td class=\"n\">1</td><td class=\"n\">1</td><td class=\"n\">0</td></tr>"))
         #expect(html.contains("<h2>Weekly volume</h2>"))
         #expect(html.contains("2022-W28: 2 done"))
+        #expect(html.contains("Darker cells are days with more time"))
+        // Shades by distance: the longest day of the period is named instead of the busiest.
+        #expect(tally.run("report", "--html", file, "--from", "2022-07-13", "--to", "2022-07-18", "--measure", "distance").status == 0)
+        let byDistance = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(byDistance.contains("; the longest, 2022-07-16, with 1.16 km. Darker cells are days with more distance"))
+        #expect(tally.run("report", "--html", file, "--measure", "pace").status == 64)
     }
 
     @Test("record show N --svg writes the route and elevation profile as a standalone SVG file")

@@ -6,7 +6,7 @@ import Foundation
 import TallyApp
 import TallyDomain
 
-/// `tally report --html FILE [--from WHEN] [--to WHEN] [--as-of WHEN|@SEQ]`
+/// `tally report --html FILE [--from WHEN] [--to WHEN] [--measure time|distance] [--as-of WHEN|@SEQ]`
 enum ReportCommand: CommandHandler {
     static let path = ["report"]
     static let spec = CommandSpec(
@@ -17,6 +17,7 @@ enum ReportCommand: CommandHandler {
             OptionSpec(name: "html", valueName: "FILE", help: "Write the page to FILE (required).", required: true),
             OptionSpec(name: "from", valueName: "WHEN", help: "First day of the period (default: 52 weeks before --to)."),
             OptionSpec(name: "to", valueName: "WHEN", help: "Last day of the period, included (default: today)."),
+            OptionSpec(name: "measure", valueName: "MEASURE", help: "What the calendar's shades measure.", defaultValue: "time", allowedValues: ["time", "distance"]),
             TodoOptions.asOf,
         ],
         examples: [
@@ -45,7 +46,7 @@ enum ReportCommand: CommandHandler {
         let todos = TodoReportProjection.run(changes: changes, period: period, on: state, now: anchor.now, zone: context.zone)
         // A file that cannot be read back leaves its activity without a route, not the report unwritten.
         let routes = training.tracked.map { ReportPage.Route(record: $0, line: try? TrackLoader.line(of: $0, in: log)) }
-        let page = ReportPage(training: training, todos: todos, routes: routes, position: anchor.position, zone: context.zone)
+        let page = ReportPage(training: training, todos: todos, routes: routes, position: anchor.position, zone: context.zone, byDistance: command.value("measure") == "distance")
         try write(page.render(), to: file)
         if context.json {
             context.printJSON(.object([

@@ -28,6 +28,8 @@ struct ReportPage {
     var routeLimit = 60
     var position: Position
     var zone: Zone
+    /// The calendar's shades measure distance instead of time (`--measure distance`).
+    var byDistance = false
 
     func render() -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -59,7 +61,8 @@ struct ReportPage {
 
     private func calendar() -> String {
         guard !training.days.isEmpty else { return section("calendar", "Calendar", "<p>No activities in this period.</p>\n") }
-        return section("calendar", "Calendar", figure(TrainingCharts.heatmap(training), caption: "Each square is a day; darker is more time. Hover a day for its figures."))
+        let caption = "Each square is a day; darker is more \(byDistance ? "distance" : "time"). Hover a day for its figures."
+        return section("calendar", "Calendar", figure(TrainingCharts.heatmap(training, byDistance: byDistance), caption: caption))
     }
 
     private func volume() -> String {
@@ -138,7 +141,7 @@ struct ReportPage {
         } else {
             body += "<div class=\"scroll\"><table><thead><tr><th class=\"n\">#</th><th>Title</th><th>Due</th><th>Tags</th></tr></thead><tbody>\n"
             for todo in todos.overdue {
-                body += "<tr><td class=\"n\">\(todo.number)</td><td>\(Self.user(todo.title))</td><td>\(Markup.escape(todo.due?.storageText ?? ""))</td><td>\(todo.tags.map(Self.user).joined(separator: ", "))</td></tr>\n"
+                body += "<tr><td class=\"n\">\(todo.number)</td><td class=\"t\">\(Self.user(todo.title))</td><td>\(Markup.escape(todo.due?.storageText ?? ""))</td><td>\(todo.tags.map(Self.user).joined(separator: ", "))</td></tr>\n"
             }
             body += "</tbody></table></div>\n"
         }

@@ -33,10 +33,10 @@ enum ReportStyle {
     figure{margin:.8rem 0}figcaption{font-size:.85rem}
     .scroll{overflow-x:auto}
     table{border-collapse:collapse;font-size:.9rem;margin:.4rem 0}
-    th,td{padding:.2rem .6rem;text-align:left;border-bottom:1px solid var(--grid)}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+    th,td{padding:.2rem .6rem;text-align:left;border-bottom:1px solid var(--grid);white-space:nowrap}td.t{white-space:normal;min-width:12rem}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
     .routes{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:1rem}
     .routes figure{margin:0}
-    code{font-size:.85rem;word-break:break-all}
+    code{font-size:.85rem}footer code{word-break:break-all}
     footer{margin-top:2rem;padding-top:.5rem;border-top:1px solid var(--grid);font-size:.85rem}
     @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--grid:#ccc;--empty:#eee;--accent:#0b5fa5;--heat:#c2410c}body{max-width:none;font-size:11pt}
     section,figure,table{break-inside:avoid}h2{break-after:avoid}.scroll{overflow:visible}}

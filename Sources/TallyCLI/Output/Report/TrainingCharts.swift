@@ -7,7 +7,7 @@ enum TrainingCharts {
     /// in one block for a period of up to 53 weeks, else one block per calendar year. An active day is filled with its leading category's fill, at
     /// one of four strengths (quartiles of the period's active days by time); each cell's tooltip
     /// gives the figures.
-    static func heatmap(_ report: TrainingReport) -> String {
+    static func heatmap(_ report: TrainingReport, byDistance: Bool = false) -> String {
         let cell = 11.0, step = 13.0, left = 30.0, yearGap = 38.0
         let blockHeight = 7 * step + yearGap
         let period = report.period
@@ -19,17 +19,22 @@ enum TrainingCharts {
         let width = left + 54 * step + 4
         let legendTop = Double(blocks.count) * blockHeight + 4
         let chart = SVGChart(id: "heatmap", width: width, height: legendTop + SVGChart.legendHeight(report.categories, width: width - left))
-        let active = report.days.map(\.totals.durationSeconds).filter { $0 > 0 }.sorted()
-        func level(_ seconds: Int) -> Int {
+        // The shade's measure: seconds, or metres (to the metre) with `byDistance`.
+        func measure(_ totals: StatsTotals) -> Int { byDistance ? Int(totals.distanceMeters.rounded()) : totals.durationSeconds }
+        let active = report.days.map { measure($0.totals) }.filter { $0 > 0 }.sorted()
+        func level(_ value: Int) -> Int {
             guard !active.isEmpty else { return 4 }
             let quartiles = [active[active.count / 4], active[active.count / 2], active[(active.count * 3) / 4]]
-            return 1 + quartiles.filter { seconds > $0 }.count
+            return 1 + quartiles.filter { value > $0 }.count
         }
         let byDate = Dictionary(uniqueKeysWithValues: report.days.map { ($0.date, $0) })
-        let busiest = report.days.max { $0.totals.durationSeconds != $1.totals.durationSeconds ? $0.totals.durationSeconds < $1.totals.durationSeconds : $0.date > $1.date }
+        let busiest = report.days.max { measure($0.totals) != measure($1.totals) ? measure($0.totals) < measure($1.totals) : $0.date > $1.date }
         var desc = "\(report.days.count) active days from \(report.period.first) to \(report.period.last)"
-        if let busiest { desc += "; the busiest, \(busiest.date), with \(ActivityDuration.format(busiest.totals.durationSeconds))" }
-        desc += ". Darker cells are days with more time; the fill's colour and texture name the day's leading category."
+        if let busiest {
+            desc += byDistance ? "; the longest, \(busiest.date), with \(Distance.format(busiest.totals.distanceMeters))" : "; the busiest, \(busiest.date), with \(ActivityDuration.format(busiest.totals.durationSeconds))"
+        }
+        desc += byDistance ? ". Darker cells are days with more distance (days without one are palest)" : ". Darker cells are days with more time"
+        desc += "; the fill's colour and texture name the day's leading category."
         var svg = chart.open(title: "Calendar of active days", desc: desc)
         svg += chart.patterns(report.categories.count)
         for (index, block) in blocks.enumerated() {
@@ -56,7 +61,7 @@ enum TrainingCharts {
                         entry.category + " " + ActivityDuration.format(entry.totals.durationSeconds)
                             + (entry.totals.distanceMeters > 0 ? ", " + Distance.format(entry.totals.distanceMeters) : "")
                     }
-                    let strength = [0.35, 0.55, 0.78, 1.0][level(day.totals.durationSeconds) - 1]
+                    let strength = [0.35, 0.55, 0.78, 1.0][max(0, level(measure(day.totals)) - 1)]
                     svg += SVGChart.rect(x: x, y: y, width: cell, height: cell, fill: chart.fill(index), opacity: strength, tip: "\(date): " + parts.joined(separator: "; "))
                 } else {
                     svg += SVGChart.rect(x: x, y: y, width: cell, height: cell, className: "empty")
