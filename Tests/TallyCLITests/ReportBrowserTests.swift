@@ -4,7 +4,7 @@ import TallyDomain
 import TallyTestSupport
 
 /// The report in a real browser: headless Chromium (Debian's `chromium` package) renders the page of
-/// the fixture store, at a desktop's and a phone's width and in dark mode, and a route SVG, to PNG.
+/// the fixture store, at a desktop's and a phone's width and in dark mode, and a route SVG, to PNG, and prints it to PDF.
 /// The pictures are checked for being drawn (not their pixels): a PNG of the asked size, many
 /// colours, a good share of the page not background. Skipped with a reason when Chromium is not
 /// installed, except under `CI=true`.
@@ -41,6 +41,21 @@ struct ReportBrowserTests {
         let brightness = (background >> 16 & 0xFF) + (background >> 8 & 0xFF) + (background & 0xFF)
         #expect(brightness < 150, "dark mode background \(String(background, radix: 16))")
         #expect(night.summary.drawn >= 0.03)
+
+        // Printed: a PDF of several pages.
+        let pdf = tally.directory.path("report.pdf")
+        let printed = ReportTools.execute(ReportTools.chromium ?? "chromium", [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + pdf + ".profile",
+            "--print-to-pdf=" + pdf, "--no-pdf-header-footer", URL(fileURLWithPath: file).absoluteString,
+        ])
+        #expect(printed.status == 0, "\(printed.stderr.suffix(1_000))")
+        let document = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        #expect(document.starts(with: Array("%PDF-".utf8)))
+        // The page tree's `/Count`: the fixture store's report does not fit on one page.
+        let text = String(decoding: document, as: UTF8.self)
+        let count = text.range(of: "/Count ").flatMap { range in Int(text[range.upperBound...].prefix { $0.isNumber }) } ?? 0
+        #expect(count >= 2, "pages: \(count)")
+        #expect(document.count > 10_000)
 
         let numbers = ReportCommandTests.trackedRecords(tally)
         let svg = tally.directory.path("route.svg")
