@@ -218,6 +218,13 @@ struct ReportCommandTests {
         #expect(position.status == 65)
         let unwritable = tally.run("report", "--html", tally.directory.path("no/such/folder/x.html"))
         #expect(unwritable.status == 74 && unwritable.stderr.contains("no/such/folder/x.html"))
+        // The ends of the calendar: a report anchored in the year 1 (no year before it to compare with),
+        // and months up to December 9999.
+        let early = tally.run("report", "--html", tally.directory.path("early.html"), "--as-of", "0001-03-01")
+        #expect(early.status == 0, "\(early.stderr)")
+        let late = tally.run("report", "--html", tally.directory.path("late.html"), "--from", "9990-01-01", "--to", "9999-12-31")
+        #expect(late.status == 0, "\(late.stderr)")
+        #expect((try? String(contentsOfFile: tally.directory.path("late.html"), encoding: .utf8))?.contains("todos completed in 120 months, 9990-01 to 9999-12.") == true)
         let past = tally.run("report", "--html", tally.directory.path("x.html"), "--as-of", "@\(events + 5)")
         #expect(past.status == 65)
         #expect(!FileManager.default.fileExists(atPath: tally.directory.path("x.html")))

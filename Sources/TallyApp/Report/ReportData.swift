@@ -35,10 +35,11 @@ public struct ReportPeriod: Sendable, Equatable {
     public var buckets: [(label: String, first: LocalDate)] {
         guard grouping == .month else { return weekStarts.map { (Self.weekLabel($0), $0) } }
         var result: [(label: String, first: LocalDate)] = []
-        var month = LocalDate(year: first.year, month: first.month, day: 1)!
-        while month <= last {
-            result.append(("\(month.year)-" + (month.month < 10 ? "0\(month.month)" : "\(month.month)"), month))
-            month = month.month == 12 ? LocalDate(year: month.year + 1, month: 1, day: 1)! : LocalDate(year: month.year, month: month.month + 1, day: 1)!
+        // Month by month from the first day's; the month after December 9999 is past every date.
+        var month = LocalDate(year: first.year, month: first.month, day: 1)
+        while let current = month, current <= last {
+            result.append(("\(current.year)-" + (current.month < 10 ? "0\(current.month)" : "\(current.month)"), current))
+            month = current.month == 12 ? LocalDate(year: current.year + 1, month: 1, day: 1) : LocalDate(year: current.year, month: current.month + 1, day: 1)
         }
         return result
     }
@@ -84,7 +85,8 @@ public struct TrainingReport: Sendable {
     public var totals: StatsTotals
     public var bests: [CategoryBests]
     public var streaks: [Streaks]
-    public var yearToDate: YearToDate
+    /// Nil in the year 1, which has no year before it.
+    public var yearToDate: YearToDate?
     /// Live records of the period that keep their track file, oldest first.
     public var tracked: [Record]
 }
@@ -127,20 +129,20 @@ public enum TrainingReportProjection {
             period: period, categories: categories, days: days, grouping: period.grouping, buckets: buckets, volume: volume, totals: totals,
             bests: BestsProjection.run(categories: [], year: nil, on: model, zone: zone),
             streaks: StreakProjection.run(categories: [], on: model, now: now, zone: zone),
-            yearToDate: YearToDateProjection.run(categories: [], on: model, now: now, zone: zone),
+            yearToDate: LocalDate.containing(now, in: zone).year > 1 ? YearToDateProjection.run(categories: [], on: model, now: now, zone: zone) : nil,
             tracked: view.records.filter { $0.track != nil }
         )
     }
 
     /// The period named by `--from` and `--to` (WHEN values, already validated): by default the
-    /// 52 weeks up to today (364 days and today).
+    /// 52 weeks up to today (364 days and today), never before 1 January of the year 1.
     public static func period(from: String?, to: String?, now: Int64, zone: Zone) throws(DomainError) -> ReportPeriod {
         let last = try to.map { raw throws(DomainError) in
             LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) - 1, in: zone)
         } ?? LocalDate.containing(now, in: zone)
         let first = try from.map { raw throws(DomainError) in
             LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone), in: zone)
-        } ?? last.adding(days: -364)
+        } ?? max(last.adding(days: -364), LocalDate(year: 1, month: 1, day: 1)!)
         return ReportPeriod(first: first, last: last)
     }
 }

@@ -97,8 +97,7 @@ struct ReportPage {
     }
 
     private func yearOverYear() -> String {
-        let ytd = training.yearToDate
-        guard !ytd.byCategory.isEmpty else { return section("year", "This year against the last", "<p>No activities this year or last.</p>\n") }
+        guard let ytd = training.yearToDate, !ytd.byCategory.isEmpty else { return section("year", "This year against the last", "<p>No activities this year or last.</p>\n") }
         var body = figure(TrainingCharts.yearOverYear(ytd), caption: "From 1 January to today, against the same days of last year.")
         body += "<div class=\"scroll\"><table><thead><tr><th>Category</th><th class=\"n\">\(ytd.year)</th><th class=\"n\">\(ytd.year - 1)</th><th class=\"n\">\(ytd.year) distance</th><th class=\"n\">\(ytd.year - 1) distance</th></tr></thead><tbody>\n"
         for row in ytd.byCategory {
@@ -119,6 +118,10 @@ struct ReportPage {
         let overlaid = area.count == drawn.count ? "All \(drawn.count) routes of the period" : "The \(area.count) of \(drawn.count) routes that start around where most do"
         var body = figure(RouteCharts.overlay(area.map { ($0.record.name, $0.line!) }), caption: overlaid + " on one map; darker traces are used more often.")
         let shown = drawn.suffix(routeLimit).reversed()
+        let undrawn = routes.count - drawn.count
+        if undrawn > 0 {
+            body += "<p class=\"muted\">\(undrawn) \(undrawn == 1 ? "activity keeps a track file" : "activities keep track files") without positions, or that could not be read back; \(undrawn == 1 ? "it is" : "they are") not drawn.</p>\n"
+        }
         if drawn.count > routeLimit { body += "<p class=\"muted\">The \(routeLimit) most recent of \(drawn.count) routes:</p>\n" }
         body += "<div class=\"routes\">\n"
         for route in shown {

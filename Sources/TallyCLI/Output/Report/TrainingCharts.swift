@@ -48,12 +48,17 @@ enum TrainingCharts {
                 svg += SVGChart.label(name, x: left - 4, y: top + Double(row) * step + 9, anchor: "end")
             }
             var lastMonth = 0
+            var lastLabel = -Double.infinity
             var date = firstDay
             while date <= lastDay {
                 let column = Int((date.dayNumber - firstMonday.dayNumber) / 7)
                 let x = left + Double(column) * step, y = top + Double(date.weekday - 1) * step
                 if date.month != lastMonth, date.day <= 7 || date == firstDay {
-                    svg += SVGChart.label(SVGChart.monthNames[date.month - 1], x: x, y: top - 6)
+                    // A month whose first week is too close to the last label (a period starting late in a month) goes unnamed.
+                    if x - lastLabel >= 2.5 * step {
+                        svg += SVGChart.label(SVGChart.monthNames[date.month - 1], x: x, y: top - 6)
+                        lastLabel = x
+                    }
                     lastMonth = date.month
                 }
                 if let day = byDate[date], let leading = day.leading, let index = report.categories.firstIndex(of: leading) {
