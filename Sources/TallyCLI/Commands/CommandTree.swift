@@ -27,6 +27,7 @@ enum CommandTree {
         .command(CompletionsCommand.self), .command(CompleteCommand.self), .command(ManCommand.self), .command(ReferenceCommand.self),
         .group(RemoteGroup.spec, [.command(RemoteSetCommand.self), .command(RemoteShowCommand.self), .command(RemoteRemoveCommand.self)]),
         .command(SyncCommand.self), .command(ConflictsCommand.self),
+        .command(ReportCommand.self),
         ]
     }
 

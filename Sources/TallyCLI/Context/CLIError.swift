@@ -64,6 +64,8 @@ enum FailureMapper {
             return SyncMessages.failure(error, catalog: catalog)
         case let error as AuditFailure:
             return error.failure(catalog: catalog)
+        case let error as ReportError:
+            return error.failure(catalog: catalog)
         case let error as TimeTravel.NotYet:
             return TimeTravel.failure(error, catalog: catalog)
         case let error as LineTooLong:

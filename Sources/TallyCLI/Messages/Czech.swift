@@ -625,6 +625,13 @@ extension Language {
             // Versions (packaging)
             .infoVersion: .text("Verze"),
             .errorNoCommandLine: .text("tally nemůže přečíst svůj příkazový řádek (systém mu nepředal žádné argumenty, ani jeho jméno; je připojen /proc?). Nic se neudělalo."),
+            // Report: `tally report --html` and `record show --svg`.
+            .reportWritten: .text("Přehled za {first} až {last} zapsán do {path}."),
+            .reportSVGWritten: .text("Trasa záznamu {number} zapsána do {path}."),
+            .reportPeriodReversed: .text("'--from' {from} je až po '--to' {to}."),
+            .reportPeriodTooLong: .text("Období má {days} dní; přehled pokryje nejvýše {max}."),
+            .errorNoTrack: .text("záznam {ref} nemá uložený soubor trasy s polohami"),
+            .errorTrackUnreadable: .text("uložený soubor trasy záznamu {ref} nelze přečíst: {reason}"),
         ]
     )
 }

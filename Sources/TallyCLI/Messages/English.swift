@@ -1,4 +1,5 @@
 import TallyEssentials
+import TallyDomain
 
 extension Language {
     /// The source language: every message id has an English template.
@@ -546,6 +547,13 @@ extension Language {
             // Versions (packaging)
             .infoVersion: .text("Version"),
             .errorNoCommandLine: .text("tally cannot read its command line (the system gave it no arguments, not even its name; is /proc mounted?). Nothing was done."),
+            // Report: `tally report --html` and `record show --svg`.
+            .reportWritten: .text("Wrote the report of {first} to {last} to {path}."),
+            .reportSVGWritten: .text("Wrote the route of record {number} to {path}."),
+            .reportPeriodReversed: .text("'--from' {from} is after '--to' {to}."),
+            .reportPeriodTooLong: .text("The period has {days} days; a report covers at most {max}."),
+            .errorNoTrack: .text("record {ref} keeps no track file with positions to draw"),
+            .errorTrackUnreadable: .text("the kept track file of record {ref} cannot be read: {reason}"),
         ]
     )
 }

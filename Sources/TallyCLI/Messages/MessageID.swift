@@ -549,4 +549,11 @@ enum MessageID: String, CaseIterable, Sendable {
     // Versions (packaging)
     case infoVersion = "info.version"
     case errorNoCommandLine = "error.no-command-line"
+    // Report: `tally report --html` and `record show --svg`.
+    case reportWritten = "report.written"
+    case reportSVGWritten = "report.svg-written"
+    case reportPeriodReversed = "report.period-reversed"
+    case reportPeriodTooLong = "report.period-too-long"
+    case errorNoTrack = "error.no-track"
+    case errorTrackUnreadable = "error.track-unreadable"
 }

@@ -34,17 +34,22 @@ public enum ActivityFile {
     ///
     /// `name` and `category` override the file's own (a Strava CSV names them).
     public static func summarize(_ bytes: [UInt8], name: String? = nil, category: String? = nil) throws(ActivityFileProblem) -> RecordFields {
+        let (format, parsed) = try parse(bytes)
+        let sha = SHA256.hex(SHA256.digest(bytes))
+        return try fields(parsed, format: format, sha256: sha, name: name, category: category)
+    }
+
+    /// Reads `bytes` (already decompressed) as the format their content says: the format's name
+    /// and what the file holds, points included.
+    public static func parse(_ bytes: [UInt8]) throws(ActivityFileProblem) -> (format: String, activity: ParsedActivity) {
         guard bytes.count <= ActivityLimits.maxFileBytes else { throw .tooLarge }
         guard !bytes.isEmpty else { throw .corrupt("the file is empty") }
         guard let format = format(of: bytes) else { throw .unknownFormat }
-        let parsed: ParsedActivity
         switch format {
-        case "fit": parsed = try FITDecoder.decode(bytes)
-        case "gpx": parsed = try TrackXML.gpx(bytes)
-        default: parsed = try TrackXML.tcx(bytes)
+        case "fit": return (format, try FITDecoder.decode(bytes))
+        case "gpx": return (format, try TrackXML.gpx(bytes))
+        default: return (format, try TrackXML.tcx(bytes))
         }
-        let sha = SHA256.hex(SHA256.digest(bytes))
-        return try fields(parsed, format: format, sha256: sha, name: name, category: category)
     }
 
     /// The record for a parsed file: measured where the device gave no figure.

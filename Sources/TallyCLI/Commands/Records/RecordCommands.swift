@@ -91,15 +91,16 @@ enum RecordDeleteCommand: CommandHandler {
     }
 }
 
-/// `tally record show REF [--as-of WHEN]`
+/// `tally record show REF [--as-of WHEN] [--svg FILE]`
 enum RecordShowCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show all fields of a record and its history.",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
-        options: [TodoOptions.asOf],
+        options: [TodoOptions.asOf, OptionSpec(name: "svg", valueName: "FILE", help: "Write the route and elevation profile of the record's kept track to FILE as SVG.")],
         examples: [
             CommandExample(command: "tally record show 4", explanation: "Everything about record 4, with its history."),
+            CommandExample(command: "tally record show 4 --svg run.svg", explanation: "Draw the route of record 4 (an imported track file)."),
             CommandExample(command: "tally --json record show 4", explanation: "The record and its events as JSON."),
         ]
     )
@@ -109,6 +110,10 @@ enum RecordShowCommand: CommandHandler {
         let log = try context.readLog()
         let state = try context.readState(log, bound: bound)
         let record = try TimeTravel.resolve(command.arguments[0], kind: .record, asOf: command.value("as-of"), in: state, log: log, context: context, ReferenceResolver.record)
+        if let file = command.value("svg") {
+            try RouteSVGWriter.write(record, log: log, to: file, context: context)
+            return
+        }
         let history = try log.events(inStream: record.id).filter { Replayer.includes($0, bound: bound) }
         if context.json {
             context.printJSON(.object(["record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event))]))
