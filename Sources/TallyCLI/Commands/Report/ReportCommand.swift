@@ -92,7 +92,7 @@ struct ReportAnchor {
 
 /// `record show N --svg FILE`: one activity's route and elevation profile as an SVG file.
 enum RouteSVGWriter {
-    static func write(_ record: Record, log: EventLog, to file: String, context: CLIContext) throws {
+    static func write(_ record: Record, log: any EventStore, to file: String, context: CLIContext) throws {
         guard let line = try TrackLoader.line(of: record, in: log), line.count >= 2 else {
             throw ReportError.noTrack(ref: String(record.number))
         }

@@ -23,12 +23,12 @@ enum ReportError: Error {
 /// Reads a record's kept track file back from the blob store into the points a chart draws.
 enum TrackLoader {
     /// The drawable points of the record's kept file; nil when it keeps none.
-    static func line(of record: Record, in log: EventLog) throws(ReportError) -> RouteLine? {
+    static func line(of record: Record, in log: any EventStore) throws(ReportError) -> RouteLine? {
         guard let track = record.track else { return nil }
         let ref = String(record.number)
         let blob: Blob?
         do {
-            blob = try (log as? BlobStore)?.blob(track.sha256)
+            blob = try log.blob(track.sha256)
         } catch {
             throw .trackUnreadable(ref: ref, reason: "\(error)")
         }
