@@ -12,6 +12,7 @@ enum CommandTree {
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
                 CompletionsCommand.self, CompleteCommand.self, ManCommand.self, ReferenceCommand.self,
         RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self, SyncCommand.self, ConflictsCommand.self,
+        RecordReanalyzeCommand.self,
         ]
     }
 

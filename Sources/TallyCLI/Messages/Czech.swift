@@ -565,6 +565,18 @@ extension Language {
             ]),
             .errorBlobMismatch: .text("obsah souboru neodpovídá jeho jménu {sha256}"),
             .bestsExpectedYear: .text("rok, například 2026"),
+            // Training: sensors, athlete settings, zones, load
+            .reanalyzeDone: .plural([.one: "Znovu analyzován {count} záznam (analýza {version}).", .few: "Znovu analyzovány {count} záznamy (analýza {version}).", .other: "Znovu analyzováno {count} záznamů (analýza {version})."]),
+            .reanalyzeNone: .text("Žádný záznam nepotřeboval novou analýzu (analýza {version})."),
+            .reanalyzeUnchanged: .plural([.one: "{count} znovu přečtený záznam už byl aktuální.", .few: "{count} znovu přečtené záznamy už byly aktuální.", .other: "{count} znovu přečtených záznamů už bylo aktuálních."]),
+            .reanalyzeMissing: .text("původní soubor není uložen"),
+            .reanalyzeDamaged: .text("uložený originál neodpovídá svému otisku"),
+            .fieldHeartRate: .text("Tep"),
+            .fieldCadence: .text("Kadence"),
+            .fieldPower: .text("Výkon"),
+            .sensorHeartRate: .text("průměr {average} tepů/min, nejvýš {max}"),
+            .sensorCadence: .text("průměr {average} /min"),
+            .sensorPower: .text("průměr {average} W, normalizovaný {normalized} W"),
         ]
     )
 }

@@ -498,6 +498,18 @@ extension Language {
             .blobsImported: .plural([.one: "Stored {count} original activity file.", .other: "Stored {count} original activity files."]),
             .errorBlobMismatch: .text("the file's content does not match its name {sha256}"),
             .bestsExpectedYear: .text("a year such as 2026"),
+            // Training: sensors, athlete settings, zones, load
+            .reanalyzeDone: .plural([.one: "Reanalysed {count} record (analysis {version}).", .other: "Reanalysed {count} records (analysis {version})."]),
+            .reanalyzeNone: .text("No record needed a new analysis (analysis {version})."),
+            .reanalyzeUnchanged: .plural([.one: "{count} record read again was already up to date.", .other: "{count} records read again were already up to date."]),
+            .reanalyzeMissing: .text("the original file is not stored"),
+            .reanalyzeDamaged: .text("the stored original does not match its hash"),
+            .fieldHeartRate: .text("Heart rate"),
+            .fieldCadence: .text("Cadence"),
+            .fieldPower: .text("Power"),
+            .sensorHeartRate: .text("{average} bpm average, {max} max"),
+            .sensorCadence: .text("{average} /min average"),
+            .sensorPower: .text("{average} W average, {normalized} W normalised"),
         ]
     )
 }

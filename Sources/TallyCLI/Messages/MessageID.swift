@@ -503,4 +503,16 @@ enum MessageID: String, CaseIterable, Sendable {
     case blobsImported = "blobs.imported"
     case errorBlobMismatch = "error.blob-mismatch"
     case bestsExpectedYear = "bests.expected-year"
+    // Training: sensors, athlete settings, zones, load
+    case reanalyzeDone = "reanalyze.done"
+    case reanalyzeNone = "reanalyze.none"
+    case reanalyzeUnchanged = "reanalyze.unchanged"
+    case reanalyzeMissing = "reanalyze.missing"
+    case reanalyzeDamaged = "reanalyze.damaged"
+    case fieldHeartRate = "field.heart-rate"
+    case fieldCadence = "field.cadence"
+    case fieldPower = "field.power"
+    case sensorHeartRate = "sensor.heart-rate"
+    case sensorCadence = "sensor.cadence"
+    case sensorPower = "sensor.power"
 }

@@ -102,6 +102,7 @@ struct ChangeDescriber {
         add("place", keys?.place != nil, value(before.place.map(quote)), value(after.place.map(quote)))
         add("date", keys?.date != nil, records.date(before.date), records.date(after.date))
         add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        add("analysis", keys?.track != nil, value(before.track.map { String($0.analysisVersion) }), value(after.track.map { String($0.analysisVersion) }))
         return parts
     }
 
@@ -130,6 +131,7 @@ struct ChangeDescriber {
         case "place": changes.place.map { (label(.fieldPlace), value($0.map(quote))) }
         case "date": changes.date.map { (label(.fieldDate), RecordRenderer(context: context).date($0)) }
         case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
+        case "track": changes.track.map { ("analysis", String($0.analysisVersion)) }
         default: nil
         }
     }

@@ -58,6 +58,7 @@ struct EventDescriber {
             if let place = changes.place { parts.append(fieldChange("place", place.map(quote))) }
             if let date = changes.date { parts.append(catalog.text(.historyFieldSet, ["field": "date", "value": Timestamp.formatLocal(date, in: zone, withTime: true)])) }
             if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
+            if let track = changes.track { parts.append(catalog.text(.historyFieldSet, ["field": "analysis", "value": String(track.analysisVersion)])) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .recordDeleted: return catalog.text(.historyDeleted)
         case .recordRestored: return catalog.text(.historyRestored)

@@ -31,17 +31,21 @@ public enum ActivityFile {
     ///
     /// `name` and `category` override the file's own (a Strava CSV names them).
     public static func summarize(_ bytes: [UInt8], name: String? = nil, category: String? = nil) throws(ActivityFileProblem) -> RecordFields {
+        let (format, parsed) = try parse(bytes)
+        let sha = SHA256.hex(SHA256.digest(bytes))
+        return try fields(parsed, format: format, sha256: sha, name: name, category: category)
+    }
+
+    /// The file's format and what it says, before anything is computed from it.
+    public static func parse(_ bytes: [UInt8]) throws(ActivityFileProblem) -> (format: String, activity: ParsedActivity) {
         guard bytes.count <= ActivityLimits.maxFileBytes else { throw .tooLarge }
         guard !bytes.isEmpty else { throw .corrupt("the file is empty") }
         guard let format = format(of: bytes) else { throw .unknownFormat }
-        let parsed: ParsedActivity
         switch format {
-        case "fit": parsed = try FITDecoder.decode(bytes)
-        case "gpx": parsed = try TrackXML.gpx(bytes)
-        default: parsed = try TrackXML.tcx(bytes)
+        case "fit": return (format, try FITDecoder.decode(bytes))
+        case "gpx": return (format, try TrackXML.gpx(bytes))
+        default: return (format, try TrackXML.tcx(bytes))
         }
-        let sha = SHA256.hex(SHA256.digest(bytes))
-        return try fields(parsed, format: format, sha256: sha, name: name, category: category)
     }
 
     /// The record for a parsed file: measured where the device gave no figure.
@@ -59,12 +63,16 @@ public enum ActivityFile {
         let elapsed = parsed.deviceElapsedSeconds ?? (hasTrack ? profile.elapsed : 0)
         let seconds = try wholeSeconds(elapsed, "elapsed time")
         guard seconds > 0 else { throw .noTimestamps }
-        let moving = try wholeSeconds(parsed.deviceTimerSeconds ?? (hasTrack ? profile.movingSeconds : elapsed), "moving time")
+        // Moving time is never longer than elapsed (a TCX's laps may add up to a second more than its points span).
+        let moving = min(try wholeSeconds(parsed.deviceTimerSeconds ?? (hasTrack ? profile.movingSeconds : elapsed), "moving time"), seconds)
         let distance = try measure(parsed.deviceDistanceMeters ?? (hasTrack ? profile.distance : nil), "distance", max: Validation.maxDistanceMeters)
         let gain = try measure(parsed.deviceAscentMeters ?? (profile.hasElevation ? profile.elevationGain : nil), "total ascent", max: Validation.maxElevationGainMeters)
         let efforts = hasTrack ? BestEfforts.find(in: profile, targets: BestEfforts.distances(category: category)) : []
         let title = (name ?? parsed.name).flatMap { try? Validation.name($0) } ?? defaultName(category)
-        let track = TrackSummary(sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts)
+        let track = TrackSummary(
+            sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts,
+            sensors: SensorAnalysis.summary(parsed.samples), analysisVersion: SensorAnalysis.version
+        )
         let fields = RecordFields(name: title, category: category, durationSeconds: seconds, distanceMeters: distance, date: start, source: .import, track: track)
         if let reason = EventRules.recordProblem(fields) { throw .impossible(reason) }
         return fields

@@ -1,5 +1,6 @@
 /// A decoder of the FIT binary format (Garmin's Flexible and Interoperable Data Transfer), enough
-/// for activities: `file_id`, `session`, `sport` and `record` messages, written by any device.
+/// for activities: `file_id`, `session`, `sport` and `record` messages (position, altitude, heart
+/// rate, cadence and power), written by any device.
 ///
 /// Layout: a 12- or 14-byte header (size, protocol, profile, data size, `.FIT`, optional CRC),
 /// then records (a definition message describes a local message type's fields; data messages
@@ -166,6 +167,13 @@ public enum FITDecoder {
             state.sawSessionOrRecord = true
             let semicircle = 180.0 / 2_147_483_648.0
             guard let time = timestamp else { break }
+            let sample = SensorSample(
+                time: instant(time),
+                heartRate: unsigned(3).flatMap { SensorLimits.whole($0, SensorLimits.heartRate) },
+                cadence: unsigned(4).flatMap { SensorLimits.whole($0, SensorLimits.cadence) },
+                power: unsigned(7).flatMap { SensorLimits.whole($0, SensorLimits.power) }
+            )
+            if sample.hasValue, state.activity.samples.count < SensorLimits.maxSamples { state.activity.samples.append(sample) }
             if let lat = signed(0), let lon = signed(1) {
                 var elevation: Double?
                 if let enhanced = unsigned(78) { elevation = Double(enhanced) / 5 - 500 } else if let altitude = unsigned(2) { elevation = Double(altitude) / 5 - 500 }

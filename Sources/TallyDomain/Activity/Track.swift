@@ -32,6 +32,8 @@ public struct ParsedActivity: Sendable, Equatable {
     public var deviceDistanceMeters: Double?
     public var deviceAscentMeters: Double?
     public var points: [TrackPoint]
+    /// Heart rate, cadence and power as the file recorded them (with or without a position).
+    public var samples: [SensorSample] = []
 
     public init(
         sport: String? = nil, name: String? = nil, deviceStart: Int64? = nil, deviceElapsedSeconds: Double? = nil,

@@ -150,4 +150,6 @@ public enum Command: Sendable, Equatable {
     case restoreRecords([String])
     /// Activities from device files and exports; ones already in the log are skipped with a notice.
     case importRecords([ImportedRecord])
+    /// New analyses of kept track files (`record reanalyze`): each record's track summary is replaced when it differs.
+    case reanalyzeRecords([RecordAnalysis])
 }

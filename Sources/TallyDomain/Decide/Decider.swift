@@ -118,6 +118,9 @@ public enum Decider {
         case .importRecords(let items):
             try decideRecordImport(items, state: state, into: &builder)
 
+        case .reanalyzeRecords(let items):
+            try decideReanalysis(items, state: state, into: &builder)
+
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
                 builder.notices.append(.noSavedFilter(scope))

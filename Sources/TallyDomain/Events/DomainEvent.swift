@@ -96,10 +96,12 @@ public struct RecordChanges: Sendable, Equatable {
     public var place: String??
     public var date: Int64?
     public var note: String??
+    /// A new analysis of the record's kept track file (`record reanalyze`); never clears the track.
+    public var track: TrackSummary?
 
     public init(
         name: String? = nil, category: String? = nil, durationSeconds: Int? = nil, distanceMeters: Double?? = nil,
-        place: String?? = nil, date: Int64? = nil, note: String?? = nil
+        place: String?? = nil, date: Int64? = nil, note: String?? = nil, track: TrackSummary? = nil
     ) {
         self.name = name
         self.category = category
@@ -108,11 +110,13 @@ public struct RecordChanges: Sendable, Equatable {
         self.place = place
         self.date = date
         self.note = note
+        self.track = track
     }
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
         name == nil && category == nil && durationSeconds == nil && distanceMeters == nil && place == nil && date == nil && note == nil
+            && track == nil
     }
 }
 

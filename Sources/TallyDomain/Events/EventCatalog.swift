@@ -18,7 +18,7 @@ public enum EventCatalog {
     public static let currentSchemas: [String: Int] = [
         "todo.created": 4, "todo.edited": 3, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
-        "record.logged": 2, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
+        "record.logged": 2, "record.edited": 2, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
         "history.undone": 1, "history.redone": 1,
         "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
@@ -50,6 +50,8 @@ public enum EventCatalog {
         // Schema 3 of `todo.edited` only allows the new keys `wait` and `series`; older payloads have neither.
         Upcaster(type: "todo.edited", from: 2, transform: { payload throws(EventDecodingError) in payload }),
         Upcaster(type: "record.logged", from: 1, transform: addingNoTrack),
+        // Schema 2 of `record.edited` only allows the new key `track` (a reanalysis); older payloads have none.
+        Upcaster(type: "record.edited", from: 1, transform: { payload throws(EventDecodingError) in payload }),
     ]
 
     /// The type name of an event.
@@ -128,6 +130,7 @@ public enum EventCatalog {
             if let place = changes.place { object["place"] = place.map { .string($0) } ?? .null }
             if let date = changes.date { object["date"] = .string(Timestamp.format(date)) }
             if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
+            if let track = changes.track { object["track"] = .object(TrackPayload.encode(track)) }
             return object
         case .filterSaved(let scope, let filter):
             return ["scope": .string(scope.rawValue), "filter": .object(filter)]
@@ -257,6 +260,7 @@ public enum EventCatalog {
             if reader.has("place") { changes.place = .some(try reader.optional("place", reader.string)) }
             if reader.has("date") { changes.date = try reader.instant("date") }
             if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
+            if reader.has("track") { changes.track = try reader.track("track") }
             return .recordEdited(changes)
         case "record.deleted": return .recordDeleted
         case "record.restored": return .recordRestored

@@ -71,6 +71,7 @@ public enum EventRules {
             if let value = changes.place { try place(value) }
             if let value = changes.note { try note(value) }
             if let value = changes.date { try instant(value, field: "date") }
+            if let track = changes.track, let reason = TrackPayload.problem(track) { throw EventLineError(reason) }
         case .historyUndone(let command), .historyRedone(let command):
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset,

@@ -150,6 +150,7 @@ public enum Compensation {
             if changes.place != nil, now.place != previous.place { back.place = .some(previous.place) }
             if changes.date != nil, now.date != previous.date { back.date = previous.date }
             if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
+            if changes.track != nil, now.track != previous.track, let track = previous.track { back.track = track }
             return back.isEmpty ? nil : .recordEdited(back)
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard current.filters[scope] != prior.filter else { return nil }

@@ -163,6 +163,7 @@ extension Record {
         if let place = changes.place { self.place = place }
         if let date = changes.date { self.date = Record.bounded(date: date) }
         if let note = changes.note { self.note = note }
+        if let track = changes.track { self.track = Record.bounded(track: track) }
     }
 
     fileprivate mutating func touch(version: Int, at time: Int64) {

@@ -160,7 +160,8 @@ extension Record {
 }
 
 extension TrackSummary {
-    /// The hash and format as strings, moving seconds, the gain as IEEE 754 bits, then each effort's metres and seconds' bits.
+    /// The hash and format as strings, moving seconds, the gain as IEEE 754 bits, then each effort's
+    /// metres and seconds' bits; then the analysis version and the optional sensor figures (format 8).
     func write(to writer: inout BinaryWriter) {
         writer.string(sha256)
         writer.string(format)
@@ -169,6 +170,12 @@ extension TrackSummary {
         writer.array(bestEfforts) { writer, effort in
             writer.count(effort.meters)
             writer.uint(effort.seconds.bitPattern)
+        }
+        writer.count(analysisVersion)
+        writer.optional(sensors) { writer, sensors in
+            for (_, path) in TrackPayload.sensorKeys {
+                writer.optional(sensors[keyPath: path]) { $0.count($1) }
+            }
         }
     }
 
@@ -183,7 +190,19 @@ extension TrackSummary {
             let meters = try reader.natural()
             efforts.append(TrackEffort(meters: meters, seconds: Double(bitPattern: try reader.uint())))
         }
-        self.init(sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts)
+        let analysis = try reader.natural()
+        var sensors: SensorSummary?
+        if try reader.bool() {
+            var read = SensorSummary()
+            for (_, path) in TrackPayload.sensorKeys {
+                read[keyPath: path] = try reader.bool() ? try reader.natural() : nil
+            }
+            sensors = read
+        }
+        self.init(
+            sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts,
+            sensors: sensors, analysisVersion: analysis
+        )
     }
 }
 

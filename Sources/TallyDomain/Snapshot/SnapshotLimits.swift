@@ -120,7 +120,8 @@ extension TrackSummary {
         if let problem = SnapshotLimits.magnitude(elevationGainMeters, "track's climb") { return problem }
         guard bestEfforts.count <= 64 else { return "its track has too many best efforts" }
         let effortsInRange = bestEfforts.allSatisfy { (1 ... 1_000_000_000).contains($0.meters) && SnapshotLimits.magnitude($0.seconds, "") == nil }
-        return effortsInRange ? nil : "a best effort of its track is out of range"
+        guard effortsInRange else { return "a best effort of its track is out of range" }
+        return TrackPayload.sensorProblem(self) == nil ? nil : "its track's analysis or sensor figures are out of range"
     }
 }
 

@@ -14,6 +14,7 @@ enum RecordGroup {
         subcommands: [
             RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordRestoreCommand.spec, RecordShowCommand.spec,
             RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec, RecordImportCommand.spec, RecordBestsCommand.spec,
+            RecordReanalyzeCommand.spec,
         ]
     )
 }
