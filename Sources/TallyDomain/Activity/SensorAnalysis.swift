@@ -78,7 +78,8 @@ public enum SensorAnalysis {
         var seconds: [Double] = []
         for index in samples.indices {
             guard let power = samples[index].power else { continue }
-            let repeats = Int((Double(weights[index]) / 1000).rounded())
+            // At most 7 days of seconds, however the samples are spaced.
+            let repeats = min(Int((Double(weights[index]) / 1000).rounded()), Validation.maxDurationSeconds - seconds.count)
             if repeats > 0 { seconds.append(contentsOf: repeatElement(Double(power), count: repeats)) }
         }
         let window = normalizedPowerWindow

@@ -17,6 +17,7 @@ enum RecordReanalyzeCommand: CommandHandler {
         options: [OptionSpec(name: "all", help: "Read every imported record again, also those already analysed by this version.")],
         examples: [
             CommandExample(command: "tally record reanalyze", explanation: "Add heart rate, cadence and power to activities imported before tally read them."),
+            CommandExample(command: "tally record reanalyze --all", explanation: "Read every imported activity again."),
         ]
     )
 
