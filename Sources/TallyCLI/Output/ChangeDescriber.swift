@@ -66,6 +66,14 @@ struct ChangeDescriber {
             if parts.isEmpty { continue }
             lines.append(catalog.text(.auditItemChange, ["label": label, "changes": parts.joined(separator: ", ")]))
         }
+        if before.athlete != after.athlete {
+            let days = Set(before.athlete.entries.map(\.from) + after.athlete.entries.map(\.from)).sorted()
+            for day in days where before.athlete.entry(on: day) != after.athlete.entry(on: day) {
+                let old = before.athlete.entry(on: day).map(AthleteText.values) ?? "-"
+                let new = after.athlete.entry(on: day).map(AthleteText.values) ?? "-"
+                lines.append(catalog.text(.auditAthleteChange, ["from": day.description, "old": old.isEmpty ? "-" : old, "new": new.isEmpty ? "-" : new]))
+            }
+        }
         for scope in FilterScope.allCases where before.filters[scope] != after.filters[scope] {
             lines.append(catalog.text(.auditViewChange, ["scope": scope.rawValue, "from": view(before.filters[scope]), "to": view(after.filters[scope])]))
         }

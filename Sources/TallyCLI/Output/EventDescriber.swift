@@ -71,6 +71,9 @@ struct EventDescriber {
             return catalog.text(.historyFilterSaved, ["scope": scope.rawValue, "filter": options.isEmpty ? catalog.text(.filterDefaultOptions) : options])
         case .filterReset(let scope):
             return catalog.text(.historyFilterReset, ["scope": scope.rawValue])
+        case .athleteSet(let entry):
+            let values = AthleteText.values(entry)
+            return catalog.text(.historyAthleteSet, ["from": entry.from.description, "values": values.isEmpty ? "-" : values])
         case .historyUndone(let command):
             return catalog.text(.historyUndone, ["command": String(command.prefix(8))])
         case .historyRedone(let command):

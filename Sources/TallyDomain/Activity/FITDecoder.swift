@@ -163,6 +163,17 @@ public enum FITDecoder {
             if let timer = unsigned(8) { state.activity.deviceTimerSeconds = (state.activity.deviceTimerSeconds ?? 0) + Double(timer) / 1000 }
             if let distance = unsigned(9) { state.activity.deviceDistanceMeters = (state.activity.deviceDistanceMeters ?? 0) + Double(distance) / 100 }
             if let ascent = unsigned(22) { state.activity.deviceAscentMeters = (state.activity.deviceAscentMeters ?? 0) + Double(ascent) }
+        case 19:
+            if let raw = unsigned(2), state.activity.laps.count < ParsedLap.maxLaps {
+                let lapStart = instant(try dateTime(raw, field: "lap start_time"))
+                let week = Double(Validation.maxDurationSeconds)
+                state.activity.laps.append(ParsedLap(
+                    start: lapStart,
+                    elapsedSeconds: ParsedLap.figure(unsigned(7).map { Double($0) / 1000 }, max: week),
+                    timerSeconds: ParsedLap.figure(unsigned(8).map { Double($0) / 1000 }, max: week),
+                    distanceMeters: ParsedLap.figure(unsigned(9).map { Double($0) / 100 }, max: Validation.maxDistanceMeters)
+                ))
+            }
         case 20:
             state.sawSessionOrRecord = true
             let semicircle = 180.0 / 2_147_483_648.0

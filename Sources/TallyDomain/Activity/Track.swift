@@ -34,6 +34,8 @@ public struct ParsedActivity: Sendable, Equatable {
     public var points: [TrackPoint]
     /// Heart rate, cadence and power as the file recorded them (with or without a position).
     public var samples: [SensorSample] = []
+    /// The laps as the device recorded them (FIT `lap` messages, TCX `Lap`s), in file order.
+    public var laps: [ParsedLap] = []
 
     public init(
         sport: String? = nil, name: String? = nil, deviceStart: Int64? = nil, deviceElapsedSeconds: Double? = nil,
@@ -85,4 +87,29 @@ public enum ActivityLimits {
     public static let maxFileBytes = 256 << 20
     /// Deepest XML nesting accepted; GPX and TCX need fewer than ten levels.
     public static let maxXMLDepth = 64
+}
+
+/// One lap as the device wrote it; each figure already checked (finite, 0 to 7 days or 1,000 km).
+public struct ParsedLap: Sendable, Equatable {
+    /// ms since the Unix epoch.
+    public var start: Int64
+    public var elapsedSeconds: Double?
+    public var timerSeconds: Double?
+    public var distanceMeters: Double?
+
+    public init(start: Int64, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil, distanceMeters: Double? = nil) {
+        self.start = start
+        self.elapsedSeconds = elapsedSeconds
+        self.timerSeconds = timerSeconds
+        self.distanceMeters = distanceMeters
+    }
+
+    /// Most laps kept per file.
+    public static let maxLaps = 10_000
+
+    /// A lap figure inside 0...max, or nil (an impossible lap figure is left out, not a refusal).
+    public static func figure(_ value: Double?, max: Double) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= max else { return nil }
+        return value
+    }
 }

@@ -58,6 +58,8 @@ public enum TrackGeometry {
         public var hasElevation = false
         /// How many points the filter dropped.
         public var dropped = 0
+        /// The height of each kept point, when it has a finite one.
+        public var elevations: [Double?] = []
 
         public var distance: Double { meters.last ?? 0 }
         public var elapsed: Double { seconds.last ?? 0 }
@@ -89,6 +91,7 @@ public enum TrackGeometry {
                 profile.start = time
                 profile.seconds.append(0)
                 profile.meters.append(0)
+                profile.elevations.append(point.elevation.flatMap { $0.isFinite ? $0 : nil })
                 elevationBase = point.elevation
                 continue
             }
@@ -123,6 +126,7 @@ public enum TrackGeometry {
             }
             profile.seconds.append(Double(time - profile.start) / 1000)
             profile.meters.append(total)
+            profile.elevations.append(point.elevation.flatMap { $0.isFinite ? $0 : nil })
             last = point
             lastTime = time
         }

@@ -79,6 +79,10 @@ public enum TrackXML {
                     activities += 1
                     if activities == 1 { activity.sport = attributes["Sport"] }
                 }
+                if name == "Lap", activities == 1, activity.laps.count < ParsedLap.maxLaps,
+                   let start = attributes["StartTime"].flatMap({ Timestamp.parse(trimmed($0)) }) {
+                    activity.laps.append(ParsedLap(start: start))
+                }
                 if name == "Trackpoint" {
                     point = (nil, nil, nil, nil)
                     sensors = PendingSample()
@@ -92,11 +96,17 @@ public enum TrackXML {
                     case ("Activity", "Id"): activity.deviceStart = Timestamp.parse(trimmed(text))
                     case ("Lap", "TotalTimeSeconds"):
                         if let value = Double(trimmed(text)) {
-                            timer += try lapFigure(value, "TotalTimeSeconds", max: Double(Validation.maxDurationSeconds))
+                            let seconds = try lapFigure(value, "TotalTimeSeconds", max: Double(Validation.maxDurationSeconds))
+                            timer += seconds
                             laps += 1
+                            if !activity.laps.isEmpty { activity.laps[activity.laps.count - 1].timerSeconds = seconds }
                         }
                     case ("Lap", "DistanceMeters"):
-                        if let value = Double(trimmed(text)) { distance += try lapFigure(value, "DistanceMeters", max: Validation.maxDistanceMeters) }
+                        if let value = Double(trimmed(text)) {
+                            let meters = try lapFigure(value, "DistanceMeters", max: Validation.maxDistanceMeters)
+                            distance += meters
+                            if !activity.laps.isEmpty { activity.laps[activity.laps.count - 1].distanceMeters = meters }
+                        }
                     case ("Trackpoint", "Time"): point.time = Timestamp.parse(trimmed(text))
                     case ("Trackpoint", "AltitudeMeters"): point.ele = Double(trimmed(text))
                     case ("Position", "LatitudeDegrees"): point.lat = Double(trimmed(text))

@@ -152,4 +152,6 @@ public enum Command: Sendable, Equatable {
     case importRecords([ImportedRecord])
     /// New analyses of kept track files (`record reanalyze`): each record's track summary is replaced when it differs.
     case reanalyzeRecords([RecordAnalysis])
+    /// The athlete's settings from a day on (`athlete set`).
+    case setAthlete(AthleteInput)
 }

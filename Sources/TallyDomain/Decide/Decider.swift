@@ -121,6 +121,9 @@ public enum Decider {
         case .reanalyzeRecords(let items):
             try decideReanalysis(items, state: state, into: &builder)
 
+        case .setAthlete(let input):
+            try decideAthlete(input, state: state, context: context, into: &builder)
+
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
                 builder.notices.append(.noSavedFilter(scope))

@@ -148,4 +148,6 @@ public enum DomainEvent: Sendable, Equatable {
     case seriesChanged(SeriesChanges)
     case seriesEnded
     case seriesResumed
+    /// The athlete's settings from a day on (stream `athlete`).
+    case athleteSet(AthleteEntry)
 }

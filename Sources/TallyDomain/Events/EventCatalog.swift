@@ -22,6 +22,7 @@ public enum EventCatalog {
         "filter.saved": 1, "filter.reset": 1,
         "history.undone": 1, "history.redone": 1,
         "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
+        "athlete.set": 1,
     ]
 
     /// Every known event type name, sorted.
@@ -75,6 +76,7 @@ public enum EventCatalog {
         case .seriesChanged: "series.changed"
         case .seriesEnded: "series.ended"
         case .seriesResumed: "series.resumed"
+        case .athleteSet: "athlete.set"
         }
     }
 
@@ -138,6 +140,8 @@ public enum EventCatalog {
             return ["scope": .string(scope.rawValue)]
         case .historyUndone(let command), .historyRedone(let command):
             return ["command": .string(command)]
+        case .athleteSet(let entry):
+            return AthletePayload.encode(entry)
         }
     }
 
@@ -294,6 +298,11 @@ public enum EventCatalog {
             return .seriesChanged(changes)
         case "series.ended": return .seriesEnded
         case "series.resumed": return .seriesResumed
+        case "athlete.set":
+            guard let entry = AthletePayload.decode(data) else {
+                throw EventDecodingError(type: type, reason: "the payload is not a date and whole numbers or null for each setting")
+            }
+            return .athleteSet(entry)
         default:
             throw EventDecodingError(type: type, reason: "unknown event type")
         }

@@ -30,6 +30,8 @@ public enum EventRules {
             guard stream == scope.stream else { throw EventLineError("a \(scope.rawValue) view event belongs on stream '\(scope.stream)'") }
         case .historyUndone, .historyRedone:
             guard stream == HistoryStream.name else { throw EventLineError("a history marker belongs on stream '\(HistoryStream.name)'") }
+        case .athleteSet:
+            guard stream == AthleteHistory.stream else { throw EventLineError("an athlete event belongs on stream '\(AthleteHistory.stream)'") }
         default:
             guard UUIDBytes.pack(stream) != nil else { throw EventLineError("field 'stream' is not a lowercase UUID") }
         }
@@ -74,6 +76,8 @@ public enum EventRules {
             if let track = changes.track, let reason = TrackPayload.problem(track) { throw EventLineError(reason) }
         case .historyUndone(let command), .historyRedone(let command):
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
+        case .athleteSet(let entry):
+            if let reason = AthleteLimits.problem(entry) { throw EventLineError(reason) }
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset,
              .seriesEnded, .seriesResumed:
             break

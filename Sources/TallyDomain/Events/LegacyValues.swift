@@ -65,6 +65,9 @@ public enum LegacyValues {
             changes.date = changes.date.map(Record.bounded(date:))
             changes.track = changes.track.map(track)
             return .recordEdited(changes)
+        case .athleteSet(let stored):
+            let read = AthletePayload.bounded(stored)
+            return read == stored ? nil : .athleteSet(read)
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored,
              .filterSaved, .filterReset, .historyUndone, .historyRedone, .seriesEnded, .seriesResumed:
             return nil

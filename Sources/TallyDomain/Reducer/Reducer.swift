@@ -84,6 +84,9 @@ public enum Reducer {
             model.settingsVersions[stream.string] = version
         case .historyUndone, .historyRedone:
             model.settingsVersions[stream.string] = version
+        case .athleteSet(let entry):
+            model.athlete.set(AthletePayload.bounded(entry))
+            model.settingsVersions[stream.string] = version
         case .seriesStarted(let fields):
             guard model.version(of: stream.string) == 0 else { return }
             model.series.insert(Series(id: stream.string, fields: fields, createdAt: time, updatedAt: time, version: version))

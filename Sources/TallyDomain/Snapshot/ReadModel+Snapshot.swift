@@ -23,6 +23,7 @@ extension ReadModel {
             writer.count(settingsVersions[stream]!)
         }
         writer.array(series.sorted) { $1.write(to: &$0) }
+        writer.array(athlete.entries) { $1.write(to: &$0) }
     }
 
     /// Reads the properties back in the order `write(to:)` wrote them; the item tables stay in
@@ -50,6 +51,41 @@ extension ReadModel {
             if let problem = one.snapshotProblem { throw reader.failure("a recurring series is out of range: " + problem) }
             series.insert(one)
         }
+        var entries: [AthleteEntry] = []
+        for _ in 0..<(try reader.count()) {
+            let entry = try AthleteEntry(reading: &reader)
+            if let problem = AthleteLimits.problem(entry) { throw reader.failure("an athlete setting is out of range: " + problem) }
+            entries.append(entry)
+        }
+        athlete = AthleteHistory(entries: entries)
+    }
+}
+
+extension AthleteEntry {
+    /// The day's year, month and day, then each value as an optional count, the zones as an optional array.
+    func write(to writer: inout BinaryWriter) {
+        writer.int(Int64(from.year))
+        writer.count(from.month)
+        writer.count(from.day)
+        for value in [maxHeartRate, restingHeartRate, thresholdHeartRate, ftp] { writer.optional(value) { $0.count($1) } }
+        writer.optional(heartRateZones) { writer, zones in writer.array(zones) { $0.count($1) } }
+    }
+
+    /// Reads what `write(to:)` wrote.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let year = try reader.int()
+        let month = try reader.natural()
+        let day = try reader.natural()
+        guard let from = Int(exactly: year).flatMap({ LocalDate(year: $0, month: month, day: day) }) else { throw reader.failure("an athlete setting's day is not a date") }
+        var values: [Int?] = []
+        for _ in 0..<4 { values.append(try reader.bool() ? try reader.natural() : nil) }
+        var zones: [Int]?
+        if try reader.bool() {
+            var read: [Int] = []
+            for _ in 0..<(try reader.count()) { read.append(try reader.natural()) }
+            zones = read
+        }
+        self.init(from: from, maxHeartRate: values[0], restingHeartRate: values[1], thresholdHeartRate: values[2], ftp: values[3], heartRateZones: zones)
     }
 }
 

@@ -201,6 +201,9 @@ public struct Rebase: Sendable {
         case .historyUndone, .historyRedone:
             // Markers say which command a user undid or redid; they always stand.
             decision.kept = event
+        case .athleteSet(let entry):
+            let current = state.athlete.entry(on: entry.from).map { JSON.object(AthletePayload.encode($0)) } ?? .null
+            if resolve("from \(entry.from)", local: .object(AthletePayload.encode(entry)), current: current, &decision) == .keep { decision.kept = event }
         case .seriesStarted:
             // A series' id is its first todo's id or a new one; the same id twice is one series.
             if state.series[stream] != nil { decision.conflict(.duplicate) } else { decision.kept = event }
@@ -296,6 +299,7 @@ public struct Rebase: Sendable {
         case .filterReset: return [("filter", .null)]
         case .seriesEnded: return [("ended", .bool(true))]
         case .seriesResumed: return [("ended", .bool(false))]
+        case .athleteSet(let entry): return [("from \(entry.from)", .object(AthletePayload.encode(entry)))]
         case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .seriesStarted, .seriesChanged: return []
         }
     }

@@ -57,3 +57,36 @@ def analyse(samples):
 
 for path in sys.argv[1:]:
     print(path, analyse(fit_samples(path) if path.endswith('.fit') else tcx_samples(path)))
+
+def zones(samples, key, bounds):
+    """Seconds in each zone: zone n holds values below bounds[n-1] (from the previous bound)."""
+    samples = sorted(samples)
+    out = [0.0] * (len(bounds) + 1)
+    for i in range(len(samples) - 1):
+        gap = samples[i + 1][0] - samples[i][0]
+        v = samples[i][key]
+        if v is None or not (0 < gap <= MAX_GAP): continue
+        z = next((n for n, b in enumerate(bounds) if v < b), len(bounds))
+        out[z] += gap
+    return out
+
+def fit_laps(path, samples):
+    import fitparse
+    samples = sorted(samples)
+    laps = []
+    for m in fitparse.FitFile(path).get_messages('lap'):
+        v = m.get_values()
+        start = v['start_time'].timestamp(); end = start + v['total_elapsed_time']
+        num = den = 0.0
+        for i in range(len(samples) - 1):
+            t = samples[i][0]; gap = samples[i + 1][0] - t
+            if start <= t < end and samples[i][1] is not None and 0 < gap <= MAX_GAP:
+                num += samples[i][1] * gap; den += gap
+        laps.append((round(v['total_elapsed_time'], 1), v.get('total_distance'), round(num / den) if den else None, v.get('avg_heart_rate')))
+    return laps
+
+if __name__ == '__main__' and len(sys.argv) == 1:
+    s = fit_samples('edge810-vector-ride.fit')
+    print('hr zones (LTHR 172, Friel)', zones(s, 1, [146, 155, 163, 172]))
+    print('power zones (FTP 250, Coggan)', zones(s, 3, [140, 190, 228, 265, 303, 378]))
+    print('laps (elapsed, distance, our avg HR, device avg HR)', fit_laps('edge810-vector-ride.fit', s))

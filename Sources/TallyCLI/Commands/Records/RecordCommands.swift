@@ -103,8 +103,9 @@ enum RecordShowCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show all fields of a record and its history.",
+        discussion: "An imported activity also shows its time in each heart-rate and power zone (by the athlete's settings on its day), its laps and its splits.",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
-        options: [TodoOptions.asOf],
+        options: [TodoOptions.asOf, OptionSpec(name: "miles", help: "Splits per mile, paces per mile and speeds in mph.")],
         examples: [
             CommandExample(command: "tally record show 4", explanation: "Everything about record 4, with its history."),
             CommandExample(command: "tally --json record show 4", explanation: "The record and its events as JSON."),
@@ -117,10 +118,20 @@ enum RecordShowCommand: CommandHandler {
         let state = try context.readState(log, bound: bound)
         let record = try TimeTravel.resolve(command.arguments[0], kind: .record, asOf: command.value("as-of"), in: state, log: log, context: context, ReferenceResolver.record)
         let history = try log.events(inStream: record.id).filter { Replayer.includes($0, bound: bound) }
+        let miles = command.has("miles")
+        let detail = try TrainingDetail.compute(record, state: state, log: log, miles: miles, zone: context.zone)
         if context.json {
-            context.printJSON(.object(["record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event))]))
+            context.printJSON(.object([
+                "record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event)),
+                "detail": detail.map { TrainingDetail.json($0.0, miles: miles) } ?? .null,
+            ]))
         } else {
-            context.console.line(RecordRenderer(context: context).detail(record, history: history))
+            var text = RecordRenderer(context: context).detail(record, history: history)
+            if let (computed, _) = detail {
+                let sections = TrainingDetail.text(computed, record: record, miles: miles, context: context)
+                if !sections.isEmpty { text += "\n\n" + sections }
+            }
+            context.console.line(text)
         }
     }
 }
