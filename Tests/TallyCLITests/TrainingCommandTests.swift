@@ -103,4 +103,65 @@ struct TrainingCommandTests {
         #expect(json?["skipped"]?.arrayValue?.first?.objectValue?["reason"] == "the original file is not stored")
         #expect(json?["analyzed"] == .array([]))
     }
+
+    @Test("athlete set and show: dated settings, zones, history; one undo step each; --as-of is the day whose settings are shown")
+    func athlete() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        #expect(tally.run("athlete", "show").stdout.hasPrefix("No athlete settings yet"))
+        let set = tally.run("athlete", "set", "--max-hr", "190", "--resting-hr", "48", "--threshold-hr", "172", "--ftp", "250", "--from", "2013-01-01")
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "Athlete settings from 2013-01-01: --max-hr 190 --resting-hr 48 --threshold-hr 172 --ftp 250\n")
+        #expect(tally.run("athlete", "set", "--ftp", "300", "--from", "2014-01-01").status == 0)
+        let same = tally.run("athlete", "set", "--ftp", "300", "--from", "2014-01-01")
+        #expect(same.stdout == "The athlete's settings of that day are already these.\n")
+        #expect(tally.eventCount == 2)
+        let show = tally.run("athlete", "show")
+        #expect(show.stdout.contains("FTP                   300 W\n"))
+        #expect(show.stdout.contains("   2  146-154 bpm\n"))
+        #expect(show.stdout.contains("2014-01-01  --ftp 300\n"))
+        let then = try #require(tally.run("athlete", "show", "--as-of", "2013-06-01", "--json").json?.objectValue)
+        #expect(then["settings"]?.objectValue?["ftp"] == .int(250))
+        #expect(then["powerZones"]?.objectValue?["bounds"] == .array([140, 190, 228, 265, 303, 378].map { .int($0) }))
+        #expect(then["history"]?.arrayValue?.count == 2)
+        // The log as it was at position 1 had only the first entry.
+        #expect(tally.run("athlete", "show", "--as-of", "@1", "--json").json?.objectValue?["settings"]?.objectValue?["ftp"] == .int(250))
+        let undo = tally.run("undo")
+        #expect(undo.stdout.contains("athlete settings from 2014-01-01: --ftp 300 → -"))
+        #expect(tally.run("athlete", "show", "--json").json?.objectValue?["settings"]?.objectValue?["ftp"] == .int(250))
+        #expect(tally.run("verify").status == 0)
+        #expect(tally.run("log").stdout.contains("athlete settings from 2013-01-01: --max-hr 190"))
+    }
+
+    @Test("record show: time in zones with the settings in force on each activity's day, laps and splits, --miles, --json")
+    func recordDetail() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "import", Self.fixture("edge810-vector-ride.fit"), Self.fixture("indoor-trainer.fit"))
+        // Without settings: no zones, but laps and splits.
+        let plain = try #require(tally.run("record", "show", "1", "--json").json?.objectValue?["detail"]?.objectValue)
+        #expect(plain["heartRateZones"] == .null)
+        #expect(plain["laps"]?.arrayValue?.count == 8)
+        tally.run("athlete", "set", "--max-hr", "190", "--threshold-hr", "172", "--ftp", "200", "--from", "2011-01-01")
+        tally.run("athlete", "set", "--ftp", "250", "--from", "2013-01-01")
+        // Record 1 is the Edge 810 ride of 2013 (FTP 250), record 2 the indoor ride of 2011 (FTP 200).
+        let indoor = try #require(tally.run("record", "show", "2", "--json").json?.objectValue?["detail"]?.objectValue)
+        #expect(indoor["powerZones"]?.objectValue?["bounds"] == .array([112, 152, 182, 212, 242, 302].map { .int($0) }))
+        #expect(indoor["splits"] == .array([]), "no positions, no splits")
+        let ride = try #require(tally.run("record", "show", "1", "--json").json?.objectValue?["detail"]?.objectValue)
+        #expect(ride["heartRateZones"]?.objectValue?["seconds"]?.arrayValue?.compactMap(\.doubleValue) == [1_191, 866, 672, 1_681, 260])
+        #expect(ride["powerZones"]?.objectValue?["seconds"]?.arrayValue?.compactMap(\.doubleValue) == [470, 311, 373, 545, 817, 1_608, 575])
+        #expect(ride["laps"]?.arrayValue?.compactMap { $0.objectValue?["averageHeartRate"]?.intValue } == [139, 149, 162, 117, 163, 141, 165, 144])
+        #expect(ride["splits"]?.arrayValue?.count == 42)
+        #expect(ride["splitUnit"] == "km")
+        let text = tally.run("record", "show", "1").stdout
+        #expect(text.contains("Heart-rate zones (friel-lthr)\n"))
+        #expect(text.contains("   1  < 146 bpm    19:51  26 %\n"))
+        #expect(text.contains("  1  20:07   9.22 km  27.5 km/h  139     153  251 W\n"))
+        #expect(text.contains(" 1 km  2:03  29.4 km/h  107      -13 m\n"))
+        let miles = tally.run("record", "show", "1", "--miles")
+        #expect(miles.stdout.contains("  1  20:07   5.73 mi  17.1 mph  139     153  251 W\n"))
+        #expect(tally.run("record", "show", "1", "--miles", "--json").json?.objectValue?["detail"]?.objectValue?["splits"]?.arrayValue?.count == 26)
+        // A record typed by hand has no detail.
+        tally.run("record", "add", "Gym", "--category", "gym", "--duration", "1h")
+        #expect(tally.run("record", "show", "3", "--json").json?.objectValue?["detail"] == .null)
+    }
 }

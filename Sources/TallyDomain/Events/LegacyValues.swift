@@ -65,9 +65,10 @@ public enum LegacyValues {
             changes.date = changes.date.map(Record.bounded(date:))
             changes.track = changes.track.map(track)
             return .recordEdited(changes)
-        case .athleteSet(let stored):
-            let read = AthletePayload.bounded(stored)
-            return read == stored ? nil : .athleteSet(read)
+        case .athleteSet:
+            // No earlier version wrote athlete settings: values past the limits are refused at every
+            // door (`EventRules`), never read brought inside; the fold still bounds them (`Reducer`).
+            return nil
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored,
              .filterSaved, .filterReset, .historyUndone, .historyRedone, .seriesEnded, .seriesResumed:
             return nil
