@@ -164,4 +164,52 @@ struct TrainingCommandTests {
         tally.run("record", "add", "Gym", "--category", "gym", "--duration", "1h")
         #expect(tally.run("record", "show", "3", "--json").json?.objectValue?["detail"] == .null)
     }
+
+    /// The series Tests/Fixtures/load/expected_load.py computes from the published formulas: date, load, fitness, fatigue, form.
+    static let expectedLoad: [(String, Double, Double, Double, Double)] = [
+        ("2013-08-16", 155.0, 3.7, 22.1, 0.0), ("2013-08-17", 0.0, 3.6, 19.0, -18.5), ("2013-08-18", 420, 13.5, 76.3, -15.4),
+        ("2013-08-19", 0.0, 13.2, 65.4, -62.8), ("2013-08-20", 225, 18.2, 88.2, -52.2), ("2013-08-21", 0.0, 17.8, 75.6, -69.9),
+        ("2013-08-22", 0.0, 17.4, 64.8, -57.8), ("2013-08-23", 0.0, 17.0, 55.5, -47.4), ("2013-08-24", 0.0, 16.6, 47.6, -38.6),
+        ("2013-08-25", 720, 33.3, 143.7, -31.0), ("2013-08-26", 0.0, 32.5, 123.1, -110.3), ("2013-08-27", 0.0, 31.7, 105.5, -90.6),
+        ("2013-08-28", 0.0, 31.0, 90.5, -73.8), ("2013-08-29", 0.0, 30.3, 77.5, -59.5), ("2013-08-30", 0.0, 29.5, 66.5, -47.3),
+        ("2013-08-31", 0.0, 28.8, 57.0, -36.9), ("2013-09-01", 240, 33.9, 83.1, -28.1), ("2013-09-02", 0.0, 33.0, 71.2, -49.3),
+        ("2013-09-03", 0.0, 32.3, 61.1, -38.2), ("2013-09-04", 0.0, 31.5, 52.3, -28.8), ("2013-09-05", 0.0, 30.7, 44.9, -20.8),
+        ("2013-09-06", 0.0, 30.0, 38.5, -14.1), ("2013-09-07", 0.0, 29.3, 33.0, -8.4), ("2013-09-08", 0.0, 28.6, 28.3, -3.7),
+        ("2013-09-09", 0.0, 27.9, 24.2, 0.3), ("2013-09-10", 0.0, 27.3, 20.8, 3.7),
+    ]
+
+    @Test("load: TRIMP from heart rate with the settings of the activity's day, session RPE from --effort, the 42/7-day series against an independent computation")
+    func load() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("athlete", "set", "--max-hr", "190", "--resting-hr", "48", "--from", "2011-01-01")
+        tally.run("athlete", "set", "--resting-hr", "50", "--from", "2013-01-01")
+        tally.run("record", "import", Self.fixture("edge810-vector-ride.fit"))
+        for (name, date, duration, effort) in [("Gym", "2013-08-18", "1h", "7"), ("Run", "2013-08-20", "45m", "5"), ("Ride", "2013-08-25", "2h", "6"), ("Intervals", "2013-09-01", "30m", "8")] {
+            #expect(tally.run("record", "add", name, "--category", "other", "--duration", duration, "--date", date, "--effort", effort).status == 0)
+        }
+        tally.run("record", "add", "Walk", "--category", "walking", "--duration", "30m", "--date", "2013-08-22")
+        let json = try #require(tally.run("load", "--from", "2013-08-14", "--to", "2013-09-10", "--json").json?.objectValue)
+        let days = try #require(json["days"]?.arrayValue).compactMap(\.objectValue)
+        #expect(days.count == 28)
+        let computed = days.filter { ($0["date"]?.stringValue ?? "") >= "2013-08-16" }
+        #expect(computed.count == Self.expectedLoad.count)
+        for (day, expected) in zip(computed, Self.expectedLoad) {
+            #expect(day["date"]?.stringValue == expected.0)
+            let values = ["load", "fitness", "fatigue", "form"].map { day[$0]?.doubleValue ?? .nan }
+            let wanted = [expected.1, expected.2, expected.3, expected.4]
+            #expect(zip(values, wanted).allSatisfy { abs($0 - $1) <= 0.1 + 1e-9 }, "\(expected.0): \(values) against \(wanted)")
+        }
+        let methods = try #require(json["activities"]?.arrayValue).compactMap { $0.objectValue?["method"]?.stringValue }
+        #expect(methods == ["trimp", "effort", "effort", "effort", "effort"])
+        #expect(json["unscored"]?.arrayValue?.count == 1, "the walk without heart rate, power or effort has no load")
+        let text = tally.run("load", "--from", "2013-08-14", "--to", "2013-09-10")
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("2013-08-25   720       33      144   -31\n"))
+        #expect(text.stdout.contains("1 activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.\n"))
+        #expect(text.stdout.contains("fitness (42-day load)"))
+        // A range without activities says so; --from after --to is refused.
+        #expect(tally.run("load").stdout == "No training load in this range.\n")
+        #expect(tally.run("load", "--from", "2013-09-10", "--to", "2013-08-14").status == 65)
+        #expect(tally.run("load", "--from", "not a day").status == 65)
+    }
 }

@@ -12,7 +12,7 @@ enum CommandTree {
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
                 CompletionsCommand.self, CompleteCommand.self, ManCommand.self, ReferenceCommand.self,
         RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self, SyncCommand.self, ConflictsCommand.self,
-        RecordReanalyzeCommand.self, AthleteSetCommand.self, AthleteShowCommand.self,
+        RecordReanalyzeCommand.self, AthleteSetCommand.self, AthleteShowCommand.self, LoadCommand.self,
         ]
     }
 
@@ -34,7 +34,7 @@ enum CommandTree {
             LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
                         CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec, ReferenceCommand.spec,
             RemoteGroup.spec, SyncCommand.spec, ConflictsCommand.spec,
-            AthleteGroup.spec,
+            AthleteGroup.spec, LoadCommand.spec,
         ]
     )
 

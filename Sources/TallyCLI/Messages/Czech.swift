@@ -606,6 +606,14 @@ extension Language {
             .columnHeartRate: .text("Tep"),
             .columnMaxHeartRate: .text("Max. tep"),
             .columnElevation: .text("Výška"),
+            .fieldEffort: .text("Námaha"),
+            .loadEmpty: .text("V tomto rozsahu žádná tréninková zátěž."),
+            .loadUnscored: .plural([.one: "{count} aktivita nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .few: "{count} aktivity nemají zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .other: "{count} aktivit nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort."]),
+            .loadLegend: .text("{fitness} kondice (zátěž za 42 dní)  {fatigue} únava (zátěž za 7 dní)"),
+            .columnLoad: .text("Zátěž"),
+            .columnFitness: .text("Kondice"),
+            .columnFatigue: .text("Únava"),
+            .columnForm: .text("Forma"),
         ]
     )
 }

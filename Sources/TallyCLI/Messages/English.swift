@@ -539,6 +539,14 @@ extension Language {
             .columnHeartRate: .text("HR"),
             .columnMaxHeartRate: .text("Max HR"),
             .columnElevation: .text("Elevation"),
+            .fieldEffort: .text("Effort"),
+            .loadEmpty: .text("No training load in this range."),
+            .loadUnscored: .plural([.one: "{count} activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.", .other: "{count} activities have no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort."]),
+            .loadLegend: .text("{fitness} fitness (42-day load)  {fatigue} fatigue (7-day load)"),
+            .columnLoad: .text("Load"),
+            .columnFitness: .text("Fitness"),
+            .columnFatigue: .text("Fatigue"),
+            .columnForm: .text("Form"),
         ]
     )
 }

@@ -544,4 +544,12 @@ enum MessageID: String, CaseIterable, Sendable {
     case columnHeartRate = "column.heart-rate"
     case columnMaxHeartRate = "column.max-heart-rate"
     case columnElevation = "column.elevation"
+    case fieldEffort = "field.effort"
+    case loadEmpty = "load.empty"
+    case loadUnscored = "load.unscored"
+    case loadLegend = "load.legend"
+    case columnLoad = "column.load"
+    case columnFitness = "column.fitness"
+    case columnFatigue = "column.fatigue"
+    case columnForm = "column.form"
 }

@@ -110,6 +110,9 @@ struct RecordRenderer {
             (catalog.text(.fieldPace), record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "-"),
             (catalog.text(.fieldPlace), record.place.map(TerminalText.escaped) ?? "-"),
             (catalog.text(.fieldNote), record.note.map(TerminalText.escapedKeepingLines) ?? "-"),
+        ]
+        if let effort = record.effort { rows.append((catalog.text(.fieldEffort), "\(effort)/10")) }
+        rows += [
             (catalog.text(.fieldSource), record.source.rawValue),
             (catalog.text(.fieldStatus), catalog.text(record.deleted ? .statusDeleted : .statusActive)),
             (catalog.text(.fieldCreated), date(record.createdAt)),

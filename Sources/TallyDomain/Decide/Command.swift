@@ -79,10 +79,12 @@ public struct RecordInput: Sendable, Equatable {
     public var date: String?
     public var note: String?
     public var source: RecordSource
+    /// `--effort`, 1-10.
+    public var effort: String?
 
     public init(
         name: String, category: String, duration: String, distance: String? = nil, place: String? = nil,
-        date: String? = nil, note: String? = nil, source: RecordSource = .local
+        date: String? = nil, note: String? = nil, source: RecordSource = .local, effort: String? = nil
     ) {
         self.name = name
         self.category = category
@@ -92,6 +94,7 @@ public struct RecordInput: Sendable, Equatable {
         self.date = date
         self.note = note
         self.source = source
+        self.effort = effort
     }
 }
 

@@ -70,10 +70,12 @@ public struct RecordFields: Sendable, Equatable {
     public var source: RecordSource
     /// Figures computed from an imported track file, which the blob store keeps by its SHA-256.
     public var track: TrackSummary?
+    /// How hard it felt, 1-10 (session RPE); the `effort` key of `record.logged`, absent when not given.
+    public var effort: Int?
 
     public init(
         name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil, place: String? = nil,
-        date: Int64, note: String? = nil, source: RecordSource = .local, track: TrackSummary? = nil
+        date: Int64, note: String? = nil, source: RecordSource = .local, track: TrackSummary? = nil, effort: Int? = nil
     ) {
         self.name = name
         self.category = category
@@ -84,6 +86,7 @@ public struct RecordFields: Sendable, Equatable {
         self.note = note
         self.source = source
         self.track = track
+        self.effort = effort
     }
 }
 

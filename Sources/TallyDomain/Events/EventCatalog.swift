@@ -112,7 +112,7 @@ public enum EventCatalog {
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .seriesEnded, .seriesResumed:
             return JSONObject()
         case .recordLogged(let fields):
-            return [
+            var object: JSONObject = [
                 "name": .string(fields.name),
                 "category": .string(fields.category),
                 "durationSeconds": .int(Int64(fields.durationSeconds)),
@@ -123,6 +123,8 @@ public enum EventCatalog {
                 "source": .string(fields.source.rawValue),
                 "track": fields.track.map { .object(TrackPayload.encode($0)) } ?? .null,
             ]
+            if let effort = fields.effort { object["effort"] = .int(Int64(effort)) }
+            return object
         case .recordEdited(let changes):
             var object = JSONObject()
             if let name = changes.name { object["name"] = .string(name) }
@@ -253,7 +255,8 @@ public enum EventCatalog {
                 date: try reader.instant("date"),
                 note: try reader.optional("note", reader.string),
                 source: try reader.source("source"),
-                track: try reader.optional("track", reader.track)
+                track: try reader.optional("track", reader.track),
+                effort: reader.has("effort") ? try reader.optional("effort", reader.int) : nil
             ))
         case "record.edited":
             var changes = RecordChanges()

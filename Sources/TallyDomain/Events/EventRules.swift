@@ -98,6 +98,7 @@ public enum EventRules {
         } catch {
             return error.reason
         }
+        if let effort = fields.effort, !Validation.effort.contains(effort) { return "field 'effort' is not between 1 and 10" }
         return fields.track.flatMap(TrackPayload.problem)
     }
 

@@ -59,7 +59,8 @@ public enum Reducer {
                 id: stream.string, number: model.records.count + 1, name: fields.name, category: fields.category,
                 durationSeconds: Record.bounded(duration: fields.durationSeconds), distanceMeters: Record.bounded(distance: fields.distanceMeters),
                 place: fields.place, date: Record.bounded(date: fields.date), note: fields.note, source: fields.source,
-                createdAt: time, updatedAt: time, version: version, track: fields.track.map(Record.bounded(track:))
+                createdAt: time, updatedAt: time, version: version, track: fields.track.map(Record.bounded(track:)),
+                effort: fields.effort.flatMap { Validation.effort.contains($0) ? $0 : nil }
             ), key: stream)
         case .recordEdited(let changes):
             model.updateRecord(key: stream) { record in

@@ -163,6 +163,7 @@ extension Record {
         writer.bool(deleted)
         writer.count(version)
         writer.optional(track) { $1.write(to: &$0) }
+        writer.optional(effort) { $0.count($1) }
     }
 
     /// Reads one record, field by field like `Todo.init(reading:)`.
@@ -187,10 +188,11 @@ extension Record {
         let deleted = try reader.bool()
         let version = try reader.natural()
         let track = try reader.bool() ? try TrackSummary(reading: &reader) : nil
+        let effort = try reader.bool() ? try reader.natural() : nil
         self.init(
             id: id, number: number, name: name, category: category, durationSeconds: durationSeconds,
             distanceMeters: distanceMeters, place: place, date: date, note: note, source: source,
-            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version, track: track
+            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version, track: track, effort: effort
         )
     }
 }

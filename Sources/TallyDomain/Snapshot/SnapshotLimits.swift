@@ -106,6 +106,7 @@ extension Record {
         if let problem = SnapshotLimits.instant(self.updatedAt, "update time") { return problem }
         if let problem = SnapshotLimits.counter(self.version, "version") { return problem }
         if let problem = self.track?.snapshotProblem { return problem }
+        if let effort = self.effort, !Validation.effort.contains(effort) { return "its effort is out of range" }
         return nil
     }
 }

@@ -317,7 +317,7 @@ extension Record {
     var fields: RecordFields {
         RecordFields(
             name: name, category: category, durationSeconds: durationSeconds, distanceMeters: distanceMeters,
-            place: place, date: date, note: note, source: source
+            place: place, date: date, note: note, source: source, effort: effort
         )
     }
 }

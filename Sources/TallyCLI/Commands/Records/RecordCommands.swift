@@ -27,7 +27,7 @@ enum RecordAddCommand: CommandHandler {
         abstract: "Log an activity.",
         discussion: "The name is the words given, trimmed (1-200 characters). Pace is derived when a distance is given.",
         arguments: [ArgumentSpec(name: "NAME", help: "What it was.", repeating: true)],
-        options: [RecordOptions.requiredCategory, RecordOptions.requiredDuration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
+        options: [RecordOptions.requiredCategory, RecordOptions.requiredDuration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note, RecordOptions.effort],
         examples: [
             CommandExample(command: "tally record add Morning run --category running --duration 27:30 --distance 5km", explanation: "Log a 5 km run of 27 minutes 30 seconds, now."),
             CommandExample(command: "tally record add Gym --category gym --duration 1h --date yesterday", explanation: "Log yesterday's gym session."),
@@ -44,7 +44,8 @@ enum RecordAddCommand: CommandHandler {
         guard let duration = command.value("duration") else { throw UsageError(kind: .missingArgument("--duration"), commandPath: path) }
         let input = RecordInput(
             name: command.arguments.joined(separator: " "), category: category, duration: duration,
-            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note")
+            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note"),
+            effort: command.value("effort")
         )
         MutationPrinter(context: context).print(try context.dispatcher().execute(.logRecord(input)), single: true)
     }
