@@ -179,7 +179,8 @@ public struct LogGenerator {
             date: Fixtures.epoch + Int64.random(in: -100_000_000...100_000, using: &random) * 1000,
             note: Bool.random(using: &random) ? nil : "felt \(hex(3)) ✓",
             source: Int.random(in: 0..<4, using: &random) == 0 ? .import : .local,
-            track: Int.random(in: 0..<3, using: &random) == 0 ? track() : nil
+            track: Int.random(in: 0..<3, using: &random) == 0 ? track() : nil,
+            effort: Bool.random(using: &random) ? nil : Int.random(in: 1...10, using: &random)
         )
     }
 
@@ -192,7 +193,14 @@ public struct LogGenerator {
             sha256: hex(64), format: ["gpx", "tcx", "fit"][Int.random(in: 0..<3, using: &random)],
             movingSeconds: Int.random(in: 0...20_000, using: &random),
             elevationGainMeters: Bool.random(using: &random) ? nil : Double(Int.random(in: 0...2_000, using: &random)),
-            bestEfforts: Array(efforts)
+            bestEfforts: Array(efforts),
+            sensors: Bool.random(using: &random) ? nil : SensorSummary(
+                averageHeartRate: Int.random(in: 100...180, using: &random), maxHeartRate: Int.random(in: 180...200, using: &random),
+                averageCadence: Bool.random(using: &random) ? nil : Int.random(in: 60...100, using: &random),
+                averagePower: Bool.random(using: &random) ? nil : Int.random(in: 100...300, using: &random),
+                normalizedPower: Bool.random(using: &random) ? nil : Int.random(in: 100...350, using: &random)
+            ),
+            analysisVersion: Int.random(in: 1...2, using: &random)
         )
     }
 
