@@ -55,6 +55,19 @@ struct ActivityFileTests {
         #expect(run.durationSeconds == 3_883)
         #expect(run.track?.movingSeconds == 3_773)
         #expect(run.track?.bestEfforts == [])
+        // Its times count from when the watch was switched on (17,217,864 s, below 0x10000000): the activity
+        // message's local_timestamp, 2012-02-13 12:21:03 local at relative 17,221,751, places the start at
+        // 11:16:16 local wall time (python-fitparse), read as UTC without a zone and corrected by one.
+        #expect(run.date == Timestamp.parse("2012-02-13T11:16:16Z"))
+        let prague = try #require(ZoneDatabase.zone(named: "Europe/Prague"))
+        #expect(try ActivityFile.summarize(try Self.fixture("compressed-speed-distance.fit"), zone: prague).date == Timestamp.parse("2012-02-13T10:16:16Z"))
+        // A file whose times are all relative and that has no activity message names no date: refused, never a 1990 activity.
+        let relative = KnownHostileFiles.fit(record: (4, 1_000), session: [((2, 4, 0x86), 1_000), ((7, 4, 0x86), 3_600_000)])
+        guard case .impossible(let reason)? = ActivityDecoderAttackTests.refusal(relative) else {
+            Issue.record("a relative-time FIT file was accepted")
+            return
+        }
+        #expect(reason.contains("0x10000000"))
     }
 
     @Test("FIT files that are not activities, cut short, or whose header lies about the size are refused")

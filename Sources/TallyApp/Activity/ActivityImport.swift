@@ -172,7 +172,7 @@ public struct ActivityImport {
         }
         let fields: RecordFields
         do {
-            fields = try ActivityFile.summarize(content, name: name, category: category)
+            fields = try ActivityFile.summarize(content, name: name, category: category, zone: zone)
         } catch {
             report.skipped.append(ActivitySkip(source: source, problem: error))
             return nil

@@ -30,8 +30,9 @@ public enum ActivityFile {
     /// time, distance (the device's total when it has one), elevation gain and best efforts.
     ///
     /// `name` and `category` override the file's own (a Strava CSV names them).
-    public static func summarize(_ bytes: [UInt8], name: String? = nil, category: String? = nil) throws(ActivityFileProblem) -> RecordFields {
-        let (format, parsed) = try parse(bytes)
+    public static func summarize(_ bytes: [UInt8], name: String? = nil, category: String? = nil, zone: Zone? = nil) throws(ActivityFileProblem) -> RecordFields {
+        var (format, parsed) = try parse(bytes)
+        if parsed.localClock, let zone { parsed.shift(by: -zone.offsetMs(at: parsed.deviceStart ?? parsed.points.first?.time ?? 0)) }
         let sha = SHA256.hex(SHA256.digest(bytes))
         return try fields(parsed, format: format, sha256: sha, name: name, category: category)
     }

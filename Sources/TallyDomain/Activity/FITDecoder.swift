@@ -28,6 +28,7 @@ public enum FITDecoder {
         } while offset + 12 <= bytes.count && isFIT(Array(bytes[offset..<(offset + 12)]))
         guard state.fileType == nil || state.fileType == 4 else { throw .notAnActivity }
         guard state.sawSessionOrRecord else { throw .notAnActivity }
+        if state.sawRelative { try anchor(&state) }
         return state.activity
     }
 
@@ -46,6 +47,31 @@ public enum FITDecoder {
         var sawSessionOrRecord = false
         var lastTimestamp: Int64 = 0
         var sessionSport: String?
+        /// A `date_time` below 0x10000000 was read: seconds since the device started, not a date.
+        var sawRelative = false
+        /// The `activity` message's timestamp and local_timestamp (local wall time), to place relative times.
+        var activityTimestamp: Int64?
+        var activityLocal: Int64?
+    }
+
+    /// The smallest FIT `date_time` that is a date; anything below is seconds since the device started.
+    static let firstAbsolute: Int64 = 0x1000_0000
+
+    /// Places a file whose times are relative to the device's start: the `activity` message's
+    /// local_timestamp (a date, local wall time) minus its relative timestamp is where the device's
+    /// clock started; the wall time is read as UTC here and corrected by the importer's zone
+    /// (`ParsedActivity.localClock`). A file without that anchor has no date.
+    private static func anchor(_ state: inout State) throws(ActivityFileProblem) {
+        guard let relative = state.activityTimestamp, relative < firstAbsolute, let local = state.activityLocal, local >= firstAbsolute else {
+            throw .impossible("its times count from when the device was switched on (FIT date_time below 0x10000000) and it names no date")
+        }
+        let shift = (local - relative) * 1000
+        func move(_ ms: Int64) -> Int64 { ms < (firstAbsolute + fitEpoch) * 1000 ? ms + shift : ms }
+        state.activity.deviceStart = state.activity.deviceStart.map(move)
+        for index in state.activity.points.indices { state.activity.points[index].time = state.activity.points[index].time.map(move) }
+        for index in state.activity.samples.indices { state.activity.samples[index].time = move(state.activity.samples[index].time) }
+        for index in state.activity.laps.indices { state.activity.laps[index].start = move(state.activity.laps[index].start) }
+        state.activity.localClock = true
     }
 
     /// Decodes one file of a chain starting at `start`; returns where the next one would start.
@@ -145,11 +171,15 @@ public enum FITDecoder {
             let seconds = try dateTime(raw, field: "timestamp")
             timestamp = seconds
             state.lastTimestamp = seconds
+            if seconds < firstAbsolute { state.sawRelative = true }
         }
         func instant(_ seconds: Int64) -> Int64 { (seconds + fitEpoch) * 1000 }
         switch definition.global {
         case 0:
             if let type = unsigned(0) { state.fileType = type }
+        case 34:
+            state.activityTimestamp = timestamp
+            if let local = unsigned(5) { state.activityLocal = try dateTime(local, field: "activity local_timestamp") }
         case 12:
             if let sport = unsigned(0), state.activity.sport == nil { state.activity.sport = "fit:\(sport)" }
             if let name = string(bytes, field: 3, definition, start: start), !name.isEmpty { state.activity.name = name }
@@ -157,7 +187,9 @@ public enum FITDecoder {
             state.sawSessionOrRecord = true
             if let sport = unsigned(5) { state.activity.sport = "fit:\(sport)" }
             if let start = unsigned(2) {
-                state.activity.deviceStart = min(state.activity.deviceStart ?? .max, instant(try dateTime(start, field: "session start_time")))
+                let seconds = try dateTime(start, field: "session start_time")
+                if seconds < firstAbsolute { state.sawRelative = true }
+                state.activity.deviceStart = min(state.activity.deviceStart ?? .max, instant(seconds))
             }
             if let elapsed = unsigned(7) { state.activity.deviceElapsedSeconds = (state.activity.deviceElapsedSeconds ?? 0) + Double(elapsed) / 1000 }
             if let timer = unsigned(8) { state.activity.deviceTimerSeconds = (state.activity.deviceTimerSeconds ?? 0) + Double(timer) / 1000 }

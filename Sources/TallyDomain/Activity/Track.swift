@@ -36,6 +36,9 @@ public struct ParsedActivity: Sendable, Equatable {
     public var samples: [SensorSample] = []
     /// The laps as the device recorded them (FIT `lap` messages, TCX `Lap`s), in file order.
     public var laps: [ParsedLap] = []
+    /// The times are the device's local wall clock read as UTC (a FIT file with times relative to the
+    /// device's start, placed by its local timestamp): the importer's zone corrects them.
+    public var localClock = false
 
     public init(
         sport: String? = nil, name: String? = nil, deviceStart: Int64? = nil, deviceElapsedSeconds: Double? = nil,
@@ -111,5 +114,16 @@ public struct ParsedLap: Sendable, Equatable {
     public static func figure(_ value: Double?, max: Double) -> Double? {
         guard let value, value.isFinite, value >= 0, value <= max else { return nil }
         return value
+    }
+}
+
+extension ParsedActivity {
+    /// Moves every time by `ms` (a local wall clock to UTC).
+    mutating func shift(by ms: Int64) {
+        deviceStart = deviceStart.map { $0 + ms }
+        for index in points.indices { points[index].time = points[index].time.map { $0 + ms } }
+        for index in samples.indices { samples[index].time += ms }
+        for index in laps.indices { laps[index].start += ms }
+        localClock = false
     }
 }
