@@ -55,6 +55,9 @@ struct RecordImportCommandTests {
         #expect(records[0].objectValue?["date"] == "2026-11-02T07:00:00Z")
         #expect(records[0].objectValue?["track"]?.objectValue?["format"] == "gpx")
         #expect(records[3].objectValue?["track"] == .null)
+        // Strava's Activity Description is the note; rows without one have none.
+        #expect(records[3].objectValue?["note"] == "\"quoted\" note")
+        #expect(records[0].objectValue?["note"] == .null)
         #expect(records.allSatisfy { $0.objectValue?["source"] == "import" })
     }
 
