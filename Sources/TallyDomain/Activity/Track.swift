@@ -11,12 +11,15 @@ public struct TrackPoint: Sendable, Equatable {
     public var latitude: Double
     public var longitude: Double
     public var elevation: Double?
+    /// The first point of a GPX track or segment after another: the way from the previous point was not recorded.
+    public var startsSegment = false
 
-    public init(time: Int64?, latitude: Double, longitude: Double, elevation: Double? = nil) {
+    public init(time: Int64?, latitude: Double, longitude: Double, elevation: Double? = nil, startsSegment: Bool = false) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
         self.elevation = elevation
+        self.startsSegment = startsSegment
     }
 }
 

@@ -100,7 +100,8 @@ public enum TrackGeometry {
                 continue
             }
             let dt = Double(time - lastTime) / 1000
-            var step = distance(previous, point)
+            // Between two GPX segments or tracks the way was not recorded: no distance, no moving time.
+            var step = point.startsSegment ? 0 : distance(previous, point)
             if step / dt > limit {
                 if index < points.count, let nextTime = points[index].time, nextTime > lastTime,
                    distance(previous, points[index]) / (Double(nextTime - lastTime) / 1000) <= limit {

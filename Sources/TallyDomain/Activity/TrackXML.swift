@@ -11,6 +11,7 @@ public enum TrackXML {
         var metadataName: String?
         var sawGPX = false
         var sensors = PendingSample()
+        var segmentStart = false
         try read(bytes) { event in
             switch event {
             case .start(let name, let attributes):
@@ -20,11 +21,13 @@ public enum TrackXML {
                 }
                 path.append(name)
                 text = ""
+                if name == "trkseg" { segmentStart = true }
                 if name == "trkpt" {
                     guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init) else {
                         throw ActivityFileProblem.corrupt("a trkpt without a numeric lat and lon")
                     }
-                    point = TrackPoint(time: nil, latitude: lat, longitude: lon)
+                    point = TrackPoint(time: nil, latitude: lat, longitude: lon, startsSegment: segmentStart && !activity.points.isEmpty)
+                    segmentStart = false
                 }
             case .text(let value):
                 text += value
@@ -33,9 +36,10 @@ public enum TrackXML {
                 switch (parent, name) {
                 case ("trkpt", "ele"): point?.elevation = Double(trimmed(text))
                 case ("trkpt", "time"): point?.time = Timestamp.parse(trimmed(text))
-                case ("trk", "name"): activity.name = trimmed(text)
+                // A file of several tracks is named after its first.
+                case ("trk", "name"): if activity.name == nil { activity.name = trimmed(text) }
                 case ("metadata", "name"), ("gpx", "name"): metadataName = trimmed(text)
-                case ("trk", "type"): activity.sport = trimmed(text)
+                case ("trk", "type"): if activity.sport == nil { activity.sport = trimmed(text) }
                 default: break
                 }
                 if point != nil, let channel = sensorChannel(name) {
