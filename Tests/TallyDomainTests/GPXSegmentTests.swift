@@ -31,3 +31,22 @@ struct GPXSegmentTests {
         #expect(abs(kilometre.seconds - 333.3) < 1)
     }
 }
+
+/// Best efforts faster than the world record are never kept.
+@Suite("best efforts and world records")
+struct WorldRecordTests {
+    @Test("a run at 12 m/s (a car, or a ride recorded as a run) keeps no best effort faster than the world record")
+    func filtered() throws {
+        // 12 m/s passes the GPS filter on foot but beats every world record from 400 m (43.03 s) to the marathon.
+        let fast = SyntheticTrack.line(speed: 11.9, seconds: 4_000)
+        let run = try ActivityFile.summarize(Array(SyntheticTrack.gpx(fast).utf8))
+        #expect(run.track?.bestEfforts == [])
+        // At 6 m/s (a 2:46 km) the efforts are slower than the records and kept; the marathon is too long for the track.
+        let quick = try ActivityFile.summarize(Array(SyntheticTrack.gpx(SyntheticTrack.line(speed: 6, seconds: 4_000)).utf8))
+        #expect(quick.track?.bestEfforts.map(\.meters) == [400, 1_000, 1_609, 5_000, 10_000, 21_097])
+        // The same speed is fine on a bike.
+        #expect(!BestEfforts.beatsWorldRecord(TrackEffort(meters: 10_000, seconds: 840), category: "cycling"))
+        #expect(BestEfforts.beatsWorldRecord(TrackEffort(meters: 400, seconds: 43.0), category: "walking"))
+        #expect(!BestEfforts.beatsWorldRecord(TrackEffort(meters: 400, seconds: 43.03), category: "running"))
+    }
+}

@@ -68,7 +68,10 @@ public enum ActivityFile {
         let moving = min(try wholeSeconds(parsed.deviceTimerSeconds ?? (hasTrack ? profile.movingSeconds : elapsed), "moving time"), seconds)
         let distance = try measure(parsed.deviceDistanceMeters ?? (hasTrack ? profile.distance : nil), "distance", max: Validation.maxDistanceMeters)
         let gain = try measure(parsed.deviceAscentMeters ?? (profile.hasElevation ? profile.elevationGain : nil), "total ascent", max: Validation.maxElevationGainMeters)
-        let efforts = hasTrack ? BestEfforts.find(in: profile, targets: BestEfforts.distances(category: category)) : []
+        // Nothing faster than the world record is a best effort (a GPS error, a ride recorded as a run).
+        let efforts = hasTrack
+            ? BestEfforts.find(in: profile, targets: BestEfforts.distances(category: category)).filter { !BestEfforts.beatsWorldRecord($0, category: category) }
+            : []
         let title = (name ?? parsed.name).flatMap { try? Validation.name($0) } ?? defaultName(category)
         let track = TrackSummary(
             sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts,

@@ -8,7 +8,7 @@ enum TrainingDetail {
     static let mile = 1_609.344
 
     /// Categories shown with a speed rather than a pace.
-    static let speedCategories: Set<String> = ["cycling", "skiing", "alpine-skiing", "snowboarding", "inline-skating"]
+    static let speedCategories: Set<String> = ["cycling", "skiing", "snowboarding", "skating"]
 
     /// The detail of `record`, or nil when it has no track or its file is not stored.
     static func compute(_ record: Record, state: ReadModel, log: EventLog, miles: Bool, zone: Zone) throws -> (ActivityDetail, AthleteSettings)? {
