@@ -19,6 +19,8 @@ public struct ActivityImportReport: Sendable {
     /// Sources whose activity was already in the log.
     public var alreadyPresent: [String] = []
     public var skipped: [ActivitySkip] = []
+    /// Files imported with a warning: cut short, what they held was imported.
+    public var cutShort: [String] = []
     /// Bytes of files read (as stored on disk) and the files read.
     public var bytesRead = 0
     public var filesRead = 0
@@ -172,7 +174,9 @@ public struct ActivityImport {
         }
         let fields: RecordFields
         do {
-            fields = try ActivityFile.summarize(content, name: name, category: category, zone: zone)
+            let summary = try ActivityFile.summarizeReporting(content, name: name, category: category, zone: zone)
+            fields = summary.fields
+            if summary.truncated { report.cutShort.append(source) }
         } catch {
             report.skipped.append(ActivitySkip(source: source, problem: error))
             return nil

@@ -614,6 +614,7 @@ extension Language {
             .columnFitness: .text("Kondice"),
             .columnFatigue: .text("Únava"),
             .columnForm: .text("Forma"),
+            .activityCutShortImported: .text("{source} je useknutý; importováno, co obsahuje"),
         ]
     )
 }

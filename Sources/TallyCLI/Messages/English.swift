@@ -547,6 +547,7 @@ extension Language {
             .columnFitness: .text("Fitness"),
             .columnFatigue: .text("Fatigue"),
             .columnForm: .text("Form"),
+            .activityCutShortImported: .text("{source} is cut short; what it holds was imported"),
         ]
     )
 }

@@ -552,4 +552,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case columnFitness = "column.fitness"
     case columnFatigue = "column.fatigue"
     case columnForm = "column.form"
+    case activityCutShortImported = "activity.cut-short-imported"
 }

@@ -31,10 +31,15 @@ public enum ActivityFile {
     ///
     /// `name` and `category` override the file's own (a Strava CSV names them).
     public static func summarize(_ bytes: [UInt8], name: String? = nil, category: String? = nil, zone: Zone? = nil) throws(ActivityFileProblem) -> RecordFields {
+        try summarizeReporting(bytes, name: name, category: category, zone: zone).fields
+    }
+
+    /// `summarize`, also saying whether the file was cut short (what it held was read).
+    public static func summarizeReporting(_ bytes: [UInt8], name: String? = nil, category: String? = nil, zone: Zone? = nil) throws(ActivityFileProblem) -> (fields: RecordFields, truncated: Bool) {
         var (format, parsed) = try parse(bytes)
         if parsed.localClock, let zone { parsed.shift(by: -zone.offsetMs(at: parsed.deviceStart ?? parsed.points.first?.time ?? 0)) }
         let sha = SHA256.hex(SHA256.digest(bytes))
-        return try fields(parsed, format: format, sha256: sha, name: name, category: category)
+        return (try fields(parsed, format: format, sha256: sha, name: name, category: category), parsed.truncated)
     }
 
     /// The file's format and what it says, before anything is computed from it.

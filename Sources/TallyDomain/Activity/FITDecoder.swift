@@ -27,6 +27,10 @@ public enum FITDecoder {
             offset = try decodeFile(bytes, at: offset, into: &state)
         } while offset + 12 <= bytes.count && isFIT(Array(bytes[offset..<(offset + 12)]))
         guard state.fileType == nil || state.fileType == 4 else { throw .notAnActivity }
+        if state.activity.truncated {
+            // A file cut short keeps what it holds when that is an activity: at least two timed records.
+            guard state.activity.points.count + state.activity.samples.count >= 2 || state.activity.deviceStart != nil else { throw .truncated }
+        }
         guard state.sawSessionOrRecord else { throw .notAnActivity }
         if state.sawRelative { try anchor(&state) }
         return state.activity
@@ -83,10 +87,28 @@ public enum FITDecoder {
         guard bytes.count - start >= headerSize else { throw .truncated }
         let dataSize = Int(bytes[start + 4]) | Int(bytes[start + 5]) << 8 | Int(bytes[start + 6]) << 16 | Int(bytes[start + 7]) << 24
         let dataStart = start + headerSize
-        let dataEnd = dataStart + dataSize
-        guard dataEnd + 2 <= bytes.count else { throw .truncated }
-        let stored = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
-        if stored != 0, crc(bytes[start..<dataEnd]) != stored { throw .corrupt("the FIT file's checksum does not match its content") }
+        var dataEnd = dataStart + dataSize
+        // Cut short (the header promises more than the file has): read the messages that are whole, no CRC to check.
+        let cut = dataEnd + 2 > bytes.count
+        if cut {
+            guard start == 0 else { throw .truncated }
+            dataEnd = bytes.count
+            state.activity.truncated = true
+        } else {
+            let stored = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
+            if stored != 0, crc(bytes[start..<dataEnd]) != stored { throw .corrupt("the FIT file's checksum does not match its content") }
+        }
+        do {
+            try messages(bytes, from: dataStart, to: dataEnd, into: &state)
+        } catch {
+            // The last message of a file cut short is cut too: what came before it stands.
+            guard cut, error == .truncated else { throw error }
+        }
+        return cut ? bytes.count : dataEnd + 2
+    }
+
+    /// Reads the records between `dataStart` and `dataEnd`.
+    private static func messages(_ bytes: [UInt8], from dataStart: Int, to dataEnd: Int, into state: inout State) throws(ActivityFileProblem) {
         var definitions: [Int: Definition] = [:]
         var position = dataStart
         while position < dataEnd {
@@ -131,7 +153,6 @@ public enum FITDecoder {
                 position = try message(bytes, at: position, end: dataEnd, definition, timestamp: nil, &state)
             }
         }
-        return dataEnd + 2
     }
 
     /// Reads one data message and keeps what an activity needs.

@@ -42,6 +42,8 @@ public struct ParsedActivity: Sendable, Equatable {
     /// The times are the device's local wall clock read as UTC (a FIT file with times relative to the
     /// device's start, placed by its local timestamp): the importer's zone corrects them.
     public var localClock = false
+    /// The file was cut short (a FIT file whose header promises more bytes): this is what it held.
+    public var truncated = false
 
     public init(
         sport: String? = nil, name: String? = nil, deviceStart: Int64? = nil, deviceElapsedSeconds: Double? = nil,
