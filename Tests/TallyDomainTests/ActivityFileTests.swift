@@ -4,6 +4,7 @@ import Testing
 import TallyTestSupport
 @testable import TallyEssentials
 @testable import TallyInterchange
+@testable import TallyPlatform
 
 /// GPX, TCX and FIT files written by devices and tools (Tests/Fixtures/activities, see its README),
 /// generated files of known geometry, and hostile ones.
@@ -57,15 +58,35 @@ struct ActivityFileTests {
         #expect(run.durationSeconds == 3_883)
         #expect(run.track?.movingSeconds == 3_773)
         #expect(run.track?.bestEfforts == [])
+        // Its times count from when the watch was switched on (17,217,864 s, below 0x10000000): the activity
+        // message's local_timestamp, 2012-02-13 12:21:03 local at relative 17,221,751, places the start at
+        // 11:16:16 local wall time (python-fitparse), read as UTC without a zone and corrected by one.
+        #expect(run.date == Timestamp.parse("2012-02-13T11:16:16Z"))
+        let prague = try #require(ZoneDatabase.zone(named: "Europe/Prague"))
+        #expect(try ActivityFile.summarize(try Self.fixture("compressed-speed-distance.fit"), zone: prague).date == Timestamp.parse("2012-02-13T10:16:16Z"))
+        // A file whose times are all relative and that has no activity message names no date: refused, never a 1990 activity.
+        let relative = KnownHostileFiles.fit(record: (4, 1_000), session: [((2, 4, 0x86), 1_000), ((7, 4, 0x86), 3_600_000)])
+        guard case .impossible(let reason)? = ActivityDecoderAttackTests.refusal(relative) else {
+            Issue.record("a relative-time FIT file was accepted")
+            return
+        }
+        #expect(reason.contains("0x10000000"))
     }
 
-    @Test("FIT files that are not activities, cut short, or whose header lies about the size are refused")
+    @Test("FIT files that are not activities or hold nothing are refused; a file cut short imports what it holds")
     func badFIT() throws {
         #expect(throws: ActivityFileProblem.notAnActivity) { try Self.summary("weight-scale.fit") }
-        #expect(throws: ActivityFileProblem.truncated) { try Self.summary("truncated.fit") }
+        // Cut mid-record: python-fitparse reads 14 records from 21:22:26 to 21:22:39 and 5.73 m before the end of the file.
+        let cut = try ActivityFile.summarizeReporting(try Self.fixture("truncated.fit"))
+        #expect(cut.truncated)
+        #expect(cut.fields.date == Timestamp.parse("2012-04-09T21:22:26Z"))
+        #expect(abs(cut.fields.durationSeconds - 13) <= 1)
+        #expect(abs((cut.fields.distanceMeters ?? 0) - 5.73) < 0.1)
+        #expect(try ActivityFile.summarizeReporting(try Self.fixture("fenix5-run.fit")).truncated == false)
         var lying = try Self.fixture("fenix5-run.fit")
         lying[4] = 0xFF; lying[5] = 0xFF; lying[6] = 0xFF; lying[7] = 0x7F
-        #expect(throws: ActivityFileProblem.truncated) { try ActivityFile.summarize(lying) }
+        // A header promising more than the file holds is a file cut short: what it holds is read.
+        #expect(try ActivityFile.summarizeReporting(lying).truncated)
         var damaged = try Self.fixture("fenix5-run.fit")
         damaged[200] ^= 0x55
         #expect(throws: ActivityFileProblem.self) { try ActivityFile.summarize(damaged) }
@@ -90,14 +111,16 @@ struct ActivityFileTests {
         #expect(abs((run.distanceMeters ?? 0) - 4_686.31) / 4_686.31 < 0.001)
         #expect(run.date == Timestamp.parse("2012-12-26T21:29:53Z"))
         #expect(run.durationSeconds == 1_992)
-        #expect(run.track?.movingSeconds == 1_993)
+        // The laps add up to 1,993 s, a second more than the points span: moving time is never longer than elapsed.
+        #expect(run.track?.movingSeconds == 1_992)
         #expect(run.track?.format == "tcx")
     }
 
     @Test("GPX 1.0 from gpxpy's tests: a track with times is an activity; waypoints only are not; no times is refused")
     func gpxFixtures() throws {
         let lake = try Self.summary("cerknicko-jezero.gpx")
-        #expect(lake.name == "ACTIVE LOG #8")
+        // Eight tracks, ACTIVE LOG to ACTIVE LOG #8: named after the first, not the last.
+        #expect(lake.name == "ACTIVE LOG")
         #expect(lake.date == Timestamp.parse("2010-08-05T14:23:59Z"))
         #expect(lake.track?.format == "gpx")
         #expect(throws: ActivityFileProblem.noTimestamps) { try Self.summary("gpx1.0-all-fields.gpx") }

@@ -10,7 +10,7 @@ public struct LogGenerator {
     public static let coveredTypes: Set<String> = [
         "todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored",
         "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
-        "series.started", "series.changed", "series.ended", "series.resumed",
+        "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
     ]
 
     private var random: SeededRandom
@@ -68,7 +68,8 @@ public struct LogGenerator {
 
     /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
     private mutating func next() -> EventEnvelope {
-        let roll = Int.random(in: 0..<145, using: &random)
+        let roll = Int.random(in: 0..<148, using: &random)
+        if roll >= 145 { return athleteEvent() }
         if roll >= 130 { return nextSeriesEvent(roll: roll - 130) }
         if roll >= 100 { return nextRecordEvent(roll: roll - 100) }
         if todos.isEmpty || roll < 25 {
@@ -95,6 +96,19 @@ public struct LogGenerator {
         default:
             return factory.make(.historyRedone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
         }
+    }
+
+    /// An athlete entry on one of a few days, some values set, some zones.
+    private mutating func athleteEvent() -> EventEnvelope {
+        let day = LocalDate(year: 2025, month: Int.random(in: 1...12, using: &random), day: 1)!
+        let entry = AthleteEntry(
+            from: day, maxHeartRate: Bool.random(using: &random) ? Int.random(in: 180...200, using: &random) : nil,
+            restingHeartRate: Bool.random(using: &random) ? Int.random(in: 40...60, using: &random) : nil,
+            thresholdHeartRate: Bool.random(using: &random) ? Int.random(in: 150...175, using: &random) : nil,
+            ftp: Bool.random(using: &random) ? Int.random(in: 150...400, using: &random) : nil,
+            heartRateZones: Bool.random(using: &random) ? [80, 88, 94, 100] : nil
+        )
+        return factory.make(.athleteSet(entry), stream: AthleteHistory.stream)
     }
 
     private mutating func newStream() -> String {
@@ -166,7 +180,8 @@ public struct LogGenerator {
             date: Fixtures.epoch + Int64.random(in: -100_000_000...100_000, using: &random) * 1000,
             note: Bool.random(using: &random) ? nil : "felt \(hex(3)) ✓",
             source: Int.random(in: 0..<4, using: &random) == 0 ? .import : .local,
-            track: Int.random(in: 0..<3, using: &random) == 0 ? track() : nil
+            track: Int.random(in: 0..<3, using: &random) == 0 ? track() : nil,
+            effort: Bool.random(using: &random) ? nil : Int.random(in: 1...10, using: &random)
         )
     }
 
@@ -179,7 +194,14 @@ public struct LogGenerator {
             sha256: hex(64), format: ["gpx", "tcx", "fit"][Int.random(in: 0..<3, using: &random)],
             movingSeconds: Int.random(in: 0...20_000, using: &random),
             elevationGainMeters: Bool.random(using: &random) ? nil : Double(Int.random(in: 0...2_000, using: &random)),
-            bestEfforts: Array(efforts)
+            bestEfforts: Array(efforts),
+            sensors: Bool.random(using: &random) ? nil : SensorSummary(
+                averageHeartRate: Int.random(in: 100...180, using: &random), maxHeartRate: Int.random(in: 180...200, using: &random),
+                averageCadence: Bool.random(using: &random) ? nil : Int.random(in: 60...100, using: &random),
+                averagePower: Bool.random(using: &random) ? nil : Int.random(in: 100...300, using: &random),
+                normalizedPower: Bool.random(using: &random) ? nil : Int.random(in: 100...350, using: &random)
+            ),
+            analysisVersion: Int.random(in: 1...2, using: &random)
         )
     }
 

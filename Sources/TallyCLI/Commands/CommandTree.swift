@@ -18,6 +18,7 @@ enum CommandTree {
                 .command(RecordFilterSetCommand.self), .command(RecordFilterShowCommand.self), .command(RecordFilterResetCommand.self),
             ]),
             .command(RecordExportCommand.self), .command(RecordImportCommand.self), .command(RecordBestsCommand.self),
+            .command(RecordReanalyzeCommand.self),
         ]),
         .command(StatsCommand.self), .command(InfoCommand.self),
         .command(SnapshotCommand.self), .command(RebuildCommand.self),
@@ -27,6 +28,7 @@ enum CommandTree {
         .command(CompletionsCommand.self), .command(CompleteCommand.self), .command(ManCommand.self), .command(ReferenceCommand.self),
         .group(RemoteGroup.spec, [.command(RemoteSetCommand.self), .command(RemoteShowCommand.self), .command(RemoteRemoveCommand.self)]),
         .command(SyncCommand.self), .command(ConflictsCommand.self),
+        .group(AthleteGroup.spec, [.command(AthleteSetCommand.self), .command(AthleteShowCommand.self)]), .command(LoadCommand.self),
         .command(ReportCommand.self),
         ]
     }

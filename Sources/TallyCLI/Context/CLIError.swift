@@ -182,6 +182,11 @@ enum InvalidInputMessages {
         case .untilBeforeDue(let until, let due): return catalog.text(.errorUntilBeforeDue, ["until": until, "due": due])
         case .invalidRecurFrom(let value): return catalog.text(.errorInvalidRecurFrom, ["value": value])
         case .notRecurring(let number): return catalog.text(.errorNotRecurring, ["number": String(number)])
+        case .trainingValue(let option, let value, let low, let high):
+            return catalog.text(.errorTrainingValue, ["option": option, "value": value, "low": String(low), "high": String(high)])
+        case .invalidZones(let value): return catalog.text(.errorInvalidZones, ["value": value])
+        case .athleteConflict(let reason): return catalog.text(.errorAthleteConflict, ["reason": reason])
+        case .athleteNothingToSet: return catalog.text(.errorAthleteNothingToSet)
         }
     }
 }

@@ -67,6 +67,14 @@ struct ChangeDescriber {
             if parts.isEmpty { continue }
             lines.append(catalog.text(.auditItemChange, ["label": label, "changes": parts.joined(separator: ", ")]))
         }
+        if before.athlete != after.athlete {
+            let days = Set(before.athlete.entries.map(\.from) + after.athlete.entries.map(\.from)).sorted()
+            for day in days where before.athlete.entry(on: day) != after.athlete.entry(on: day) {
+                let old = before.athlete.entry(on: day).map(AthleteText.values) ?? "-"
+                let new = after.athlete.entry(on: day).map(AthleteText.values) ?? "-"
+                lines.append(catalog.text(.auditAthleteChange, ["from": day.description, "old": old.isEmpty ? "-" : old, "new": new.isEmpty ? "-" : new]))
+            }
+        }
         for scope in FilterScope.allCases where before.filters[scope] != after.filters[scope] {
             lines.append(catalog.text(.auditViewChange, ["scope": scope.rawValue, "from": view(before.filters[scope]), "to": view(after.filters[scope])]))
         }
@@ -103,6 +111,7 @@ struct ChangeDescriber {
         add("place", keys?.place != nil, value(before.place.map(quote)), value(after.place.map(quote)))
         add("date", keys?.date != nil, records.date(before.date), records.date(after.date))
         add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        add("analysis", keys?.track != nil, value(before.track.map { String($0.analysisVersion) }), value(after.track.map { String($0.analysisVersion) }))
         return parts
     }
 
@@ -131,6 +140,7 @@ struct ChangeDescriber {
         case "place": changes.place.map { (label(.fieldPlace), value($0.map(quote))) }
         case "date": changes.date.map { (label(.fieldDate), RecordRenderer(context: context).date($0)) }
         case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
+        case "track": changes.track.map { ("analysis", String($0.analysisVersion)) }
         default: nil
         }
     }

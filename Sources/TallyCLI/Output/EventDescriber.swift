@@ -59,6 +59,7 @@ struct EventDescriber {
             if let place = changes.place { parts.append(fieldChange("place", place.map(quote))) }
             if let date = changes.date { parts.append(catalog.text(.historyFieldSet, ["field": "date", "value": Timestamp.formatLocal(date, in: zone, withTime: true)])) }
             if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
+            if let track = changes.track { parts.append(catalog.text(.historyFieldSet, ["field": "analysis", "value": String(track.analysisVersion)])) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .recordDeleted: return catalog.text(.historyDeleted)
         case .recordRestored: return catalog.text(.historyRestored)
@@ -71,6 +72,9 @@ struct EventDescriber {
             return catalog.text(.historyFilterSaved, ["scope": scope.rawValue, "filter": options.isEmpty ? catalog.text(.filterDefaultOptions) : options])
         case .filterReset(let scope):
             return catalog.text(.historyFilterReset, ["scope": scope.rawValue])
+        case .athleteSet(let entry):
+            let values = AthleteText.values(entry)
+            return catalog.text(.historyAthleteSet, ["from": entry.from.description, "values": values.isEmpty ? "-" : values])
         case .historyUndone(let command):
             return catalog.text(.historyUndone, ["command": String(command.prefix(8))])
         case .historyRedone(let command):

@@ -33,7 +33,7 @@ enum JSONShapes {
     }
 
     static func record(_ record: Record) -> JSON {
-        .object([
+        var shape: JSONObject = [
             "id": .string(record.id),
             "number": .int(Int64(record.number)),
             "name": .string(record.name),
@@ -49,7 +49,9 @@ enum JSONShapes {
             "updatedAt": .string(Timestamp.format(record.updatedAt)),
             "deleted": .bool(record.deleted),
             "track": record.track.map { .object(TrackPayload.encode($0)) } ?? .null,
-        ])
+        ]
+        if let effort = record.effort { shape["effort"] = .int(Int64(effort)) }
+        return .object(shape)
     }
 
     static func event(_ event: EventEnvelope) -> JSON {

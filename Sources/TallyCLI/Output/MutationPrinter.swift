@@ -77,6 +77,7 @@ enum NoticeText {
         case .notDeleted(let number): catalog.text(.noticeNotDeleted, ["number": String(number)])
         case .recordNotDeleted(let number): catalog.text(.noticeRecordNotDeleted, ["number": String(number)])
         case .recordAlreadyImported(let id): catalog.text(.noticeRecordAlreadyImported, ["id": String(id.prefix(8))])
+        case .athleteUnchanged: catalog.text(.noticeAthleteUnchanged)
         }
     }
 }

@@ -74,6 +74,27 @@ struct RecordRenderer {
         return text
     }
 
+    /// Heart rate, cadence and power rows of the detail view, for the figures the file had.
+    func sensorRows(_ sensors: SensorSummary?) -> [(String, String)] {
+        guard let sensors else { return [] }
+        var rows: [(String, String)] = []
+        let none = "-"
+        if sensors.averageHeartRate != nil || sensors.maxHeartRate != nil {
+            rows.append((catalog.text(.fieldHeartRate), catalog.text(.sensorHeartRate, [
+                "average": sensors.averageHeartRate.map(String.init) ?? none, "max": sensors.maxHeartRate.map(String.init) ?? none,
+            ])))
+        }
+        if let cadence = sensors.averageCadence {
+            rows.append((catalog.text(.fieldCadence), catalog.text(.sensorCadence, ["average": String(cadence)])))
+        }
+        if sensors.averagePower != nil || sensors.normalizedPower != nil {
+            rows.append((catalog.text(.fieldPower), catalog.text(.sensorPower, [
+                "average": sensors.averagePower.map(String.init) ?? none, "normalized": sensors.normalizedPower.map(String.init) ?? none,
+            ])))
+        }
+        return rows
+    }
+
     /// The detail view of `record show`, ending with the record's history.
     func detail(_ record: Record, history: [EventEnvelope]) -> String {
         var rows: [(String, String)] = [
@@ -87,6 +108,9 @@ struct RecordRenderer {
             (catalog.text(.fieldPace), record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "-"),
             (catalog.text(.fieldPlace), record.place.map(TerminalText.escaped) ?? "-"),
             (catalog.text(.fieldNote), record.note.map(TerminalText.escapedKeepingLines) ?? "-"),
+        ]
+        if let effort = record.effort { rows.append((catalog.text(.fieldEffort), "\(effort)/10")) }
+        rows += [
             (catalog.text(.fieldSource), record.source.rawValue),
             (catalog.text(.fieldStatus), catalog.text(record.deleted ? .statusDeleted : .statusActive)),
             (catalog.text(.fieldCreated), date(record.createdAt)),
@@ -97,7 +121,7 @@ struct RecordRenderer {
                 (catalog.text(.fieldMovingTime), ActivityDuration.format(max(track.movingSeconds, 1))),
                 (catalog.text(.fieldElevationGain), track.elevationGainMeters.map { "\(Int($0.rounded())) m" } ?? "-"),
                 (catalog.text(.fieldTrack), "\(track.format) sha256:\(track.sha256.prefix(16))"),
-            ], at: 8)
+            ] + sensorRows(track.sensors), at: 8)
         }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }

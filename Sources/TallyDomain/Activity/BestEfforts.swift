@@ -1,3 +1,4 @@
+
 /// The standard distances tally keeps best efforts for, and how they are found in a track.
 public enum BestEfforts {
     /// Distances in metres for running and every category but cycling: 400 m, 1 km, 1 mile, 5 km, 10 km, half marathon, marathon.
@@ -8,6 +9,22 @@ public enum BestEfforts {
     /// The distances that count for a category.
     public static func distances(category: String) -> [Int] {
         category == "cycling" ? cyclingDistances : footDistances
+    }
+
+    /// The men's world records on foot (World Athletics, November 2026), seconds: 400 m 43.03
+    /// (van Niekerk 2016), 1,000 m 2:11.96 (Ngeny 1999), mile 3:43.13 (El Guerrouj 1999), 5,000 m
+    /// 12:35.36 (Cheptegei 2020), 10,000 m 26:11.00 (Cheptegei 2020), half marathon 57:30 (Kiplimo
+    /// 2024), marathon 2:00:35 (Kiptum 2023). A stretch of a track faster than these is a GPS error,
+    /// a ride or a car, never a best effort on foot.
+    public static let footWorldRecords: [Int: Double] = [
+        400: 43.03, 1_000: 131.96, 1_609: 223.13, 5_000: 755.36, 10_000: 1_571.0, 21_097: 3_450.0, 42_195: 7_235.0,
+    ]
+
+    /// True when `effort` in `category` beats the world record for its distance (on foot only; a
+    /// bike's top speed is bounded by the GPS filter).
+    public static func beatsWorldRecord(_ effort: TrackEffort, category: String) -> Bool {
+        guard category != "cycling", let record = footWorldRecords[effort.meters] else { return false }
+        return effort.seconds < record
     }
 
     /// A whole activity without a track counts for a distance when its length is within this fraction of it.

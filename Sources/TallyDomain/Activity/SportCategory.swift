@@ -1,3 +1,4 @@
+
 /// Maps the sport a file or export names to a tally category.
 public enum SportCategory {
     /// `running`, `cycling`, `swimming`, `walking`, `hiking`, ... from GPX `type`, TCX `Sport`,

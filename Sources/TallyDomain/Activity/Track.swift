@@ -1,3 +1,4 @@
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,12 +12,15 @@ public struct TrackPoint: Sendable, Equatable {
     public var latitude: Double
     public var longitude: Double
     public var elevation: Double?
+    /// The first point of a GPX track or segment after another: the way from the previous point was not recorded.
+    public var startsSegment = false
 
-    public init(time: Int64?, latitude: Double, longitude: Double, elevation: Double? = nil) {
+    public init(time: Int64?, latitude: Double, longitude: Double, elevation: Double? = nil, startsSegment: Bool = false) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
         self.elevation = elevation
+        self.startsSegment = startsSegment
     }
 }
 
@@ -32,6 +36,15 @@ public struct ParsedActivity: Sendable, Equatable {
     public var deviceDistanceMeters: Double?
     public var deviceAscentMeters: Double?
     public var points: [TrackPoint]
+    /// Heart rate, cadence and power as the file recorded them (with or without a position).
+    public var samples: [SensorSample] = []
+    /// The laps as the device recorded them (FIT `lap` messages, TCX `Lap`s), in file order.
+    public var laps: [ParsedLap] = []
+    /// The times are the device's local wall clock read as UTC (a FIT file with times relative to the
+    /// device's start, placed by its local timestamp): the importer's zone corrects them.
+    public var localClock = false
+    /// The file was cut short (a FIT file whose header promises more bytes): this is what it held.
+    public var truncated = false
 
     public init(
         sport: String? = nil, name: String? = nil, deviceStart: Int64? = nil, deviceElapsedSeconds: Double? = nil,
@@ -83,4 +96,40 @@ public enum ActivityLimits {
     public static let maxFileBytes = 256 << 20
     /// Deepest XML nesting accepted; GPX and TCX need fewer than ten levels.
     public static let maxXMLDepth = 64
+}
+
+/// One lap as the device wrote it; each figure already checked (finite, 0 to 7 days or 1,000 km).
+public struct ParsedLap: Sendable, Equatable {
+    /// ms since the Unix epoch.
+    public var start: Int64
+    public var elapsedSeconds: Double?
+    public var timerSeconds: Double?
+    public var distanceMeters: Double?
+
+    public init(start: Int64, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil, distanceMeters: Double? = nil) {
+        self.start = start
+        self.elapsedSeconds = elapsedSeconds
+        self.timerSeconds = timerSeconds
+        self.distanceMeters = distanceMeters
+    }
+
+    /// Most laps kept per file.
+    public static let maxLaps = 10_000
+
+    /// A lap figure inside 0...max, or nil (an impossible lap figure is left out, not a refusal).
+    public static func figure(_ value: Double?, max: Double) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= max else { return nil }
+        return value
+    }
+}
+
+extension ParsedActivity {
+    /// Moves every time by `ms` (a local wall clock to UTC).
+    public mutating func shift(by ms: Int64) {
+        deviceStart = deviceStart.map { $0 + ms }
+        for index in points.indices { points[index].time = points[index].time.map { $0 + ms } }
+        for index in samples.indices { samples[index].time += ms }
+        for index in laps.indices { laps[index].start += ms }
+        localClock = false
+    }
 }

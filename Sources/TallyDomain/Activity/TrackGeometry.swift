@@ -1,3 +1,4 @@
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -58,6 +59,8 @@ public enum TrackGeometry {
         public var hasElevation = false
         /// How many points the filter dropped.
         public var dropped = 0
+        /// The height of each kept point, when it has a finite one.
+        public var elevations: [Double?] = []
 
         public var distance: Double { meters.last ?? 0 }
         public var elapsed: Double { seconds.last ?? 0 }
@@ -89,6 +92,7 @@ public enum TrackGeometry {
                 profile.start = time
                 profile.seconds.append(0)
                 profile.meters.append(0)
+                profile.elevations.append(point.elevation.flatMap { $0.isFinite ? $0 : nil })
                 elevationBase = point.elevation
                 continue
             }
@@ -97,7 +101,8 @@ public enum TrackGeometry {
                 continue
             }
             let dt = Double(time - lastTime) / 1000
-            var step = distance(previous, point)
+            // Between two GPX segments or tracks the way was not recorded: no distance, no moving time.
+            var step = point.startsSegment ? 0 : distance(previous, point)
             if step / dt > limit {
                 if index < points.count, let nextTime = points[index].time, nextTime > lastTime,
                    distance(previous, points[index]) / (Double(nextTime - lastTime) / 1000) <= limit {
@@ -123,6 +128,7 @@ public enum TrackGeometry {
             }
             profile.seconds.append(Double(time - profile.start) / 1000)
             profile.meters.append(total)
+            profile.elevations.append(point.elevation.flatMap { $0.isFinite ? $0 : nil })
             last = point
             lastTime = time
         }

@@ -1,3 +1,4 @@
+
 /// A todo's fields as the user typed them; the decider validates and normalises them.
 public struct TodoInput: Sendable, Equatable {
     public var title: String
@@ -79,10 +80,12 @@ public struct RecordInput: Sendable, Equatable {
     public var date: String?
     public var note: String?
     public var source: RecordSource
+    /// `--effort`, 1-10.
+    public var effort: String?
 
     public init(
         name: String, category: String, duration: String, distance: String? = nil, place: String? = nil,
-        date: String? = nil, note: String? = nil, source: RecordSource = .local
+        date: String? = nil, note: String? = nil, source: RecordSource = .local, effort: String? = nil
     ) {
         self.name = name
         self.category = category
@@ -92,6 +95,7 @@ public struct RecordInput: Sendable, Equatable {
         self.date = date
         self.note = note
         self.source = source
+        self.effort = effort
     }
 }
 
@@ -150,4 +154,8 @@ public enum Command: Sendable, Equatable {
     case restoreRecords([String])
     /// Activities from device files and exports; ones already in the log are skipped with a notice.
     case importRecords([ImportedRecord])
+    /// New analyses of kept track files (`record reanalyze`): each record's track summary is replaced when it differs.
+    case reanalyzeRecords([RecordAnalysis])
+    /// The athlete's settings from a day on (`athlete set`).
+    case setAthlete(AthleteInput)
 }

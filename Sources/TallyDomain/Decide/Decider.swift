@@ -1,3 +1,4 @@
+
 /// Turns a command into events against the current state, or rejects it. Pure.
 public enum Decider {
     /// Decides a command. Events that would change nothing are not produced; a notice says so instead.
@@ -117,6 +118,12 @@ public enum Decider {
             try decideRestore(command, state: state, into: &builder)
         case .importRecords(let items):
             try decideRecordImport(items, state: state, into: &builder)
+
+        case .reanalyzeRecords(let items):
+            try decideReanalysis(items, state: state, into: &builder)
+
+        case .setAthlete(let input):
+            try decideAthlete(input, state: state, context: context, into: &builder)
 
         case .resetFilter(let scope):
             if state.filters[scope] == nil {

@@ -40,6 +40,8 @@ public enum Notice: Sendable, Equatable {
     case recordNotDeleted(number: Int)
     /// An imported activity (by its stream) is in the log already, and not deleted.
     case recordAlreadyImported(id: String)
+    /// `athlete set` gave the values that day already has.
+    case athleteUnchanged
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

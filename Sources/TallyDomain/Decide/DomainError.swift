@@ -1,3 +1,4 @@
+
 /// The kinds of item a REF can name.
 public enum ItemKind: String, Sendable {
     case todo, record
@@ -45,6 +46,15 @@ public enum InvalidInput: Sendable, Equatable {
     case invalidRecurFrom(String)
     /// `--series` on a todo that is not an instance of a series.
     case notRecurring(number: Int)
+    /// A training option's value is not a whole number in its range (`--max-hr 300`): the option, the
+    /// value as typed, the lowest and highest allowed.
+    case trainingValue(option: String, value: String, low: Int, high: Int)
+    /// `--hr-zones` is not four increasing whole percentages.
+    case invalidZones(String)
+    /// Athlete settings that contradict each other (English reason).
+    case athleteConflict(String)
+    /// `athlete set` without any value.
+    case athleteNothingToSet
 }
 
 /// Why a command was rejected. Nothing is appended when one is thrown.

@@ -1,3 +1,4 @@
+
 /// The import half of the decider.
 extension Decider {
     /// Creates each imported todo, then completes or deletes it as it was there; brings back imported todos deleted since.

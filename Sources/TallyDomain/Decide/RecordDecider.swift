@@ -1,3 +1,4 @@
+
 /// The record half of the decider.
 extension Decider {
     static func decideRecord(_ command: Command, state: ReadModel, context: DecisionContext, into builder: inout DecisionBuilder) throws(DomainError) {
@@ -11,7 +12,8 @@ extension Decider {
                 place: try input.place.flatMap { raw throws(DomainError) in try Validation.line(raw, field: "place") },
                 date: try input.date.map { raw throws(DomainError) in try Validation.activityDate(raw, now: context.now, zone: context.zone) } ?? context.now,
                 note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) },
-                source: input.source
+                source: input.source,
+                effort: try input.effort.map { raw throws(DomainError) in try Validation.effort(raw) }
             )
             let id = context.makeID()
             builder.append(.recordLogged(fields), to: id)

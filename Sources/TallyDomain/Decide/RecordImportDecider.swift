@@ -1,3 +1,4 @@
+
 /// An activity from a device file or an export, ready for the decider.
 ///
 /// `stream` is derived from the content (`NameUUID` of the track's SHA-256, or of the export

@@ -1,3 +1,4 @@
+
 /// The restore half of the decider: deleted todos and records come back, keeping their number.
 extension Decider {
     static func decideRestore(_ command: Command, state: ReadModel, into builder: inout DecisionBuilder) throws(DomainError) {

@@ -20,6 +20,8 @@ public enum Validation {
     public static let maxElevationGainMeters = 100_000.0
     /// Most best efforts one track keeps, and the longest standard distance one may cover.
     public static let maxBestEfforts = 32
+    /// Session RPE: how hard an activity felt, 1 (very easy) to 10 (maximal).
+    public static let effort = 1...10
     public static let maxEffortMeters = 1_000_000
     /// How far ahead of now a record's date may be.
     public static let futureAllowanceMilliseconds: Int64 = 24 * 3600 * 1000
@@ -199,5 +201,14 @@ public enum Validation {
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
+    }
+
+    /// `--effort`: a whole number from 1 to 10.
+    public static func effort(_ raw: String) throws(DomainError) -> Int {
+        let text = raw.trimming(.whitespaces)
+        guard text.utf8.count <= 3, let value = Int(text), effort.contains(value) else {
+            throw .invalid(.trainingValue(option: "--effort", value: String(raw.prefix(40)), low: effort.lowerBound, high: effort.upperBound))
+        }
+        return value
     }
 }

@@ -72,10 +72,12 @@ public struct RecordFields: Sendable, Equatable {
     public var source: RecordSource
     /// Figures computed from an imported track file, which the blob store keeps by its SHA-256.
     public var track: TrackSummary?
+    /// How hard it felt, 1-10 (session RPE); the `effort` key of `record.logged`, absent when not given.
+    public var effort: Int?
 
     public init(
         name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil, place: String? = nil,
-        date: Int64, note: String? = nil, source: RecordSource = .local, track: TrackSummary? = nil
+        date: Int64, note: String? = nil, source: RecordSource = .local, track: TrackSummary? = nil, effort: Int? = nil
     ) {
         self.name = name
         self.category = category
@@ -86,6 +88,7 @@ public struct RecordFields: Sendable, Equatable {
         self.note = note
         self.source = source
         self.track = track
+        self.effort = effort
     }
 }
 
@@ -98,10 +101,12 @@ public struct RecordChanges: Sendable, Equatable {
     public var place: String??
     public var date: Int64?
     public var note: String??
+    /// A new analysis of the record's kept track file (`record reanalyze`); never clears the track.
+    public var track: TrackSummary?
 
     public init(
         name: String? = nil, category: String? = nil, durationSeconds: Int? = nil, distanceMeters: Double?? = nil,
-        place: String?? = nil, date: Int64? = nil, note: String?? = nil
+        place: String?? = nil, date: Int64? = nil, note: String?? = nil, track: TrackSummary? = nil
     ) {
         self.name = name
         self.category = category
@@ -110,11 +115,13 @@ public struct RecordChanges: Sendable, Equatable {
         self.place = place
         self.date = date
         self.note = note
+        self.track = track
     }
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
         name == nil && category == nil && durationSeconds == nil && distanceMeters == nil && place == nil && date == nil && note == nil
+            && track == nil
     }
 }
 
@@ -146,4 +153,6 @@ public enum DomainEvent: Sendable, Equatable {
     case seriesChanged(SeriesChanges)
     case seriesEnded
     case seriesResumed
+    /// The athlete's settings from a day on (stream `athlete`).
+    case athleteSet(AthleteEntry)
 }

@@ -20,10 +20,11 @@ public enum EventCatalog {
     public static let currentSchemas: [String: Int] = [
         "todo.created": 4, "todo.edited": 3, "todo.completed": 1, "todo.reopened": 1,
         "todo.deleted": 1, "todo.restored": 1,
-        "record.logged": 2, "record.edited": 1, "record.deleted": 1, "record.restored": 1,
+        "record.logged": 2, "record.edited": 2, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
         "history.undone": 1, "history.redone": 1,
         "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
+        "athlete.set": 1,
     ]
 
     /// Every known event type name, sorted.
@@ -52,6 +53,8 @@ public enum EventCatalog {
         // Schema 3 of `todo.edited` only allows the new keys `wait` and `series`; older payloads have neither.
         Upcaster(type: "todo.edited", from: 2, transform: { payload throws(EventDecodingError) in payload }),
         Upcaster(type: "record.logged", from: 1, transform: addingNoTrack),
+        // Schema 2 of `record.edited` only allows the new key `track` (a reanalysis); older payloads have none.
+        Upcaster(type: "record.edited", from: 1, transform: { payload throws(EventDecodingError) in payload }),
     ]
 
     /// The type name of an event.
@@ -75,6 +78,7 @@ public enum EventCatalog {
         case .seriesChanged: "series.changed"
         case .seriesEnded: "series.ended"
         case .seriesResumed: "series.resumed"
+        case .athleteSet: "athlete.set"
         }
     }
 
@@ -110,7 +114,7 @@ public enum EventCatalog {
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .seriesEnded, .seriesResumed:
             return JSONObject()
         case .recordLogged(let fields):
-            return [
+            var object: JSONObject = [
                 "name": .string(fields.name),
                 "category": .string(fields.category),
                 "durationSeconds": .int(Int64(fields.durationSeconds)),
@@ -121,6 +125,8 @@ public enum EventCatalog {
                 "source": .string(fields.source.rawValue),
                 "track": fields.track.map { .object(TrackPayload.encode($0)) } ?? .null,
             ]
+            if let effort = fields.effort { object["effort"] = .int(Int64(effort)) }
+            return object
         case .recordEdited(let changes):
             var object = JSONObject()
             if let name = changes.name { object["name"] = .string(name) }
@@ -130,6 +136,7 @@ public enum EventCatalog {
             if let place = changes.place { object["place"] = place.map { .string($0) } ?? .null }
             if let date = changes.date { object["date"] = .string(Timestamp.format(date)) }
             if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
+            if let track = changes.track { object["track"] = .object(TrackPayload.encode(track)) }
             return object
         case .filterSaved(let scope, let filter):
             return ["scope": .string(scope.rawValue), "filter": .object(filter)]
@@ -137,6 +144,8 @@ public enum EventCatalog {
             return ["scope": .string(scope.rawValue)]
         case .historyUndone(let command), .historyRedone(let command):
             return ["command": .string(command)]
+        case .athleteSet(let entry):
+            return AthletePayload.encode(entry)
         }
     }
 
@@ -248,7 +257,8 @@ public enum EventCatalog {
                 date: try reader.instant("date"),
                 note: try reader.optional("note", reader.string),
                 source: try reader.source("source"),
-                track: try reader.optional("track", reader.track)
+                track: try reader.optional("track", reader.track),
+                effort: reader.has("effort") ? try reader.optional("effort", reader.int) : nil
             ))
         case "record.edited":
             var changes = RecordChanges()
@@ -259,6 +269,7 @@ public enum EventCatalog {
             if reader.has("place") { changes.place = .some(try reader.optional("place", reader.string)) }
             if reader.has("date") { changes.date = try reader.instant("date") }
             if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
+            if reader.has("track") { changes.track = try reader.track("track") }
             return .recordEdited(changes)
         case "record.deleted": return .recordDeleted
         case "record.restored": return .recordRestored
@@ -292,6 +303,11 @@ public enum EventCatalog {
             return .seriesChanged(changes)
         case "series.ended": return .seriesEnded
         case "series.resumed": return .seriesResumed
+        case "athlete.set":
+            guard let entry = AthletePayload.decode(data) else {
+                throw EventDecodingError(type: type, reason: "the payload is not a date and whole numbers or null for each setting")
+            }
+            return .athleteSet(entry)
         default:
             throw EventDecodingError(type: type, reason: "unknown event type")
         }

@@ -1,3 +1,4 @@
+
 /// One row of the event log: a fact plus where, when and by whom it was recorded.
 ///
 /// `data` is the payload exactly as stored: canonical JSON text (see `CanonicalEvent`).

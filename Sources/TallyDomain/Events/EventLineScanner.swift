@@ -1,3 +1,4 @@
+
 /// Reads export lines of the plain shape `tally export` writes straight from their bytes: the
 /// bulk import hot path.
 ///

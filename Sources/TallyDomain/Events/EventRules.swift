@@ -32,6 +32,8 @@ public enum EventRules {
             guard stream == scope.stream else { throw EventLineError("a \(scope.rawValue) view event belongs on stream '\(scope.stream)'") }
         case .historyUndone, .historyRedone:
             guard stream == HistoryStream.name else { throw EventLineError("a history marker belongs on stream '\(HistoryStream.name)'") }
+        case .athleteSet:
+            guard stream == AthleteHistory.stream else { throw EventLineError("an athlete event belongs on stream '\(AthleteHistory.stream)'") }
         default:
             guard UUIDBytes.pack(stream) != nil else { throw EventLineError("field 'stream' is not a lowercase UUID") }
         }
@@ -73,8 +75,11 @@ public enum EventRules {
             if let value = changes.place { try place(value) }
             if let value = changes.note { try note(value) }
             if let value = changes.date { try instant(value, field: "date") }
+            if let track = changes.track, let reason = TrackPayload.problem(track) { throw EventLineError(reason) }
         case .historyUndone(let command), .historyRedone(let command):
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
+        case .athleteSet(let entry):
+            if let reason = AthleteLimits.problem(entry) { throw EventLineError(reason) }
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset,
              .seriesEnded, .seriesResumed:
             break
@@ -95,6 +100,7 @@ public enum EventRules {
         } catch {
             return error.reason
         }
+        if let effort = fields.effort, !Validation.effort.contains(effort) { return "field 'effort' is not between 1 and 10" }
         return fields.track.flatMap(TrackPayload.problem)
     }
 

@@ -59,12 +59,18 @@ public enum LegacyValues {
             let inside = stored.durationSeconds.map { $0 > 0 && $0 <= Validation.maxDurationSeconds } ?? true
                 && stored.distanceMeters.map { distance($0) == $0 } ?? true
                 && stored.date.map(Timestamp.supportedRange.contains) ?? true
+                && stored.track.map { track($0) == $0 } ?? true
             guard !inside else { return nil }
             var changes = stored
             changes.durationSeconds = changes.durationSeconds.map(Record.bounded(duration:))
             changes.distanceMeters = changes.distanceMeters.map(distance)
             changes.date = changes.date.map(Record.bounded(date:))
+            changes.track = changes.track.map(track)
             return .recordEdited(changes)
+        case .athleteSet:
+            // No earlier version wrote athlete settings: values past the limits are refused at every
+            // door (`EventRules`), never read brought inside; the fold still bounds them (`Reducer`).
+            return nil
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored,
              .filterSaved, .filterReset, .historyUndone, .historyRedone, .seriesEnded, .seriesResumed:
             return nil
@@ -100,6 +106,13 @@ public enum LegacyValues {
             track.elevationGainMeters = nil
         }
         track.bestEfforts = Array(track.bestEfforts.filter(effortInside).prefix(Validation.maxBestEfforts))
+        track.analysisVersion = min(max(track.analysisVersion, 1), TrackPayload.maxAnalysisVersion)
+        if var sensors = track.sensors {
+            for (_, path) in TrackPayload.sensorKeys where sensors[keyPath: path].map({ !TrackPayload.range(path).contains($0) }) ?? false {
+                sensors[keyPath: path] = nil
+            }
+            track.sensors = sensors.isEmpty ? nil : sensors
+        }
         return track
     }
 
@@ -115,6 +128,7 @@ public enum LegacyValues {
         return track.movingSeconds >= 0 && track.movingSeconds <= Validation.maxDurationSeconds
             && track.elevationGainMeters.map { $0.isFinite && $0 >= 0 && $0 <= Validation.maxElevationGainMeters } ?? true
             && track.bestEfforts.count <= Validation.maxBestEfforts && track.bestEfforts.allSatisfy(effortInside)
+            && TrackPayload.sensorProblem(track) == nil
     }
 
     // MARK: Dates and instants

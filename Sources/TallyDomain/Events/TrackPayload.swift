@@ -4,18 +4,64 @@ import TallyEssentials
 /// `{"sha256","format","movingSeconds","elevationGainMeters","bestEfforts":[{"meters","seconds"}]}`.
 ///
 /// Schema 1 had no `track`; its upcaster adds `"track": null`, so a record typed by hand reads the same.
+/// Tracks analysed with sensors (analysis version 2) add `"analysis": 2` and, when the file had
+/// any, `"sensors": {"averageHeartRate","maxHeartRate","averageCadence","averagePower","normalizedPower"}`
+/// (each key only when known); a track without them is analysis 1 without sensor figures.
 public enum TrackPayload {
     /// Formats an imported track may have.
     public static let formats: Set<String> = ["gpx", "tcx", "fit"]
 
     public static func encode(_ track: TrackSummary) -> JSONObject {
-        [
+        var object: JSONObject = [
             "sha256": .string(track.sha256),
             "format": .string(track.format),
             "movingSeconds": .int(Int64(track.movingSeconds)),
             "elevationGainMeters": track.elevationGainMeters.map { .double($0) } ?? .null,
             "bestEfforts": .array(track.bestEfforts.map { .object(["meters": .int(Int64($0.meters)), "seconds": .double($0.seconds)]) }),
         ]
+        if track.analysisVersion != 1 { object["analysis"] = .int(Int64(track.analysisVersion)) }
+        if let sensors = track.sensors { object["sensors"] = .object(encode(sensors)) }
+        return object
+    }
+
+    /// The sensor figures that are known, by name.
+    static func encode(_ sensors: SensorSummary) -> JSONObject {
+        var object = JSONObject()
+        for (key, path) in sensorKeys {
+            if let value = sensors[keyPath: path] { object[key] = .int(Int64(value)) }
+        }
+        return object
+    }
+
+    /// The members of `sensors`, the plausible range of each.
+    static var sensorKeys: [(String, WritableKeyPath<SensorSummary, Int?>)] {
+        [
+            ("averageHeartRate", \.averageHeartRate), ("maxHeartRate", \.maxHeartRate), ("averageCadence", \.averageCadence),
+            ("averagePower", \.averagePower), ("normalizedPower", \.normalizedPower),
+        ]
+    }
+
+    /// The plausible range of one sensor figure.
+    static func range(_ path: WritableKeyPath<SensorSummary, Int?>) -> ClosedRange<Int> {
+        switch path {
+        case \SensorSummary.averageHeartRate, \SensorSummary.maxHeartRate: SensorLimits.heartRate
+        case \SensorSummary.averageCadence: SensorLimits.cadence
+        default: SensorLimits.power
+        }
+    }
+
+    /// Highest analysis version a track may name (a newer tally may have a newer analysis).
+    public static let maxAnalysisVersion = 1_000
+
+    /// Reads a `sensors` member; nil when a member is not a whole number (or null).
+    static func decodeSensors(_ object: JSONObject) -> SensorSummary? {
+        var sensors = SensorSummary()
+        for (key, path) in sensorKeys {
+            guard let value = object[key], !value.isNull else { continue }
+            guard let number = value.intValue, let whole = Int(exactly: number) else { return nil }
+            sensors[keyPath: path] = whole
+        }
+        return sensors
     }
 
     /// Reads a track member; nil when a field is missing or of the wrong type.
@@ -38,7 +84,35 @@ public enum TrackPayload {
             guard let value = seconds.doubleValue else { return nil }
             efforts.append(TrackEffort(meters: whole, seconds: value))
         }
-        return TrackSummary(sha256: sha, format: format, movingSeconds: movingSeconds, elevationGainMeters: gain, bestEfforts: efforts)
+        var analysis = 1
+        if let value = object["analysis"] {
+            guard let number = value.intValue, let whole = Int(exactly: number) else { return nil }
+            analysis = whole
+        }
+        var sensors: SensorSummary?
+        if let value = object["sensors"], !value.isNull {
+            guard let members = value.objectValue, let read = decodeSensors(members) else { return nil }
+            sensors = read.isEmpty ? nil : read
+        }
+        return TrackSummary(
+            sha256: sha, format: format, movingSeconds: movingSeconds, elevationGainMeters: gain, bestEfforts: efforts,
+            sensors: sensors, analysisVersion: analysis
+        )
+    }
+
+    /// Why a track's analysis version or sensor figures break the limits; nil when they do not.
+    static func sensorProblem(_ track: TrackSummary) -> String? {
+        guard (1...maxAnalysisVersion).contains(track.analysisVersion) else {
+            return "field 'track.analysis' is not between 1 and \(maxAnalysisVersion)"
+        }
+        guard let sensors = track.sensors else { return nil }
+        for (key, path) in sensorKeys {
+            let range = range(path)
+            if let value = sensors[keyPath: path], !range.contains(value) {
+                return "field 'track.sensors.\(key)' is not between \(range.lowerBound) and \(range.upperBound)"
+            }
+        }
+        return nil
     }
 
     /// The limits an imported track summary obeys; the English reason when it does not.
@@ -58,7 +132,7 @@ public enum TrackPayload {
             && effort.seconds > 0 && effort.seconds <= Double(Validation.maxDurationSeconds)) {
             return "a best effort is not a positive distance and a time of at most 7 days"
         }
-        return nil
+        return sensorProblem(track)
     }
 }
 

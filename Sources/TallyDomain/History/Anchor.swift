@@ -1,3 +1,4 @@
+
 /// A head kept outside the log, `SEQ:HASH`: proof that the log still holds that exact history.
 ///
 /// The hash chain makes every event depend on all before it, so the stored hash of event `seq`

@@ -73,7 +73,8 @@ public enum Compensation {
                 Prior(
                     todo: running.todo(id: applied.stream), record: running.record(id: applied.stream),
                     series: running.series[applied.stream],
-                    filter: applied.event.filterScope.flatMap { running.filters[$0] }
+                    filter: applied.event.filterScope.flatMap { running.filters[$0] },
+                    athlete: applied.event.athleteDay.flatMap { running.athlete.entry(on: $0) }
                 )
             )
             Reducer.evolve(&running, applied.event, stream: applied.stream, version: running.version(of: applied.stream) + 1, seq: running.position, at: now)
@@ -97,6 +98,7 @@ public enum Compensation {
         var record: Record?
         var series: Series?
         var filter: JSONObject?
+        var athlete: AthleteEntry?
     }
 
     /// The event that undoes `applied` given what its stream held before; nil when `current` already matches.
@@ -152,12 +154,17 @@ public enum Compensation {
             if changes.place != nil, now.place != previous.place { back.place = .some(previous.place) }
             if changes.date != nil, now.date != previous.date { back.date = previous.date }
             if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
+            if changes.track != nil, now.track != previous.track, let track = previous.track { back.track = track }
             return back.isEmpty ? nil : .recordEdited(back)
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard current.filters[scope] != prior.filter else { return nil }
             return prior.filter.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
         case .historyUndone, .historyRedone:
             return nil
+        case .athleteSet(let entry):
+            let before = prior.athlete ?? AthleteEntry(from: entry.from)
+            guard current.athlete.entry(on: entry.from) ?? AthleteEntry(from: entry.from) != before else { return nil }
+            return .athleteSet(before)
         case .seriesStarted:
             guard let series = current.series[stream], !series.ended else { return nil }
             return .seriesEnded
@@ -216,5 +223,10 @@ extension DomainEvent {
         case .filterSaved(let scope, _), .filterReset(let scope): scope
         default: nil
         }
+    }
+
+    /// The day an athlete event sets.
+    var athleteDay: LocalDate? {
+        if case .athleteSet(let entry) = self { entry.from } else { nil }
     }
 }

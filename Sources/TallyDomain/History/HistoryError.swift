@@ -1,3 +1,4 @@
+
 /// Why undo or redo could not run. Nothing is appended when one is thrown.
 public enum HistoryError: Error, Sendable, Equatable {
     /// Every command in the log is already undone (or the log is empty).

@@ -1,3 +1,4 @@
+
 /// `revert --to WHEN`: the compensating events that make the present equal to a past state. Pure.
 ///
 /// Nothing is rewritten: for every todo, record, series and saved view whose state differs from

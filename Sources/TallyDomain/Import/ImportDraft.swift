@@ -1,3 +1,4 @@
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

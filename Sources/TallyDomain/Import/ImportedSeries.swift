@@ -1,3 +1,4 @@
+
 /// A recurring rule brought in from another tool (a Taskwarrior template, a todo.txt `rec:` line).
 ///
 /// `stream` is derived from the source item like an imported todo's, so a second import finds it.

@@ -1,3 +1,4 @@
+
 /// Something wrong with one event of the log, found by `LogVerifier`.
 public struct LogProblem: Sendable, Equatable {
     /// What is wrong.

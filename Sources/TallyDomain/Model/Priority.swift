@@ -1,3 +1,4 @@
+
 /// How urgent a todo is. Ordered so that `high` sorts first.
 public enum Priority: String, Sendable, CaseIterable, Comparable {
     case low, medium, high

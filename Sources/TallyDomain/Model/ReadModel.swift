@@ -16,6 +16,8 @@ public struct ReadModel: Sendable, Equatable {
     public var filters: [FilterScope: JSONObject] = [:]
     /// Every series ever started, ended ones included.
     public internal(set) var series = SeriesBook()
+    /// The athlete's dated settings (`athlete.set`).
+    public internal(set) var athlete = AthleteHistory()
     /// Versions of streams that are not items (saved filters, ...).
     public var settingsVersions: [String: Int] = [:]
 

@@ -1,3 +1,4 @@
+
 /// Where a record came from.
 public enum RecordSource: String, Sendable, CaseIterable {
     case local, `import`
@@ -24,11 +25,13 @@ public struct Record: Sendable, Equatable, Identifiable {
     public var version: Int
     /// What was computed from the original track file; nil for records typed by hand or without a track.
     public var track: TrackSummary?
+    /// How hard it felt, 1-10 (`record add --effort`); nil when not given.
+    public var effort: Int?
 
     public init(
         id: String, number: Int, name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil,
         place: String? = nil, date: Int64, note: String? = nil, source: RecordSource = .local,
-        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, track: TrackSummary? = nil
+        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, track: TrackSummary? = nil, effort: Int? = nil
     ) {
         self.id = id
         self.number = number
@@ -45,6 +48,7 @@ public struct Record: Sendable, Equatable, Identifiable {
         self.deleted = deleted
         self.version = version
         self.track = track
+        self.effort = effort
     }
 
     /// Seconds per kilometre; nil without a positive distance.

@@ -1,3 +1,4 @@
+
 /// The fastest time over one standard distance inside one track.
 public struct TrackEffort: Sendable, Equatable, Hashable {
     /// The standard distance in metres (`BestEfforts.distances`).
@@ -24,12 +25,23 @@ public struct TrackSummary: Sendable, Equatable, Hashable {
     public var elevationGainMeters: Double?
     /// Fastest times over the standard distances of the category at import, shortest first.
     public var bestEfforts: [TrackEffort]
+    /// Heart rate, cadence and power over the activity; nil when the file has none (or was read by
+    /// an analysis before version 2).
+    public var sensors: SensorSummary?
+    /// Which analysis computed these figures (`SensorAnalysis.version`); 1 for tracks stored
+    /// before the analysis had a version.
+    public var analysisVersion: Int
 
-    public init(sha256: String, format: String, movingSeconds: Int, elevationGainMeters: Double? = nil, bestEfforts: [TrackEffort] = []) {
+    public init(
+        sha256: String, format: String, movingSeconds: Int, elevationGainMeters: Double? = nil, bestEfforts: [TrackEffort] = [],
+        sensors: SensorSummary? = nil, analysisVersion: Int = 1
+    ) {
         self.sha256 = sha256
         self.format = format
         self.movingSeconds = movingSeconds
         self.elevationGainMeters = elevationGainMeters
         self.bestEfforts = bestEfforts
+        self.sensors = sensors
+        self.analysisVersion = analysisVersion
     }
 }

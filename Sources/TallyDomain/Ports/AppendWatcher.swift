@@ -1,3 +1,4 @@
+
 /// A log that can wake a follower when another process appends (`log --follow`), rather than
 /// being asked over and over. A log that cannot is polled by the follower at its head, which is
 /// one index lookup, never a scan.

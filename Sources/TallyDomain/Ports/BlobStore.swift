@@ -1,3 +1,4 @@
+
 /// How a stored blob's bytes are encoded; the blob's name is always the SHA-256 of the decoded content.
 public enum BlobEncoding: String, Sendable, CaseIterable {
     /// The content as it is.

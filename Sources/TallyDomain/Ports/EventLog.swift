@@ -1,3 +1,4 @@
+
 /// The end of the log: the last position and its chain link.
 public struct LogHead: Sendable, Equatable {
     public var seq: Int64

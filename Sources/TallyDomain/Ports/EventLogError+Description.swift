@@ -1,3 +1,4 @@
+
 /// The error in words, so a message that interpolates it never shows a case name and its fields.
 extension EventLogError: CustomStringConvertible {
     public var description: String {

@@ -1,3 +1,4 @@
+
 /// An opened store: the event log, its snapshots and its kept files together, whatever the backend.
 ///
 /// What the command line needs beyond the ports (schema status, size, closing) without knowing

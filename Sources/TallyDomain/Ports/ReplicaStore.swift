@@ -1,3 +1,4 @@
+
 /// Where this replica syncs to and how far it matches the shared log. Local configuration, never events.
 public struct ReplicaState: Sendable, Equatable {
     /// The shared log's address as the user gave it (it may hold a password: mask it before printing).

@@ -1,7 +1,8 @@
+
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 6
+    public static let version = 7
 
     /// Folds one event into the model.
     ///
@@ -59,7 +60,8 @@ public enum Reducer {
                 id: stream.string, number: model.records.count + 1, name: fields.name, category: fields.category,
                 durationSeconds: Record.bounded(duration: fields.durationSeconds), distanceMeters: Record.bounded(distance: fields.distanceMeters),
                 place: fields.place, date: Record.bounded(date: fields.date), note: fields.note, source: fields.source,
-                createdAt: time, updatedAt: time, version: version, track: fields.track.map(Record.bounded(track:))
+                createdAt: time, updatedAt: time, version: version, track: fields.track.map(Record.bounded(track:)),
+                effort: fields.effort.flatMap { Validation.effort.contains($0) ? $0 : nil }
             ), key: stream)
         case .recordEdited(let changes):
             model.updateRecord(key: stream) { record in
@@ -83,6 +85,9 @@ public enum Reducer {
             model.filters[scope] = nil
             model.settingsVersions[stream.string] = version
         case .historyUndone, .historyRedone:
+            model.settingsVersions[stream.string] = version
+        case .athleteSet(let entry):
+            model.athlete.set(AthletePayload.bounded(entry))
             model.settingsVersions[stream.string] = version
         case .seriesStarted(let fields):
             guard model.version(of: stream.string) == 0 else { return }
@@ -163,6 +168,7 @@ extension Record {
         if let place = changes.place { self.place = place }
         if let date = changes.date { self.date = Record.bounded(date: date) }
         if let note = changes.note { self.note = note }
+        if let track = changes.track { self.track = Record.bounded(track: track) }
     }
 
     fileprivate mutating func touch(version: Int, at time: Int64) {

@@ -1,3 +1,4 @@
+
 /// A linear map from data values to a length on a chart, and the round numbers of its axis.
 public struct LinearScale: Sendable, Equatable {
     public var domain: ClosedRange<Double>

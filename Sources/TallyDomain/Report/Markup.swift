@@ -1,3 +1,4 @@
+
 /// Text made safe for HTML and SVG (XML) output. Every string that comes from a user, a file or
 /// the log passes through here before it reaches a page: nothing else writes markup from data.
 ///

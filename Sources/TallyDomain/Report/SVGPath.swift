@@ -1,3 +1,4 @@
+
 /// The `d` attribute of an SVG path through chart points.
 public enum SVGPath {
     /// `M x y L x y ...` through `points`, at a tenth of a unit: consecutive points that round to

@@ -25,6 +25,7 @@ extension ReadModel {
             writer.count(settingsVersions[stream]!)
         }
         writer.array(series.sorted) { $1.write(to: &$0) }
+        writer.array(athlete.entries) { $1.write(to: &$0) }
     }
 
     /// Reads the properties back in the order `write(to:)` wrote them; the item tables stay in
@@ -52,6 +53,41 @@ extension ReadModel {
             if let problem = one.snapshotProblem { throw reader.failure("a recurring series is out of range: " + problem) }
             series.insert(one)
         }
+        var entries: [AthleteEntry] = []
+        for _ in 0..<(try reader.count()) {
+            let entry = try AthleteEntry(reading: &reader)
+            if let problem = AthleteLimits.problem(entry) { throw reader.failure("an athlete setting is out of range: " + problem) }
+            entries.append(entry)
+        }
+        athlete = AthleteHistory(entries: entries)
+    }
+}
+
+extension AthleteEntry {
+    /// The day's year, month and day, then each value as an optional count, the zones as an optional array.
+    func write(to writer: inout BinaryWriter) {
+        writer.int(Int64(from.year))
+        writer.count(from.month)
+        writer.count(from.day)
+        for value in [maxHeartRate, restingHeartRate, thresholdHeartRate, ftp] { writer.optional(value) { $0.count($1) } }
+        writer.optional(heartRateZones) { writer, zones in writer.array(zones) { $0.count($1) } }
+    }
+
+    /// Reads what `write(to:)` wrote.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let year = try reader.int()
+        let month = try reader.natural()
+        let day = try reader.natural()
+        guard let from = Int(exactly: year).flatMap({ LocalDate(year: $0, month: month, day: day) }) else { throw reader.failure("an athlete setting's day is not a date") }
+        var values: [Int?] = []
+        for _ in 0..<4 { values.append(try reader.bool() ? try reader.natural() : nil) }
+        var zones: [Int]?
+        if try reader.bool() {
+            var read: [Int] = []
+            for _ in 0..<(try reader.count()) { read.append(try reader.natural()) }
+            zones = read
+        }
+        self.init(from: from, maxHeartRate: values[0], restingHeartRate: values[1], thresholdHeartRate: values[2], ftp: values[3], heartRateZones: zones)
     }
 }
 
@@ -129,6 +165,7 @@ extension Record {
         writer.bool(deleted)
         writer.count(version)
         writer.optional(track) { $1.write(to: &$0) }
+        writer.optional(effort) { $0.count($1) }
     }
 
     /// Reads one record, field by field like `Todo.init(reading:)`.
@@ -153,16 +190,18 @@ extension Record {
         let deleted = try reader.bool()
         let version = try reader.natural()
         let track = try reader.bool() ? try TrackSummary(reading: &reader) : nil
+        let effort = try reader.bool() ? try reader.natural() : nil
         self.init(
             id: id, number: number, name: name, category: category, durationSeconds: durationSeconds,
             distanceMeters: distanceMeters, place: place, date: date, note: note, source: source,
-            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version, track: track
+            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version, track: track, effort: effort
         )
     }
 }
 
 extension TrackSummary {
-    /// The hash and format as strings, moving seconds, the gain as IEEE 754 bits, then each effort's metres and seconds' bits.
+    /// The hash and format as strings, moving seconds, the gain as IEEE 754 bits, then each effort's
+    /// metres and seconds' bits; then the analysis version and the optional sensor figures (format 8).
     func write(to writer: inout BinaryWriter) {
         writer.string(sha256)
         writer.string(format)
@@ -171,6 +210,12 @@ extension TrackSummary {
         writer.array(bestEfforts) { writer, effort in
             writer.count(effort.meters)
             writer.uint(effort.seconds.bitPattern)
+        }
+        writer.count(analysisVersion)
+        writer.optional(sensors) { writer, sensors in
+            for (_, path) in TrackPayload.sensorKeys {
+                writer.optional(sensors[keyPath: path]) { $0.count($1) }
+            }
         }
     }
 
@@ -185,7 +230,19 @@ extension TrackSummary {
             let meters = try reader.natural()
             efforts.append(TrackEffort(meters: meters, seconds: Double(bitPattern: try reader.uint())))
         }
-        self.init(sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts)
+        let analysis = try reader.natural()
+        var sensors: SensorSummary?
+        if try reader.bool() {
+            var read = SensorSummary()
+            for (_, path) in TrackPayload.sensorKeys {
+                read[keyPath: path] = try reader.bool() ? try reader.natural() : nil
+            }
+            sensors = read
+        }
+        self.init(
+            sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts,
+            sensors: sensors, analysisVersion: analysis
+        )
     }
 }
 

@@ -108,6 +108,7 @@ extension Record {
         if let problem = SnapshotLimits.instant(self.updatedAt, "update time") { return problem }
         if let problem = SnapshotLimits.counter(self.version, "version") { return problem }
         if let problem = self.track?.snapshotProblem { return problem }
+        if let effort = self.effort, !Validation.effort.contains(effort) { return "its effort is out of range" }
         return nil
     }
 }
@@ -122,7 +123,8 @@ extension TrackSummary {
         if let problem = SnapshotLimits.magnitude(elevationGainMeters, "track's climb") { return problem }
         guard bestEfforts.count <= 64 else { return "its track has too many best efforts" }
         let effortsInRange = bestEfforts.allSatisfy { (1 ... 1_000_000_000).contains($0.meters) && SnapshotLimits.magnitude($0.seconds, "") == nil }
-        return effortsInRange ? nil : "a best effort of its track is out of range"
+        guard effortsInRange else { return "a best effort of its track is out of range" }
+        return TrackPayload.sensorProblem(self) == nil ? nil : "its track's analysis or sensor figures are out of range"
     }
 }
 

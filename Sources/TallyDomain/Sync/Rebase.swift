@@ -203,6 +203,9 @@ public struct Rebase: Sendable {
         case .historyUndone, .historyRedone:
             // Markers say which command a user undid or redid; they always stand.
             decision.kept = event
+        case .athleteSet(let entry):
+            let current = state.athlete.entry(on: entry.from).map { JSON.object(AthletePayload.encode($0)) } ?? .null
+            if resolve("from \(entry.from)", local: .object(AthletePayload.encode(entry)), current: current, &decision) == .keep { decision.kept = event }
         case .seriesStarted:
             // A series' id is its first todo's id or a new one; the same id twice is one series.
             if state.series[stream] != nil { decision.conflict(.duplicate) } else { decision.kept = event }
@@ -298,6 +301,7 @@ public struct Rebase: Sendable {
         case .filterReset: return [("filter", .null)]
         case .seriesEnded: return [("ended", .bool(true))]
         case .seriesResumed: return [("ended", .bool(false))]
+        case .athleteSet(let entry): return [("from \(entry.from)", .object(AthletePayload.encode(entry)))]
         case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .seriesStarted, .seriesChanged: return []
         }
     }
@@ -315,7 +319,7 @@ extension Record {
     var fields: RecordFields {
         RecordFields(
             name: name, category: category, durationSeconds: durationSeconds, distanceMeters: distanceMeters,
-            place: place, date: date, note: note, source: source
+            place: place, date: date, note: note, source: source, effort: effort
         )
     }
 }

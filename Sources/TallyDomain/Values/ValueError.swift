@@ -1,3 +1,4 @@
+
 /// Why a value written by the user could not be understood. The CLI turns these into messages
 /// through its catalog, from `key` and `arguments`; `reason` is the same phrase in English.
 public struct ValueError: Error, Sendable, Equatable {

@@ -1,3 +1,4 @@
+
 /// Why a value was refused, as a key and its arguments, so the CLI can say it in any language
 /// through its catalog; `english` is the same sentence fragment in English (logs, tests, fallbacks).
 public enum ValueReasonKey: String, CaseIterable, Sendable {

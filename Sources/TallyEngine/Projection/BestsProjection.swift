@@ -47,7 +47,8 @@ public enum BestsProjection {
                     candidates.append((meters, Double(record.durationSeconds), false))
                 }
             }
-            for (meters, seconds, fromTrack) in candidates {
+            // Nothing faster than the world record counts, whether stored by an earlier version or typed by hand.
+            for (meters, seconds, fromTrack) in candidates where !BestEfforts.beatsWorldRecord(TrackEffort(meters: meters, seconds: seconds), category: record.category) {
                 let effort = BestEffort(
                     meters: meters, seconds: seconds, recordID: record.id, recordNumber: record.number,
                     recordName: record.name, date: record.date, fromTrack: fromTrack

@@ -1,3 +1,4 @@
+
 /// The first `k` elements of a strict order without sorting everything.
 enum PartialSort {
     /// The `k` smallest elements of `elements` under `less`, in order; equal to `sorted(by: less).prefix(k)`

@@ -1,3 +1,4 @@
+
 /// When write commands take snapshots, and how many are kept.
 public struct SnapshotPolicy: Sendable, Equatable {
     /// A write command takes a snapshot once at least this many events lie after the newest usable one.

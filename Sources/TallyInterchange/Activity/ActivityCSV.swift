@@ -19,6 +19,8 @@ public struct CSVActivity: Sendable, Equatable {
     public var distanceMeters: Double?
     /// The track file the row points at, relative to the export folder (Strava's `Filename`).
     public var filename: String?
+    /// Strava's `Activity Description`, kept as the record's note.
+    public var note: String? = nil
 }
 
 /// Reads the activity lists of Strava's bulk export and of Garmin Connect.
@@ -62,7 +64,7 @@ public enum ActivityCSV {
                 rows.append(CSVActivity(
                     line: record.line, key: "strava:\(id)", name: value(column("Activity Name")), sport: value(column("Activity Type")),
                     date: date, elapsedSeconds: value(column("Elapsed Time")).flatMap(number).map(wholeSeconds),
-                    distanceMeters: distance, filename: value(column("Filename"))
+                    distanceMeters: distance, filename: value(column("Filename")), note: value(column("Activity Description"))
                 ))
             case .garmin:
                 guard let raw = value(column("Date")), let date = garminDate(raw, zone: zone) else {

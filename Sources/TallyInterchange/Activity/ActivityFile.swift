@@ -33,14 +33,19 @@ public enum ActivityFile {
     /// time, distance (the device's total when it has one), elevation gain and best efforts.
     ///
     /// `name` and `category` override the file's own (a Strava CSV names them).
-    public static func summarize(_ bytes: [UInt8], name: String? = nil, category: String? = nil) throws(ActivityFileProblem) -> RecordFields {
-        let (format, parsed) = try parse(bytes)
-        let sha = SHA256.hex(SHA256.digest(bytes))
-        return try fields(parsed, format: format, sha256: sha, name: name, category: category)
+    public static func summarize(_ bytes: [UInt8], name: String? = nil, category: String? = nil, zone: Zone? = nil) throws(ActivityFileProblem) -> RecordFields {
+        try summarizeReporting(bytes, name: name, category: category, zone: zone).fields
     }
 
-    /// Reads `bytes` (already decompressed) as the format their content says: the format's name
-    /// and what the file holds, points included.
+    /// `summarize`, also saying whether the file was cut short (what it held was read).
+    public static func summarizeReporting(_ bytes: [UInt8], name: String? = nil, category: String? = nil, zone: Zone? = nil) throws(ActivityFileProblem) -> (fields: RecordFields, truncated: Bool) {
+        var (format, parsed) = try parse(bytes)
+        if parsed.localClock, let zone { parsed.shift(by: -zone.offsetMs(at: parsed.deviceStart ?? parsed.points.first?.time ?? 0)) }
+        let sha = SHA256.hex(SHA256.digest(bytes))
+        return (try fields(parsed, format: format, sha256: sha, name: name, category: category), parsed.truncated)
+    }
+
+    /// The file's format and what it says, before anything is computed from it.
     public static func parse(_ bytes: [UInt8]) throws(ActivityFileProblem) -> (format: String, activity: ParsedActivity) {
         guard bytes.count <= ActivityLimits.maxFileBytes else { throw .tooLarge }
         guard !bytes.isEmpty else { throw .corrupt("the file is empty") }
@@ -67,12 +72,19 @@ public enum ActivityFile {
         let elapsed = parsed.deviceElapsedSeconds ?? (hasTrack ? profile.elapsed : 0)
         let seconds = try wholeSeconds(elapsed, "elapsed time")
         guard seconds > 0 else { throw .noTimestamps }
-        let moving = try wholeSeconds(parsed.deviceTimerSeconds ?? (hasTrack ? profile.movingSeconds : elapsed), "moving time")
+        // Moving time is never longer than elapsed (a TCX's laps may add up to a second more than its points span).
+        let moving = min(try wholeSeconds(parsed.deviceTimerSeconds ?? (hasTrack ? profile.movingSeconds : elapsed), "moving time"), seconds)
         let distance = try measure(parsed.deviceDistanceMeters ?? (hasTrack ? profile.distance : nil), "distance", max: Validation.maxDistanceMeters)
         let gain = try measure(parsed.deviceAscentMeters ?? (profile.hasElevation ? profile.elevationGain : nil), "total ascent", max: Validation.maxElevationGainMeters)
-        let efforts = hasTrack ? BestEfforts.find(in: profile, targets: BestEfforts.distances(category: category)) : []
+        // Nothing faster than the world record is a best effort (a GPS error, a ride recorded as a run).
+        let efforts = hasTrack
+            ? BestEfforts.find(in: profile, targets: BestEfforts.distances(category: category)).filter { !BestEfforts.beatsWorldRecord($0, category: category) }
+            : []
         let title = (name ?? parsed.name).flatMap { try? Validation.name($0) } ?? defaultName(category)
-        let track = TrackSummary(sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts)
+        let track = TrackSummary(
+            sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts,
+            sensors: SensorAnalysis.summary(parsed.samples), analysisVersion: SensorAnalysis.version
+        )
         let fields = RecordFields(name: title, category: category, durationSeconds: seconds, distanceMeters: distance, date: start, source: .import, track: track)
         if let reason = EventRules.recordProblem(fields) { throw .impossible(reason) }
         return fields

@@ -22,6 +22,8 @@ public struct ActivityImportReport: Sendable {
     /// Sources whose activity was already in the log.
     public var alreadyPresent: [String] = []
     public var skipped: [ActivitySkip] = []
+    /// Files imported with a warning: cut short, what they held was imported.
+    public var cutShort: [String] = []
     /// Bytes of files read (as stored on disk) and the files read.
     public var bytesRead = 0
     public var filesRead = 0
@@ -175,7 +177,9 @@ public struct ActivityImport {
         }
         let fields: RecordFields
         do {
-            fields = try ActivityFile.summarize(content, name: name, category: category)
+            let summary = try ActivityFile.summarizeReporting(content, name: name, category: category, zone: zone)
+            fields = summary.fields
+            if summary.truncated { report.cutShort.append(source) }
         } catch {
             report.skipped.append(ActivitySkip(source: source, problem: error))
             return nil
@@ -205,11 +209,14 @@ public struct ActivityImport {
         for row in parsed.rows {
             let source = "\(name) line \(row.line)"
             let category = SportCategory.category(row.sport)
+            // The description is the note; one that is blank or breaks the note's limits is left out.
+            let note = row.note.flatMap { try? Validation.note($0) }
             if let file = row.filename {
                 // The row names a file inside the export folder; it never leads out of it.
                 let trackPath = PathText.appending(folder, file)
                 let contained = file.hasPrefix("/") ? file : trackPath
-                if let item = try track(contained, folder: folder, shown: file, readSource: source, name: row.name, category: category, source: trackPath, report: &report, total: total) {
+                if var item = try track(contained, folder: folder, shown: file, readSource: source, name: row.name, category: category, source: trackPath, report: &report, total: total) {
+                    item.fields.note = note ?? item.fields.note
                     result.append((item, trackPath))
                 }
                 continue
@@ -222,7 +229,7 @@ public struct ActivityImport {
                 name: row.name.flatMap { try? Validation.name($0) } ?? (category.prefix(1).uppercased() + category.dropFirst()),
                 category: category, durationSeconds: seconds,
                 distanceMeters: row.distanceMeters.flatMap { $0.isFinite && $0 > 0 ? ($0 * 10).rounded() / 10 : nil },
-                date: row.date, source: .import
+                date: row.date, note: note, source: .import
             )
             // The limits every door shares: a row past them is refused, not stored to break a later import.
             if let reason = EventRules.recordProblem(fields) {

@@ -1,7 +1,8 @@
 import TallyDomain
 
 /// A decoder of the FIT binary format (Garmin's Flexible and Interoperable Data Transfer), enough
-/// for activities: `file_id`, `session`, `sport` and `record` messages, written by any device.
+/// for activities: `file_id`, `session`, `sport` and `record` messages (position, altitude, heart
+/// rate, cadence and power), written by any device.
 ///
 /// Layout: a 12- or 14-byte header (size, protocol, profile, data size, `.FIT`, optional CRC),
 /// then records (a definition message describes a local message type's fields; data messages
@@ -28,7 +29,12 @@ public enum FITDecoder {
             offset = try decodeFile(bytes, at: offset, into: &state)
         } while offset + 12 <= bytes.count && isFIT(Array(bytes[offset..<(offset + 12)]))
         guard state.fileType == nil || state.fileType == 4 else { throw .notAnActivity }
+        if state.activity.truncated {
+            // A file cut short keeps what it holds when that is an activity: at least two timed records.
+            guard state.activity.points.count + state.activity.samples.count >= 2 || state.activity.deviceStart != nil else { throw .truncated }
+        }
         guard state.sawSessionOrRecord else { throw .notAnActivity }
+        if state.sawRelative { try anchor(&state) }
         return state.activity
     }
 
@@ -47,6 +53,31 @@ public enum FITDecoder {
         var sawSessionOrRecord = false
         var lastTimestamp: Int64 = 0
         var sessionSport: String?
+        /// A `date_time` below 0x10000000 was read: seconds since the device started, not a date.
+        var sawRelative = false
+        /// The `activity` message's timestamp and local_timestamp (local wall time), to place relative times.
+        var activityTimestamp: Int64?
+        var activityLocal: Int64?
+    }
+
+    /// The smallest FIT `date_time` that is a date; anything below is seconds since the device started.
+    static let firstAbsolute: Int64 = 0x1000_0000
+
+    /// Places a file whose times are relative to the device's start: the `activity` message's
+    /// local_timestamp (a date, local wall time) minus its relative timestamp is where the device's
+    /// clock started; the wall time is read as UTC here and corrected by the importer's zone
+    /// (`ParsedActivity.localClock`). A file without that anchor has no date.
+    private static func anchor(_ state: inout State) throws(ActivityFileProblem) {
+        guard let relative = state.activityTimestamp, relative < firstAbsolute, let local = state.activityLocal, local >= firstAbsolute else {
+            throw .impossible("its times count from when the device was switched on (FIT date_time below 0x10000000) and it names no date")
+        }
+        let shift = (local - relative) * 1000
+        func move(_ ms: Int64) -> Int64 { ms < (firstAbsolute + fitEpoch) * 1000 ? ms + shift : ms }
+        state.activity.deviceStart = state.activity.deviceStart.map(move)
+        for index in state.activity.points.indices { state.activity.points[index].time = state.activity.points[index].time.map(move) }
+        for index in state.activity.samples.indices { state.activity.samples[index].time = move(state.activity.samples[index].time) }
+        for index in state.activity.laps.indices { state.activity.laps[index].start = move(state.activity.laps[index].start) }
+        state.activity.localClock = true
     }
 
     /// Decodes one file of a chain starting at `start`; returns where the next one would start.
@@ -58,10 +89,28 @@ public enum FITDecoder {
         guard bytes.count - start >= headerSize else { throw .truncated }
         let dataSize = Int(bytes[start + 4]) | Int(bytes[start + 5]) << 8 | Int(bytes[start + 6]) << 16 | Int(bytes[start + 7]) << 24
         let dataStart = start + headerSize
-        let dataEnd = dataStart + dataSize
-        guard dataEnd + 2 <= bytes.count else { throw .truncated }
-        let stored = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
-        if stored != 0, crc(bytes[start..<dataEnd]) != stored { throw .corrupt("the FIT file's checksum does not match its content") }
+        var dataEnd = dataStart + dataSize
+        // Cut short (the header promises more than the file has): read the messages that are whole, no CRC to check.
+        let cut = dataEnd + 2 > bytes.count
+        if cut {
+            guard start == 0 else { throw .truncated }
+            dataEnd = bytes.count
+            state.activity.truncated = true
+        } else {
+            let stored = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
+            if stored != 0, crc(bytes[start..<dataEnd]) != stored { throw .corrupt("the FIT file's checksum does not match its content") }
+        }
+        do {
+            try messages(bytes, from: dataStart, to: dataEnd, into: &state)
+        } catch {
+            // The last message of a file cut short is cut too: what came before it stands.
+            guard cut, error == .truncated else { throw error }
+        }
+        return cut ? bytes.count : dataEnd + 2
+    }
+
+    /// Reads the records between `dataStart` and `dataEnd`.
+    private static func messages(_ bytes: [UInt8], from dataStart: Int, to dataEnd: Int, into state: inout State) throws(ActivityFileProblem) {
         var definitions: [Int: Definition] = [:]
         var position = dataStart
         while position < dataEnd {
@@ -106,7 +155,6 @@ public enum FITDecoder {
                 position = try message(bytes, at: position, end: dataEnd, definition, timestamp: nil, &state)
             }
         }
-        return dataEnd + 2
     }
 
     /// Reads one data message and keeps what an activity needs.
@@ -146,11 +194,15 @@ public enum FITDecoder {
             let seconds = try dateTime(raw, field: "timestamp")
             timestamp = seconds
             state.lastTimestamp = seconds
+            if seconds < firstAbsolute { state.sawRelative = true }
         }
         func instant(_ seconds: Int64) -> Int64 { (seconds + fitEpoch) * 1000 }
         switch definition.global {
         case 0:
             if let type = unsigned(0) { state.fileType = type }
+        case 34:
+            state.activityTimestamp = timestamp
+            if let local = unsigned(5) { state.activityLocal = try dateTime(local, field: "activity local_timestamp") }
         case 12:
             if let sport = unsigned(0), state.activity.sport == nil { state.activity.sport = "fit:\(sport)" }
             if let name = string(bytes, field: 3, definition, start: start), !name.isEmpty { state.activity.name = name }
@@ -158,16 +210,36 @@ public enum FITDecoder {
             state.sawSessionOrRecord = true
             if let sport = unsigned(5) { state.activity.sport = "fit:\(sport)" }
             if let start = unsigned(2) {
-                state.activity.deviceStart = min(state.activity.deviceStart ?? .max, instant(try dateTime(start, field: "session start_time")))
+                let seconds = try dateTime(start, field: "session start_time")
+                if seconds < firstAbsolute { state.sawRelative = true }
+                state.activity.deviceStart = min(state.activity.deviceStart ?? .max, instant(seconds))
             }
             if let elapsed = unsigned(7) { state.activity.deviceElapsedSeconds = (state.activity.deviceElapsedSeconds ?? 0) + Double(elapsed) / 1000 }
             if let timer = unsigned(8) { state.activity.deviceTimerSeconds = (state.activity.deviceTimerSeconds ?? 0) + Double(timer) / 1000 }
             if let distance = unsigned(9) { state.activity.deviceDistanceMeters = (state.activity.deviceDistanceMeters ?? 0) + Double(distance) / 100 }
             if let ascent = unsigned(22) { state.activity.deviceAscentMeters = (state.activity.deviceAscentMeters ?? 0) + Double(ascent) }
+        case 19:
+            if let raw = unsigned(2), state.activity.laps.count < ParsedLap.maxLaps {
+                let lapStart = instant(try dateTime(raw, field: "lap start_time"))
+                let week = Double(Validation.maxDurationSeconds)
+                state.activity.laps.append(ParsedLap(
+                    start: lapStart,
+                    elapsedSeconds: ParsedLap.figure(unsigned(7).map { Double($0) / 1000 }, max: week),
+                    timerSeconds: ParsedLap.figure(unsigned(8).map { Double($0) / 1000 }, max: week),
+                    distanceMeters: ParsedLap.figure(unsigned(9).map { Double($0) / 100 }, max: Validation.maxDistanceMeters)
+                ))
+            }
         case 20:
             state.sawSessionOrRecord = true
             let semicircle = 180.0 / 2_147_483_648.0
             guard let time = timestamp else { break }
+            let sample = SensorSample(
+                time: instant(time),
+                heartRate: unsigned(3).flatMap { SensorLimits.whole($0, SensorLimits.heartRate) },
+                cadence: unsigned(4).flatMap { SensorLimits.whole($0, SensorLimits.cadence) },
+                power: unsigned(7).flatMap { SensorLimits.whole($0, SensorLimits.power) }
+            )
+            if sample.hasValue, state.activity.samples.count < SensorLimits.maxSamples { state.activity.samples.append(sample) }
             if let lat = signed(0), let lon = signed(1) {
                 var elevation: Double?
                 if let enhanced = unsigned(78) { elevation = Double(enhanced) / 5 - 500 } else if let altitude = unsigned(2) { elevation = Double(altitude) / 5 - 500 }

@@ -3,7 +3,9 @@ import TallyDomain
 
 /// GPX 1.0 / 1.1 and Garmin TCX, read with `XMLReader` into a `ParsedActivity`.
 public enum TrackXML {
-    /// A GPX file: `trk/trkseg/trkpt` with `ele` and `time`; the name of the track (or of the metadata) and its `type`.
+    /// A GPX file: `trk/trkseg/trkpt` with `ele` and `time`; the name of the track (or of the metadata) and its `type`;
+    /// heart rate and cadence of Garmin's `TrackPointExtension` (`hr`, `cad`) and power (`power`,
+    /// `PowerInWatts`) in a point's extensions, whatever their namespace prefix.
     public static func gpx(_ bytes: [UInt8]) throws(ActivityFileProblem) -> ParsedActivity {
         var activity = ParsedActivity()
         var path: [String] = []
@@ -11,6 +13,8 @@ public enum TrackXML {
         var point: TrackPoint?
         var metadataName: String?
         var sawGPX = false
+        var sensors = PendingSample()
+        var segmentStart = false
         try read(bytes) { event in
             switch event {
             case .start(let name, let attributes):
@@ -20,11 +24,13 @@ public enum TrackXML {
                 }
                 path.append(name)
                 text = ""
+                if name == "trkseg" { segmentStart = true }
                 if name == "trkpt" {
                     guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init) else {
                         throw ActivityFileProblem.corrupt("a trkpt without a numeric lat and lon")
                     }
-                    point = TrackPoint(time: nil, latitude: lat, longitude: lon)
+                    point = TrackPoint(time: nil, latitude: lat, longitude: lon, startsSegment: segmentStart && !activity.points.isEmpty)
+                    segmentStart = false
                 }
             case .text(let value):
                 text += value
@@ -33,13 +39,19 @@ public enum TrackXML {
                 switch (parent, name) {
                 case ("trkpt", "ele"): point?.elevation = Double(trimmed(text))
                 case ("trkpt", "time"): point?.time = Timestamp.parse(trimmed(text))
-                case ("trk", "name"): activity.name = trimmed(text)
+                // A file of several tracks is named after its first.
+                case ("trk", "name"): if activity.name == nil { activity.name = trimmed(text) }
                 case ("metadata", "name"), ("gpx", "name"): metadataName = trimmed(text)
-                case ("trk", "type"): activity.sport = trimmed(text)
+                case ("trk", "type"): if activity.sport == nil { activity.sport = trimmed(text) }
                 default: break
+                }
+                if point != nil, let channel = sensorChannel(name) {
+                    sensors.set(channel, text: trimmed(text))
                 }
                 if name == "trkpt", let done = point {
                     activity.points.append(done)
+                    if let time = done.time { sensors.flush(at: time, into: &activity) }
+                    sensors = PendingSample()
                     point = nil
                 }
                 path.removeLast()
@@ -53,7 +65,8 @@ public enum TrackXML {
         return activity
     }
 
-    /// A TCX file: the first `Activity`, its `Sport`, laps' total time and distance, and trackpoints.
+    /// A TCX file: the first `Activity`, its `Sport`, laps' total time and distance, and trackpoints
+    /// with their `HeartRateBpm`, `Cadence` and the `TPX` extension's `Watts` and `RunCadence`.
     public static func tcx(_ bytes: [UInt8]) throws(ActivityFileProblem) -> ParsedActivity {
         var activity = ParsedActivity()
         var path: [String] = []
@@ -62,6 +75,7 @@ public enum TrackXML {
         var activities = 0
         var timer = 0.0, distance = 0.0, laps = 0
         var first: Int64?, last: Int64?
+        var sensors = PendingSample()
         try read(bytes) { event in
             switch event {
             case .start(let name, let attributes):
@@ -72,7 +86,14 @@ public enum TrackXML {
                     activities += 1
                     if activities == 1 { activity.sport = attributes["Sport"] }
                 }
-                if name == "Trackpoint" { point = (nil, nil, nil, nil) }
+                if name == "Lap", activities == 1, activity.laps.count < ParsedLap.maxLaps,
+                   let start = attributes["StartTime"].flatMap({ Timestamp.parse(trimmed($0)) }) {
+                    activity.laps.append(ParsedLap(start: start))
+                }
+                if name == "Trackpoint" {
+                    point = (nil, nil, nil, nil)
+                    sensors = PendingSample()
+                }
             case .text(let value):
                 text += value
             case .end(let name):
@@ -82,11 +103,17 @@ public enum TrackXML {
                     case ("Activity", "Id"): activity.deviceStart = Timestamp.parse(trimmed(text))
                     case ("Lap", "TotalTimeSeconds"):
                         if let value = Double(trimmed(text)) {
-                            timer += try lapFigure(value, "TotalTimeSeconds", max: Double(Validation.maxDurationSeconds))
+                            let seconds = try lapFigure(value, "TotalTimeSeconds", max: Double(Validation.maxDurationSeconds))
+                            timer += seconds
                             laps += 1
+                            if !activity.laps.isEmpty { activity.laps[activity.laps.count - 1].timerSeconds = seconds }
                         }
                     case ("Lap", "DistanceMeters"):
-                        if let value = Double(trimmed(text)) { distance += try lapFigure(value, "DistanceMeters", max: Validation.maxDistanceMeters) }
+                        if let value = Double(trimmed(text)) {
+                            let meters = try lapFigure(value, "DistanceMeters", max: Validation.maxDistanceMeters)
+                            distance += meters
+                            if !activity.laps.isEmpty { activity.laps[activity.laps.count - 1].distanceMeters = meters }
+                        }
                     case ("Trackpoint", "Time"): point.time = Timestamp.parse(trimmed(text))
                     case ("Trackpoint", "AltitudeMeters"): point.ele = Double(trimmed(text))
                     case ("Position", "LatitudeDegrees"): point.lat = Double(trimmed(text))
@@ -94,7 +121,11 @@ public enum TrackXML {
                     case ("Activity", "Notes"): activity.name = trimmed(text)
                     default: break
                     }
+                    if path.contains("Trackpoint"), name != "Trackpoint", let channel = tcxChannel(parent: parent, name) {
+                        sensors.set(channel, text: trimmed(text))
+                    }
                     if name == "Trackpoint" {
+                        if let time = point.time { sensors.flush(at: time, into: &activity) }
                         if let time = point.time {
                             first = min(first ?? time, time)
                             last = max(last ?? time, time)
@@ -117,6 +148,56 @@ public enum TrackXML {
             activity.deviceElapsedSeconds = Double(last - start) / 1000
         }
         return activity
+    }
+
+    /// A sensor value read inside one point, kept until the point's time is known.
+    struct PendingSample {
+        var heartRate: Int?
+        var cadence: Int?
+        var power: Int?
+
+        /// Reads `text` as the channel's value; an implausible or unreadable one is a dropout (nil).
+        mutating func set(_ channel: SensorChannel, text: String) {
+            switch channel {
+            case .heartRate: heartRate = SensorLimits.whole(text: text, SensorLimits.heartRate)
+            case .cadence: cadence = SensorLimits.whole(text: text, SensorLimits.cadence)
+            case .power: power = SensorLimits.whole(text: text, SensorLimits.power)
+            }
+        }
+
+        /// Appends the sample at `time` when it holds a value (up to `SensorLimits.maxSamples`).
+        func flush(at time: Int64, into activity: inout ParsedActivity) {
+            let sample = SensorSample(time: time, heartRate: heartRate, cadence: cadence, power: power)
+            if sample.hasValue, activity.samples.count < SensorLimits.maxSamples { activity.samples.append(sample) }
+        }
+    }
+
+    enum SensorChannel { case heartRate, cadence, power }
+
+    /// The name without its namespace prefix (`gpxtpx:hr` is `hr`).
+    static func localName(_ name: String) -> Substring {
+        guard let colon = name.lastIndex(of: ":") else { return Substring(name) }
+        return name[name.index(after: colon)...]
+    }
+
+    /// The channel a GPX point's extension element holds, if any.
+    static func sensorChannel(_ name: String) -> SensorChannel? {
+        switch localName(name) {
+        case "hr": .heartRate
+        case "cad": .cadence
+        case "power", "PowerInWatts": .power
+        default: nil
+        }
+    }
+
+    /// The channel a TCX trackpoint's element holds: `HeartRateBpm/Value`, `Cadence`, `TPX/Watts`, `TPX/RunCadence`.
+    static func tcxChannel(parent: String, _ name: String) -> SensorChannel? {
+        switch (localName(parent), localName(name)) {
+        case ("HeartRateBpm", "Value"): .heartRate
+        case ("Trackpoint", "Cadence"), ("TPX", "RunCadence"): .cadence
+        case ("TPX", "Watts"): .power
+        default: nil
+        }
     }
 
     /// A lap's figure, known to be finite and between 0 and `max` before it is added up.

@@ -23,7 +23,7 @@ enum RecordAddCommand: CommandHandler {
         abstract: "Log an activity.",
         discussion: "The name is the words given, trimmed (1-200 characters). Pace is derived when a distance is given.",
         arguments: [ArgumentSpec(name: "NAME", help: "What it was.", repeating: true)],
-        options: [RecordOptions.requiredCategory, RecordOptions.requiredDuration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
+        options: [RecordOptions.requiredCategory, RecordOptions.requiredDuration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note, RecordOptions.effort],
         examples: [
             CommandExample(command: "tally record add Morning run --category running --duration 27:30 --distance 5km", explanation: "Log a 5 km run of 27 minutes 30 seconds, now."),
             CommandExample(command: "tally record add Gym --category gym --duration 1h --date yesterday", explanation: "Log yesterday's gym session."),
@@ -40,7 +40,8 @@ enum RecordAddCommand: CommandHandler {
         guard let duration = command.value("duration") else { throw UsageError(kind: .missingArgument("--duration"), commandPath: command.path) }
         let input = RecordInput(
             name: command.arguments.joined(separator: " "), category: category, duration: duration,
-            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note")
+            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note"),
+            effort: command.value("effort")
         )
         MutationPrinter(context: context).print(try context.dispatcher().execute(.logRecord(input)), single: true)
     }
@@ -96,8 +97,12 @@ enum RecordShowCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show all fields of a record and its history.",
+        discussion: "An imported activity also shows its time in each heart-rate and power zone (by the athlete's settings on its day), its laps and its splits.",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
-        options: [TodoOptions.asOf, OptionSpec(name: "svg", valueName: "FILE", help: "Write the route and elevation profile of the record's kept track to FILE as SVG.")],
+        options: [
+            TodoOptions.asOf, OptionSpec(name: "miles", help: "Splits per mile, paces per mile and speeds in mph."),
+            OptionSpec(name: "svg", valueName: "FILE", help: "Write the route and elevation profile of the record's kept track to FILE as SVG."),
+        ],
         examples: [
             CommandExample(command: "tally record show 4", explanation: "Everything about record 4, with its history."),
             CommandExample(command: "tally record show 4 --svg run.svg", explanation: "Draw the route of record 4 (an imported track file)."),
@@ -115,10 +120,20 @@ enum RecordShowCommand: CommandHandler {
             return
         }
         let history = try log.events(inStream: record.id).filter { Replayer.includes($0, bound: bound) }
+        let miles = command.has("miles")
+        let detail = try TrainingDetail.compute(record, state: state, log: log, miles: miles, zone: context.zone)
         if context.json {
-            context.printJSON(.object(["record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event))]))
+            context.printJSON(.object([
+                "record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event)),
+                "detail": detail.map { TrainingDetail.json($0.0, miles: miles) } ?? .null,
+            ]))
         } else {
-            context.console.line(RecordRenderer(context: context).detail(record, history: history))
+            var text = RecordRenderer(context: context).detail(record, history: history)
+            if let (computed, _) = detail {
+                let sections = TrainingDetail.text(computed, record: record, miles: miles, context: context)
+                if !sections.isEmpty { text += "\n\n" + sections }
+            }
+            context.console.line(text)
         }
     }
 }

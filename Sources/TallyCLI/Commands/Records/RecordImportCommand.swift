@@ -54,6 +54,9 @@ enum RecordImportCommand: CommandHandler {
         } catch ActivityImportError.notFound(let path) {
             throw CLIError.cannotOpenInput(path: path, reason: "no such file")
         }
+        for source in report.cutShort {
+            context.warn(code: "activity_cut_short", context.catalog.text(.activityCutShortImported, ["source": source]))
+        }
         if context.json {
             let english = Catalog.english
             context.printJSON(.object([

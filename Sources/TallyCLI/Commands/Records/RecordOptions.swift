@@ -12,6 +12,7 @@ enum RecordOptions {
     static let place = OptionSpec(name: "place", valueName: "PLACE", help: "Where.")
     static let date = OptionSpec(name: "date", valueName: "WHEN", help: "When it happened (default: now). A day means its local midnight.")
     static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
+    static let effort = OptionSpec(name: "effort", valueName: "1-10", help: "How hard it felt, 1 (very easy) to 10 (maximal): its training load without heart rate or power.")
 
     /// The options of `record list` that make up a view (also accepted by `record filter set` and `record export`).
     static let view: [OptionSpec] = [
