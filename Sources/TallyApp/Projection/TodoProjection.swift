@@ -45,7 +45,7 @@ public enum TodoProjection {
         let counts = model.todos.counts
         guard let limit = query.limit, query.sort == .created, !query.reverse, query.tags.isEmpty, query.search == nil,
               query.priority == nil, query.dueBefore == nil, query.dueAfter == nil, !query.includeDeleted,
-              query.waiting != .only, counts.createdInOrder else { return nil }
+              query.waiting != .only, query.expression == nil, counts.createdInOrder else { return nil }
         var waitingNow = 0
         for position in counts.waiting where model.todo(at: position).isWaiting(now: now, zone: zone) { waitingNow += 1 }
         let open = model.todos.count - counts.deleted - counts.completed - (query.waiting == .hide ? waitingNow : 0)
@@ -75,7 +75,11 @@ public enum TodoProjection {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
-        let readsItems = !query.tags.isEmpty || needle != nil
+        let program = try query.expression.map { expression throws(DomainError) in try FilterProgram(expression, now: now, zone: zone) }
+        let readsItems = !query.tags.isEmpty || needle != nil || program != nil
+        // An expression that names deleted or waiting todos considers them (`status:deleted`, `is:waiting`).
+        let includeDeleted = query.includeDeleted || query.expression?.namesDeleted == true
+        let waitingFilter = query.waiting == .hide && query.expression?.namesWaiting == true ? .include : query.waiting
 
         // With a limit, only the page is kept (a bounded heap); without one, every match is sorted.
         let less = ordering(query.sort, reverse: query.reverse)
@@ -88,7 +92,7 @@ public enum TodoProjection {
         var deleted = 0
         for index in 0..<model.todos.count {
             let row = model.todoSummary(at: index)
-            if row.deleted && !query.includeDeleted { continue }
+            if row.deleted && !includeDeleted { continue }
             switch query.status {
             case .active where row.completed: continue
             case .completed where !row.completed: continue
@@ -108,14 +112,15 @@ public enum TodoProjection {
                 let todo = model.todo(at: index)
                 if !query.tags.isEmpty, !query.tags.allSatisfy(todo.tags.contains) { continue }
                 if let needle, !matchesSearch(todo, needle) { continue }
+                if let program, !program.matches(todo) { continue }
             }
             if row.waits {
                 // Few todos wait, so reading the item to compare its wait date costs little.
                 let isWaiting = !row.completed && model.todo(at: index).isWaiting(now: now, zone: zone)
                 if isWaiting { waiting += 1 }
-                if isWaiting && query.waiting == .hide { continue }
-                if !isWaiting && query.waiting == .only { continue }
-            } else if query.waiting == .only {
+                if isWaiting && waitingFilter == .hide { continue }
+                if !isWaiting && waitingFilter == .only { continue }
+            } else if waitingFilter == .only {
                 continue
             }
             let key: Int64? = switch query.sort {

@@ -81,6 +81,10 @@ enum FailureMapper {
 
     private static func domain(_ error: DomainError, catalog: Catalog) -> Failure {
         switch error {
+        case .invalid(.filter(let filterError, let expression)):
+            return Failure(exit: .invalidData, code: "invalid_filter",
+                           message: FilterExpressionText.message(filterError, expression: expression, catalog: catalog),
+                           details: FilterExpressionText.pointer(filterError, expression: expression))
         case .invalid(let input):
             return Failure(exit: .invalidData, code: "invalid_data", message: InvalidInputMessages.text(input, catalog: catalog))
         case .unknownReference(let kind, let ref):
@@ -171,6 +175,7 @@ enum InvalidInputMessages {
         case .untilBeforeDue(let until, let due): return catalog.text(.errorUntilBeforeDue, ["until": until, "due": due])
         case .invalidRecurFrom(let value): return catalog.text(.errorInvalidRecurFrom, ["value": value])
         case .notRecurring(let number): return catalog.text(.errorNotRecurring, ["number": String(number)])
+        case .filter(let error, let expression): return FilterExpressionText.message(error, expression: expression, catalog: catalog)
         }
     }
 }

@@ -565,6 +565,28 @@ extension Language {
             ]),
             .errorBlobMismatch: .text("obsah souboru neodpovídá jeho jménu {sha256}"),
             .bestsExpectedYear: .text("rok, například 2026"),
+            // Filter expressions (todos)
+            .filterErrorEmpty: .text("filtr je prázdný"),
+            .filterErrorTooLong: .text("filtr je delší než {max} znaků"),
+            .filterErrorTooDeep: .text("závorky a negace jsou vnořené hlouběji než {max}"),
+            .filterErrorTooManyTerms: .text("filtr má víc než {max} podmínek"),
+            .filterErrorControlCharacter: .text("řídicí znaky nejsou dovoleny"),
+            .filterErrorUnterminatedQuote: .text("tyto uvozovky nejsou nikde uzavřeny"),
+            .filterErrorUnopenedParenthesis: .text("tato ')' nic neuzavírá"),
+            .filterErrorUnclosedParenthesis: .text("tato '(' není nikde uzavřena"),
+            .filterErrorOperatorWithoutLeft: .text("před '{word}' chybí podmínka"),
+            .filterErrorOperatorWithoutRight: .text("za '{word}' chybí podmínka"),
+            .filterErrorNegationWithoutTerm: .text("hned za '{word}' musí být podmínka"),
+            .filterErrorUnknownField: .text("neznámé pole '{field}' (pole: {fields}; slovo v dvojitých uvozovkách se hledá v textu)"),
+            .filterErrorMissingValue: .text("'{field}:' potřebuje hodnotu"),
+            .filterErrorInvalidTag: .text("'{value}' není štítek (písmena, číslice, _ a -)"),
+            .filterErrorInvalidProject: .text("'{value}' není projekt (jména jako štítky spojená tečkami)"),
+            .filterErrorInvalidPriority: .text("'{value}' není priorita (H, M, L nebo none)"),
+            .filterErrorInvalidStatus: .text("'{value}' není stav ({values})"),
+            .filterErrorInvalidFlag: .text("'{value}' není nic z {values}"),
+            .filterErrorInvalidWhen: .text("'{value}' není datum: {reason}"),
+            .filterErrorEmptyPhrase: .text("prázdná fráze nemá co hledat"),
+            .errorFilter: .text("Ve filtru na znaku {position}: {problem}"),
         ]
     )
 }

@@ -498,6 +498,28 @@ extension Language {
             .blobsImported: .plural([.one: "Stored {count} original activity file.", .other: "Stored {count} original activity files."]),
             .errorBlobMismatch: .text("the file's content does not match its name {sha256}"),
             .bestsExpectedYear: .text("a year such as 2026"),
+            // Filter expressions (todos)
+            .filterErrorEmpty: .text("the filter is empty"),
+            .filterErrorTooLong: .text("the filter is longer than {max} characters"),
+            .filterErrorTooDeep: .text("parentheses and negations are nested deeper than {max}"),
+            .filterErrorTooManyTerms: .text("the filter has more than {max} terms"),
+            .filterErrorControlCharacter: .text("control characters are not allowed"),
+            .filterErrorUnterminatedQuote: .text("this quote is never closed"),
+            .filterErrorUnopenedParenthesis: .text("this ')' closes nothing"),
+            .filterErrorUnclosedParenthesis: .text("this '(' is never closed"),
+            .filterErrorOperatorWithoutLeft: .text("'{word}' needs a term before it"),
+            .filterErrorOperatorWithoutRight: .text("'{word}' needs a term after it"),
+            .filterErrorNegationWithoutTerm: .text("'{word}' needs a term right after it"),
+            .filterErrorUnknownField: .text("unknown field '{field}' (fields: {fields}; put a word in double quotes to search for it)"),
+            .filterErrorMissingValue: .text("'{field}:' needs a value"),
+            .filterErrorInvalidTag: .text("'{value}' is not a tag (letters, digits, _ and -)"),
+            .filterErrorInvalidProject: .text("'{value}' is not a project (names like tags, joined by dots)"),
+            .filterErrorInvalidPriority: .text("'{value}' is not a priority (H, M, L or none)"),
+            .filterErrorInvalidStatus: .text("'{value}' is not a status ({values})"),
+            .filterErrorInvalidFlag: .text("'{value}' is not one of {values}"),
+            .filterErrorInvalidWhen: .text("'{value}' is not a date: {reason}"),
+            .filterErrorEmptyPhrase: .text("an empty phrase has nothing to search for"),
+            .errorFilter: .text("In the filter at character {position}: {problem}"),
         ]
     )
 }

@@ -149,6 +149,7 @@ public enum Decider {
         if let raw = query.dueAfter { query.dueAfter = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.search { query.search = try Validation.search(raw) }
         if let limit = query.limit, limit < 1 { throw .invalid(.invalidLimit(String(limit))) }
+        if let expression = query.expression { _ = try FilterProgram(expression, now: context.now, zone: context.zone) }
         return query
     }
 

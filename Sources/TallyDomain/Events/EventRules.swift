@@ -73,7 +73,9 @@ public enum EventRules {
             if let value = changes.date { try instant(value, field: "date") }
         case .historyUndone(let command), .historyRedone(let command):
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
-        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset,
+        case .filterSaved(_, let filter):
+            try filterExpression(filter["expression"])
+        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterReset,
              .seriesEnded, .seriesResumed:
             break
         }
@@ -98,6 +100,17 @@ public enum EventRules {
 
     // The fast paths below answer for printable ASCII, where trimming, NFC and counting characters
     // are plain byte work (a bulk import checks every title); anything else goes to `Validation`.
+
+    /// A saved view's expression: text in the limits that parses (`FilterParser`).
+    static func filterExpression(_ value: JSON?) throws(EventLineError) {
+        guard let value else { return }
+        guard let text = value.stringValue else { throw EventLineError("field 'expression' of a view is not a string") }
+        do {
+            _ = try FilterParser.parse(text)
+        } catch {
+            throw EventLineError("field 'expression' of a view does not parse: \(error.english) at character \(error.offset + 1)")
+        }
+    }
 
     static func title(_ value: String) throws(EventLineError) {
         if printableASCII(value, max: Validation.maxTitleLength), value.utf8.contains(where: { $0 != 0x20 }) { return }

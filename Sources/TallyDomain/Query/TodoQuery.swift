@@ -44,6 +44,8 @@ public struct TodoQuery: Sendable, Equatable {
     public var limit: Int?
     public var includeDeleted: Bool
     public var waiting: WaitingFilter = .hide
+    /// A filter expression (`tag:shop or project:home`), on top of the other options.
+    public var expression: FilterExpression?
 
     public init(
         status: TodoStatus = .all, tags: [String] = [], priority: Priority? = nil,
@@ -82,6 +84,7 @@ extension TodoQuery {
         if let limit { object["limit"] = .int(Int64(limit)) }
         if includeDeleted { object["deleted"] = .bool(true) }
         if waiting != .hide { object["waiting"] = .string(waiting.rawValue) }
+        if let expression { object["expression"] = .string(expression.canonical) }
         return object
     }
 
@@ -99,5 +102,7 @@ extension TodoQuery {
         if let value = object["limit"]?.intValue, value > 0 { limit = Int(value) }
         includeDeleted = object["deleted"]?.boolValue ?? false
         if let raw = object["waiting"]?.stringValue, let value = WaitingFilter(rawValue: raw) { waiting = value }
+        // Stored in the canonical English form; every door checks it parses (`EventRules`).
+        if let raw = object["expression"]?.stringValue { expression = try? FilterParser.parse(raw) }
     }
 }

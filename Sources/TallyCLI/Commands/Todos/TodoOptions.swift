@@ -28,9 +28,15 @@ enum TodoOptions {
         OptionSpec(name: "waiting", help: "Only todos that wait (--wait) until a later day or time; hidden otherwise."),
     ]
 
-    /// True when the command line names any view option.
+    /// The positional filter expression of `list` and `filter set`.
+    static let filterArgument = ArgumentSpec(
+        name: "FILTER", help: "A filter expression: tag:shop project:home or due.before:fri, -tag:x, not, or, ( ). See the guide.",
+        repeating: true, optional: true
+    )
+
+    /// True when the command line names any view option or a filter expression.
     static func hasViewOptions(_ command: ParsedCommand) -> Bool {
-        view.contains { option in
+        !command.arguments.isEmpty || view.contains { option in
             option.valueName == nil ? command.has(option.name) : !command.values(option.name).isEmpty
         }
     }
@@ -49,6 +55,7 @@ enum TodoOptions {
         query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
         query.includeDeleted = command.has("deleted")
         query.waiting = RecurrenceOptions.waitingFilter(command)
+        query.expression = try FilterExpressionText.parse(command.arguments, context)
         let decisionContext = context.environment.decisionContext
         return try Decider.validated(query, context: decisionContext)
     }
@@ -67,6 +74,7 @@ enum TodoOptions {
         if query.reverse { parts.append("--reverse") }
         if let limit = query.limit { parts.append("--limit \(limit)") }
         if query.includeDeleted { parts.append("--deleted") }
+        if let expression = query.expression { parts.append(shellQuoted(expression.canonical)) }
         return parts.joined(separator: " ")
     }
 
