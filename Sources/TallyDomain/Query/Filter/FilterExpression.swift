@@ -128,18 +128,22 @@ enum FilterText {
     }
 
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for character in text {
-            if character == "\"" || character == "\\" { result.append("\\") }
-            result.append(character)
+        // On scalars, as the lexer reads: a quote or backslash with a combining mark after it is still one.
+        var result = String.UnicodeScalarView()
+        result.append("\"")
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { result.append("\\") }
+            result.append(scalar)
         }
-        return result + "\""
+        result.append("\"")
+        return String(result)
     }
 
     /// A word stays bare unless it could read as something else: a keyword, a field term, a negation or a tag.
     static func wordText(_ word: String) -> String {
-        let bare = isPlain(word) && !keywords.contains(word.lowercased()) && !word.contains(":")
-            && !word.hasPrefix("-") && !word.hasPrefix("+")
+        let first = word.unicodeScalars.first
+        let bare = isPlain(word) && !keywords.contains(word.lowercased()) && !word.unicodeScalars.contains(":")
+            && first != "-" && first != "+"
         return bare ? word : quoted(word)
     }
 }

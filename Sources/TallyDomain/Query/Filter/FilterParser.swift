@@ -278,35 +278,58 @@ struct FilterToken {
 }
 
 /// Splits an expression into tokens.
+///
+/// It reads Unicode scalars, not characters, so a quote or a parenthesis followed by a combining
+/// mark is still a quote or a parenthesis; offsets are given in characters.
 struct FilterLexer {
-    let characters: [Character]
+    let scalars: [Unicode.Scalar]
+    /// For each scalar, the character it belongs to.
+    let characterIndex: [Int]
+    let characterCount: Int
     var index = 0
 
     init(_ characters: [Character]) {
-        self.characters = characters
+        var scalars: [Unicode.Scalar] = []
+        var characterIndex: [Int] = []
+        for (position, character) in characters.enumerated() {
+            for scalar in character.unicodeScalars {
+                scalars.append(scalar)
+                characterIndex.append(position)
+            }
+        }
+        self.scalars = scalars
+        self.characterIndex = characterIndex
+        self.characterCount = characters.count
     }
 
-    private static func isSpace(_ character: Character) -> Bool { character.isWhitespace }
-    private static func ends(_ character: Character) -> Bool {
-        character.isWhitespace || character == "(" || character == ")" || character == "\""
+    private func offset(_ scalar: Int) -> Int { scalar < characterIndex.count ? characterIndex[scalar] : characterCount }
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
+    private static func ends(_ scalar: Unicode.Scalar) -> Bool {
+        isSpace(scalar) || scalar == "(" || scalar == ")" || scalar == "\""
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[range])
+        return String(view)
     }
 
     mutating func tokens() throws(FilterError) -> [FilterToken] {
         var result: [FilterToken] = []
-        while index < characters.count {
-            let character = characters[index]
-            let start = index
-            if Self.isSpace(character) {
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let start = offset(index)
+            if Self.isSpace(scalar) {
                 index += 1
-            } else if character == "(" || character == ")" {
-                result.append(FilterToken(kind: character == "(" ? .open : .close, text: String(character), offset: start, valueOffset: start))
+            } else if scalar == "(" || scalar == ")" {
+                result.append(FilterToken(kind: scalar == "(" ? .open : .close, text: String(scalar), offset: start, valueOffset: start))
                 index += 1
-            } else if character == "\"" {
+            } else if scalar == "\"" {
                 let phrase = try quoted()
                 result.append(FilterToken(kind: .quoted, text: phrase, offset: start, valueOffset: start))
-            } else if character == "-" {
+            } else if scalar == "-" {
                 index += 1
-                guard index < characters.count, !Self.isSpace(characters[index]), characters[index] != ")" else {
+                guard index < scalars.count, !Self.isSpace(scalars[index]), scalars[index] != ")" else {
                     throw FilterError(at: start, .negationWithoutTerm, ["word": "-"])
                 }
                 result.append(FilterToken(kind: .minus, text: "-", offset: start, valueOffset: start))
@@ -321,44 +344,41 @@ struct FilterLexer {
     private mutating func quoted() throws(FilterError) -> String {
         let start = index
         index += 1
-        var text = ""
-        while index < characters.count {
-            let character = characters[index]
-            if character == "\\", index + 1 < characters.count {
-                text.append(characters[index + 1])
+        var view = String.UnicodeScalarView()
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\\", index + 1 < scalars.count {
+                view.append(scalars[index + 1])
                 index += 2
-            } else if character == "\"" {
+            } else if scalar == "\"" {
                 index += 1
-                return text
+                return String(view)
             } else {
-                text.append(character)
+                view.append(scalar)
                 index += 1
             }
         }
-        throw FilterError(at: start, .unterminatedQuote)
+        throw FilterError(at: offset(start), .unterminatedQuote)
     }
 
     /// A word, `+tag` or `field:value` (the value may be quoted).
     private mutating func bare() throws(FilterError) -> FilterToken {
         let start = index
-        var text = ""
-        while index < characters.count, !Self.ends(characters[index]) {
-            text.append(characters[index])
-            index += 1
+        while index < scalars.count, !Self.ends(scalars[index]) { index += 1 }
+        let whole = text(start..<index)
+        if scalars[start] == "+", !whole.unicodeScalars.contains(":") {
+            guard index - start > 1 else { throw FilterError(at: offset(start), .invalidTag, ["value": whole]) }
+            return FilterToken(kind: .plus, text: text(start + 1..<index), offset: offset(start), valueOffset: offset(start + 1))
         }
-        if text.hasPrefix("+"), !text.contains(":") {
-            guard text.count > 1 else { throw FilterError(at: start, .invalidTag, ["value": text]) }
-            return FilterToken(kind: .plus, text: String(text.dropFirst()), offset: start, valueOffset: start + 1)
+        guard let colon = scalars[start..<index].firstIndex(of: ":") else {
+            return FilterToken(kind: .bare, text: whole, offset: offset(start), valueOffset: offset(start))
         }
-        guard let colon = text.firstIndex(of: ":") else {
-            return FilterToken(kind: .bare, text: text, offset: start, valueOffset: start)
-        }
-        let field = String(text[..<colon])
-        var value = String(text[text.index(after: colon)...])
-        let valueOffset = start + field.count + 1
-        if value.isEmpty, index < characters.count, characters[index] == "\"" {
+        let field = text(start..<colon)
+        var value = text(colon + 1..<index)
+        let valueOffset = offset(colon + 1)
+        if value.isEmpty, index < scalars.count, scalars[index] == "\"" {
             value = try quoted()
         }
-        return FilterToken(kind: .field(field), text: value, offset: start, valueOffset: valueOffset)
+        return FilterToken(kind: .field(field), text: value, offset: offset(start), valueOffset: valueOffset)
     }
 }
