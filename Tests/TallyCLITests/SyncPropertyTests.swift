@@ -104,7 +104,10 @@ struct SyncPropertyTests {
         case 5: return ["toggle", ref]
         case 6: return ["delete", ref]
         case 7: return ["record", "add", "run \(step)", "--category", "running", "--duration", "\(20 + step % 40)m"]
-        case 8: return ["filter", "set", "--status", Bool.random(using: &random) ? "active" : "completed"]
+        case 8:
+            // A saved view, with a filter expression half of the time.
+            let expression = ["tag:t\(step % 3) or -priority:none", "(status:pending is:ready) or todo"].randomElement(using: &random)!
+            return ["filter", "set", "--status", Bool.random(using: &random) ? "active" : "completed"] + (Bool.random(using: &random) ? [expression] : [])
         case 9: return ["undo"]
         default: return ["record", "edit", String(Int.random(in: 1...3, using: &random)), "--duration", "\(10 + step % 50)m"]
         }
