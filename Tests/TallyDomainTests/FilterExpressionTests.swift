@@ -279,7 +279,9 @@ private enum Generate {
             note: maybe(words.randomElement(using: &random)!), wait: wait, series: maybe("s"), completed: completed,
             createdAt: now, updatedAt: now, deleted: Int.random(in: 0..<6, using: &random) == 0
         )
-        return Case(todo: todo, project: maybe(projects.randomElement(using: &random)!), blocked: Bool.random(using: &random))
+        var withProject = todo
+        withProject.project = maybe(projects.randomElement(using: &random)!)
+        return Case(todo: withProject, project: withProject.project, blocked: Bool.random(using: &random))
     }
 
     static func expression(depth: Int, _ random: inout SeededRandom) -> Reference {
@@ -323,7 +325,7 @@ private enum Generate {
             var matches = 0
             for item in todos {
                 let expected = reference.holds(item)
-                let actual = program.matches(item.todo, project: item.project, facts: FilterFacts(blocked: item.blocked))
+                let actual = program.matches(item.todo, facts: FilterFacts(blocked: item.blocked))
                 if expected != actual {
                     Issue.record("round \(round): '\(text)' on \(item): expected \(expected)")
                     break

@@ -221,6 +221,8 @@ public struct LogGenerator {
         case 1: fields.origin = TodoOrigin(tool: .todotxt, id: String(weight % 97 + 1))
         default: break
         }
+        // Some have a project, chosen the same way.
+        if weight % 3 == 0 { fields.project = ["home", "home.garden", "práce.úřad"][weight % 9 / 3] }
         return fields
     }
 
@@ -234,6 +236,7 @@ public struct LogGenerator {
             if Int.random(in: 0..<4, using: &random) == 0 { changes.note = .some(Bool.random(using: &random) ? nil : "edited \(hex(3))") }
             if Int.random(in: 0..<6, using: &random) == 0 { changes.wait = .some(due()) }
         }
+        if let title = changes.title, title.count % 3 == 0 { changes.project = .some(title.count % 2 == 0 ? "work.q4" : nil) }
         return changes
     }
 

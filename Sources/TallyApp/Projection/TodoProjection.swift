@@ -45,7 +45,7 @@ public enum TodoProjection {
         let counts = model.todos.counts
         guard let limit = query.limit, query.sort == .created, !query.reverse, query.tags.isEmpty, query.search == nil,
               query.priority == nil, query.dueBefore == nil, query.dueAfter == nil, !query.includeDeleted,
-              query.waiting != .only, query.expression == nil, counts.createdInOrder else { return nil }
+              query.waiting != .only, query.expression == nil, query.project == nil, counts.createdInOrder else { return nil }
         var waitingNow = 0
         for position in counts.waiting where model.todo(at: position).isWaiting(now: now, zone: zone) { waitingNow += 1 }
         let open = model.todos.count - counts.deleted - counts.completed - (query.waiting == .hide ? waitingNow : 0)
@@ -76,7 +76,7 @@ public enum TodoProjection {
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
         let program = try query.expression.map { expression throws(DomainError) in try FilterProgram(expression, now: now, zone: zone) }
-        let readsItems = !query.tags.isEmpty || needle != nil || program != nil
+        let readsItems = !query.tags.isEmpty || needle != nil || program != nil || query.project != nil
         // An expression that names deleted or waiting todos considers them (`status:deleted`, `is:waiting`).
         let includeDeleted = query.includeDeleted || query.expression?.namesDeleted == true
         let waitingFilter = query.waiting == .hide && query.expression?.namesWaiting == true ? .include : query.waiting
@@ -112,6 +112,7 @@ public enum TodoProjection {
                 let todo = model.todo(at: index)
                 if !query.tags.isEmpty, !query.tags.allSatisfy(todo.tags.contains) { continue }
                 if let needle, !matchesSearch(todo, needle) { continue }
+                if let project = query.project, !(todo.project.map { ProjectPath.isWithin($0, project) } ?? false) { continue }
                 if let program, !program.matches(todo) { continue }
             }
             if row.waits {

@@ -12,6 +12,7 @@ enum CommandTree {
         LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
                 CompletionsCommand.self, CompleteCommand.self, ManCommand.self, ReferenceCommand.self,
         RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self, SyncCommand.self, ConflictsCommand.self,
+        ProjectsCommand.self,
         ]
     }
 
@@ -33,6 +34,7 @@ enum CommandTree {
             LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
                         CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec, ReferenceCommand.spec,
             RemoteGroup.spec, SyncCommand.spec, ConflictsCommand.spec,
+            ProjectsCommand.spec,
         ]
     )
 

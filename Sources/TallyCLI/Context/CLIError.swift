@@ -175,6 +175,7 @@ enum InvalidInputMessages {
         case .untilBeforeDue(let until, let due): return catalog.text(.errorUntilBeforeDue, ["until": until, "due": due])
         case .invalidRecurFrom(let value): return catalog.text(.errorInvalidRecurFrom, ["value": value])
         case .notRecurring(let number): return catalog.text(.errorNotRecurring, ["number": String(number)])
+        case .invalidProject(let project): return catalog.text(.errorInvalidProject, ["project": project])
         case .filter(let error, let expression): return FilterExpressionText.message(error, expression: expression, catalog: catalog)
         }
     }

@@ -587,6 +587,15 @@ extension Language {
             .filterErrorInvalidWhen: .text("'{value}' není datum: {reason}"),
             .filterErrorEmptyPhrase: .text("prázdná fráze nemá co hledat"),
             .errorFilter: .text("Ve filtru na znaku {position}: {problem}"),
+            // Projects (todos)
+            .errorInvalidProject: .text("Neplatný projekt '{project}': projekt jsou jména z 1–32 písmen či číslic (libovolného písma), '_' a '-', spojená tečkami, nejvýš 8 úrovní a 100 znaků."),
+            .columnProject: .text("Projekt"),
+            .fieldProject: .text("Projekt"),
+            .projectsEmpty: .text("Zatím žádný úkol nemá projekt; 'tally add ... --project domov.zahrada' ho přidá."),
+            .columnOpen: .text("Otevřené"),
+            .columnDoneCount: .text("Hotové"),
+            .columnShareDone: .text("Hotovo %"),
+            .projectsNone: .text("(bez projektu)"),
         ]
     )
 }

@@ -520,6 +520,15 @@ extension Language {
             .filterErrorInvalidWhen: .text("'{value}' is not a date: {reason}"),
             .filterErrorEmptyPhrase: .text("an empty phrase has nothing to search for"),
             .errorFilter: .text("In the filter at character {position}: {problem}"),
+            // Projects (todos)
+            .errorInvalidProject: .text("Invalid project '{project}': a project is names of 1-32 letters or digits (any script), '_' and '-', joined by dots, at most 8 deep and 100 characters."),
+            .columnProject: .text("Project"),
+            .fieldProject: .text("Project"),
+            .projectsEmpty: .text("No todo has a project yet; 'tally add ... --project home.garden' gives one."),
+            .columnOpen: .text("Open"),
+            .columnDoneCount: .text("Done"),
+            .columnShareDone: .text("Done %"),
+            .projectsNone: .text("(no project)"),
         ]
     )
 }

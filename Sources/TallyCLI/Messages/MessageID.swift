@@ -526,4 +526,14 @@ enum MessageID: String, CaseIterable, Sendable {
     case filterErrorInvalidWhen = "filter-error.invalid-when"
     case filterErrorEmptyPhrase = "filter-error.empty-phrase"
     case errorFilter = "error.filter"
+
+    // Projects (todos)
+    case errorInvalidProject = "error.invalid-project"
+    case columnProject = "column.project"
+    case fieldProject = "field.project"
+    case projectsEmpty = "projects.empty"
+    case columnOpen = "column.open"
+    case columnDoneCount = "column.done-count"
+    case columnShareDone = "column.share-done"
+    case projectsNone = "projects.none"
 }

@@ -84,6 +84,8 @@ struct ChangeDescriber {
         add("priority", keys?.priority != nil, value(before.priority?.rawValue), value(after.priority?.rawValue))
         add("due", keys?.due != nil, value(before.due.map(renderer.due)), value(after.due.map(renderer.due)))
         add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        add("wait", keys?.wait != nil, value(before.wait.map(renderer.due)), value(after.wait.map(renderer.due)))
+        add("project", keys?.project != nil, value(before.project), value(after.project))
         return parts
     }
 
@@ -115,6 +117,7 @@ struct ChangeDescriber {
         case "due": changes.due.map { (label(.fieldDue), value($0.map(renderer.due))) }
         case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
         case "wait": changes.wait.map { (label(.showWait), value($0.map(renderer.due))) }
+        case "project": changes.project.map { (label(.fieldProject), value($0)) }
         default: nil
         }
     }

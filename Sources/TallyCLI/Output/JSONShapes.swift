@@ -19,6 +19,7 @@ enum JSONShapes {
             "wait": todo.wait.map { .string($0.storageText) } ?? .null,
             "series": todo.series.map { .string($0) } ?? .null,
             "origin": todo.origin.map(origin) ?? .null,
+            "project": todo.project.map { .string($0) } ?? .null,
         ])
     }
 

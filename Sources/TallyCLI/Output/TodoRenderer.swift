@@ -38,7 +38,9 @@ struct TodoRenderer {
         guard !view.todos.isEmpty else {
             return catalog.text(.listEmpty)
         }
-        let columns = [
+        // A project column only when a shown todo has a project.
+        let projects = view.todos.contains { $0.project != nil }
+        var columns = [
             Table.Column(title: catalog.text(.columnNumber), alignRight: true),
             Table.Column(title: catalog.text(.columnDone)),
             Table.Column(title: catalog.text(.columnTitle), truncatable: true, minWidth: 10),
@@ -46,6 +48,7 @@ struct TodoRenderer {
             Table.Column(title: catalog.text(.columnPriority), dropOrder: 2),
             Table.Column(title: catalog.text(.columnDue), dropOrder: 3),
         ]
+        if projects { columns.insert(Table.Column(title: catalog.text(.columnProject), truncatable: true, minWidth: 4, dropOrder: 1), at: 4) }
         // Looked up once per table, not once per row.
         let priorities = priorityLabels
         let today = today
@@ -57,6 +60,7 @@ struct TodoRenderer {
             cells.append(marker(todo))
             cells.append(title)
             cells.append(TerminalText.escaped(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " ")))
+            if projects { cells.append(TerminalText.escaped(todo.project ?? "")) }
             cells.append(priorityCell(todo, labels: priorities))
             cells.append(dueCell(todo, today: today))
         }
@@ -122,6 +126,7 @@ struct TodoRenderer {
             (catalog.text(.fieldTitle), TerminalText.escaped(todo.title)),
             (catalog.text(.fieldStatus), status(todo)),
             (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : TerminalText.escaped(todo.tags.joined(separator: " "))),
+            (catalog.text(.fieldProject), todo.project.map(TerminalText.escaped) ?? "-"),
             (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo, labels: priorityLabels)),
             (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo, today: today)),
             (catalog.text(.fieldNote), todo.note.map(TerminalText.escapedKeepingLines) ?? "-"),

@@ -8,8 +8,11 @@ public struct TodoInput: Sendable, Equatable {
     public var wait: String?
     /// How the todo recurs (see `RecurrenceInput`); nil for a one-off todo.
     public var recurrence: RecurrenceInput?
+    /// `--project home.garden`.
+    public var project: String?
 
-    public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil, wait: String? = nil, recurrence: RecurrenceInput? = nil) {
+    public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil, wait: String? = nil, recurrence: RecurrenceInput? = nil, project: String? = nil) {
+        self.project = project
         self.title = title
         self.tags = tags
         self.priority = priority
@@ -47,11 +50,14 @@ public struct TodoEditInput: Sendable, Equatable {
     /// With `--series`: title, tags, priority and note change the series' template for future instances.
     public var series: Bool
     public var recurrence: RecurrenceInput
+    /// `--project P`, or `none` to take the todo out of its project.
+    public var project: String?
 
     public init(
         title: String? = nil, tagChanges: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil,
-        wait: String? = nil, series: Bool = false, recurrence: RecurrenceInput = RecurrenceInput()
+        wait: String? = nil, series: Bool = false, recurrence: RecurrenceInput = RecurrenceInput(), project: String? = nil
     ) {
+        self.project = project
         self.title = title
         self.tagChanges = tagChanges
         self.priority = priority
@@ -64,7 +70,7 @@ public struct TodoEditInput: Sendable, Equatable {
 
     /// True when no field was named at all.
     public var isEmpty: Bool {
-        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil && wait == nil && recurrence.isEmpty
+        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil && wait == nil && recurrence.isEmpty && project == nil
     }
 }
 

@@ -11,7 +11,8 @@ public enum Decider {
                 priority: try input.priority.map { raw throws(DomainError) in try Validation.priority(raw) },
                 due: try input.due.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
                 note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) },
-                wait: try input.wait.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) }
+                wait: try input.wait.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
+                project: try input.project.map { raw throws(DomainError) in try Validation.project(raw) }
             )
             if let recurrence = input.recurrence {
                 try decideRecurringAdd(fields, recurrence, context: context, into: &builder)
@@ -148,6 +149,7 @@ public enum Decider {
         if let raw = query.dueBefore { query.dueBefore = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.dueAfter { query.dueAfter = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.search { query.search = try Validation.search(raw) }
+        if let raw = query.project { query.project = try Validation.project(raw) }
         if let limit = query.limit, limit < 1 { throw .invalid(.invalidLimit(String(limit))) }
         if let expression = query.expression { _ = try FilterProgram(expression, now: context.now, zone: context.zone) }
         return query
@@ -196,6 +198,10 @@ public enum Decider {
         if let raw = input.wait {
             let wait = isNone(raw) ? nil : try Validation.due(raw, now: context.now, zone: context.zone)
             if wait != todo.wait { changes.wait = .some(wait) }
+        }
+        if let raw = input.project {
+            let project = isNone(raw) ? nil : try Validation.project(raw)
+            if project != todo.project { changes.project = .some(project) }
         }
         return changes
     }

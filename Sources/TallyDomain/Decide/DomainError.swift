@@ -45,6 +45,8 @@ public enum InvalidInput: Sendable, Equatable {
     case invalidRecurFrom(String)
     /// `--series` on a todo that is not an instance of a series.
     case notRecurring(number: Int)
+    /// Not a project: tag-like names joined by dots.
+    case invalidProject(String)
     /// A filter expression does not parse; the error points at a character of `expression`.
     case filter(FilterError, expression: String)
 }

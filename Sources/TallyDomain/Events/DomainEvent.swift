@@ -11,10 +11,12 @@ public struct TodoFields: Sendable, Equatable {
     public var series: String?
     /// Set only by imports: where the todo came from.
     public var origin: TodoOrigin?
+    /// The project (`home.garden`); written to the payload only when set.
+    public var project: String?
 
     public init(
         title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil,
-        wait: Due? = nil, series: String? = nil, origin: TodoOrigin? = nil
+        wait: Due? = nil, series: String? = nil, origin: TodoOrigin? = nil, project: String? = nil
     ) {
         self.title = title
         self.tags = tags
@@ -24,6 +26,7 @@ public struct TodoFields: Sendable, Equatable {
         self.wait = wait
         self.series = series
         self.origin = origin
+        self.project = project
     }
 }
 
@@ -37,10 +40,11 @@ public struct TodoChanges: Sendable, Equatable {
     public var wait: Due??
     /// Makes the todo an instance of a series (or no longer one).
     public var series: String??
+    public var project: String??
 
     public init(
         title: String? = nil, tags: [String]? = nil, priority: Priority?? = nil, due: Due?? = nil, note: String?? = nil,
-        wait: Due?? = nil, series: String?? = nil
+        wait: Due?? = nil, series: String?? = nil, project: String?? = nil
     ) {
         self.title = title
         self.tags = tags
@@ -49,11 +53,12 @@ public struct TodoChanges: Sendable, Equatable {
         self.note = note
         self.wait = wait
         self.series = series
+        self.project = project
     }
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
-        title == nil && tags == nil && priority == nil && due == nil && note == nil && wait == nil && series == nil
+        title == nil && tags == nil && priority == nil && due == nil && note == nil && wait == nil && series == nil && project == nil
     }
 }
 

@@ -90,6 +90,7 @@ public enum EventCatalog {
                 "series": fields.series.map { .string($0) } ?? .null,
             ]
             if let origin = fields.origin { object["origin"] = .object(origin.payload) }
+            if let project = fields.project { object["project"] = .string(project) }
             return object
         case .todoEdited(let changes):
             var object = JSONObject()
@@ -100,6 +101,7 @@ public enum EventCatalog {
             if let note = changes.note { object["note"] = note.map { .string(TextForm.normalized($0)) } ?? .null }
             if let wait = changes.wait { object["wait"] = wait.map { .string($0.storageText) } ?? .null }
             if let series = changes.series { object["series"] = series.map { .string($0) } ?? .null }
+            if let project = changes.project { object["project"] = project.map { .string($0) } ?? .null }
             return object
         case .seriesStarted(let fields):
             return SeriesPayload.started(fields)
@@ -220,7 +222,8 @@ public enum EventCatalog {
                 note: try reader.optional("note", reader.string),
                 wait: try reader.optional("wait", reader.due),
                 series: try reader.optional("series", reader.identifier),
-                origin: reader.has("origin") ? try reader.origin("origin") : nil
+                origin: reader.has("origin") ? try reader.origin("origin") : nil,
+                project: reader.has("project") ? try reader.optional("project", reader.string) : nil
             ))
         case "todo.edited":
             var changes = TodoChanges()
@@ -231,6 +234,7 @@ public enum EventCatalog {
             if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
             if reader.has("wait") { changes.wait = .some(try reader.optional("wait", reader.due)) }
             if reader.has("series") { changes.series = .some(try reader.optional("series", reader.identifier)) }
+            if reader.has("project") { changes.project = .some(try reader.optional("project", reader.string)) }
             return .todoEdited(changes)
         case "todo.completed": return .todoCompleted
         case "todo.reopened": return .todoReopened

@@ -45,6 +45,7 @@ public enum EventRules {
             try due(fields.due, field: "due")
             try due(fields.wait, field: "wait")
             if let series = fields.series, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
+            try project(fields.project)
         case .seriesStarted(let fields):
             try title(fields.title)
             try tags(fields.tags)
@@ -61,6 +62,7 @@ public enum EventRules {
             if let value = changes.due { try due(value, field: "due") }
             if let value = changes.wait { try due(value, field: "wait") }
             if let series = changes.series ?? nil, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
+            if let value = changes.project { try project(value) }
         case .recordLogged(let fields):
             if let reason = recordProblem(fields) { throw EventLineError(reason) }
         case .recordEdited(let changes):
@@ -100,6 +102,14 @@ public enum EventRules {
 
     // The fast paths below answer for printable ASCII, where trimming, NFC and counting characters
     // are plain byte work (a bulk import checks every title); anything else goes to `Validation`.
+
+    /// A project in its stored form (`ProjectPath.normalized` keeps it as it is).
+    static func project(_ value: String?) throws(EventLineError) {
+        guard let value else { return }
+        guard ProjectPath.normalized(value) == value else {
+            throw EventLineError("project '\(value.prefix(40))' is not up to \(ProjectPath.maxDepth) dotted names of 1-\(Validation.maxTagLength) letters or digits, '_' and '-' (\(ProjectPath.maxLength) characters in all)")
+        }
+    }
 
     /// A saved view's expression: text in the limits that parses (`FilterParser`).
     static func filterExpression(_ value: JSON?) throws(EventLineError) {

@@ -24,7 +24,8 @@ public enum Reducer {
             model.insertTodo(Todo(
                 id: stream.string, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
                 priority: fields.priority, due: fields.due, note: fields.note, wait: fields.wait, series: fields.series,
-                createdAt: fields.origin?.createdAt ?? time, updatedAt: time, version: version, origin: fields.origin
+                createdAt: fields.origin?.createdAt ?? time, updatedAt: time, version: version, origin: fields.origin,
+                project: fields.project
             ), key: stream)
         case .todoEdited(let changes):
             model.updateTodo(key: stream) { todo in
@@ -137,6 +138,7 @@ extension Todo {
         if let due = changes.due { self.due = due }
         if let note = changes.note { self.note = note }
         if let wait = changes.wait { self.wait = wait }
+        if let project = changes.project { self.project = project }
         if let series = changes.series { self.series = series }
     }
 

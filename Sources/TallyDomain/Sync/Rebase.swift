@@ -304,7 +304,7 @@ public struct Rebase: Sendable {
 extension Todo {
     /// The todo's current fields, as a creation would set them.
     var fields: TodoFields {
-        TodoFields(title: title, tags: tags, priority: priority, due: due, note: note)
+        TodoFields(title: title, tags: tags, priority: priority, due: due, note: note, project: project)
     }
 }
 

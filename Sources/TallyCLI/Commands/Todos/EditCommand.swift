@@ -14,6 +14,7 @@ enum EditCommand: CommandHandler {
             OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium, high, or none."),
             OptionSpec(name: "due", valueName: "WHEN", help: "A new due date, or none."),
             OptionSpec(name: "note", valueName: "TEXT", help: "A new note, or none."),
+            OptionSpec(name: "project", valueName: "PROJECT", help: "A new project (home.garden), or none."),
         ] + RecurrenceOptions.edit,
         examples: [
             CommandExample(command: "tally edit 3 --title \"Buy oat milk\"", explanation: "Rename todo 3."),
@@ -31,7 +32,8 @@ enum EditCommand: CommandHandler {
             note: command.value("note"),
             wait: command.value("wait"),
             series: command.has("series"),
-            recurrence: RecurrenceOptions.input(command) ?? RecurrenceInput()
+            recurrence: RecurrenceOptions.input(command) ?? RecurrenceInput(),
+            project: command.value("project")
         )
         guard !input.isEmpty else {
             throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange)), commandPath: path)

@@ -11,6 +11,7 @@ enum TodoOptions {
     static let priority = OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium or high.")
     static let due = OptionSpec(name: "due", valueName: "WHEN", help: "Due date: 2026-11-21, 2026-11-21T14:30, today, tomorrow, fri, eom, +3d, in 2 weeks, ...")
     static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
+    static let project = OptionSpec(name: "project", valueName: "PROJECT", help: "A project; dots make sub-projects (home.garden). Names like tags.")
     static let asOf = OptionSpec(name: "as-of", valueName: "WHEN", help: "Show the state as it was at WHEN, or at log position @SEQ.")
 
     /// The options of `list` that make up a view (also accepted by `filter set`).
@@ -20,6 +21,7 @@ enum TodoOptions {
         OptionSpec(name: "priority", valueName: "PRIORITY", help: "Only todos with this priority (low, medium, high)."),
         OptionSpec(name: "due-before", valueName: "WHEN", help: "Only todos due before WHEN."),
         OptionSpec(name: "due-after", valueName: "WHEN", help: "Only todos due after WHEN (a date means after that whole day)."),
+        OptionSpec(name: "project", valueName: "PROJECT", help: "Only todos in this project or its sub-projects."),
         OptionSpec(name: "search", valueName: "TEXT", help: "Only todos whose title, note or tags contain TEXT, ignoring case."),
         OptionSpec(name: "sort", valueName: "KEY", help: "Sort order.", defaultValue: "created", allowedValues: TodoSortKey.allCases.map(\.rawValue)),
         OptionSpec(name: "reverse", help: "Reverse the sort order."),
@@ -50,6 +52,7 @@ enum TodoOptions {
         query.dueBefore = command.value("due-before")
         query.dueAfter = command.value("due-after")
         query.search = command.value("search")
+        query.project = command.value("project")
         if let raw = command.value("sort"), let sort = TodoSortKey(rawValue: raw) { query.sort = sort }
         query.reverse = command.has("reverse")
         query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
@@ -69,6 +72,7 @@ enum TodoOptions {
         if let value = query.dueBefore { parts.append("--due-before \(shellQuoted(value))") }
         if let value = query.dueAfter { parts.append("--due-after \(shellQuoted(value))") }
         if let value = query.search { parts.append("--search \(shellQuoted(value))") }
+        if let value = query.project { parts.append("--project \(shellQuoted(value))") }
         if query.sort != .created { parts.append("--sort \(query.sort.rawValue)") }
         if query.waiting == .only { parts.append("--waiting") }
         if query.reverse { parts.append("--reverse") }

@@ -82,8 +82,8 @@ public struct FilterProgram: Sendable {
     }
 
     /// True when `todo` (with the facts about it) satisfies the expression.
-    public func matches(_ todo: Todo, project: String? = nil, facts: FilterFacts = FilterFacts()) -> Bool {
-        evaluate(root, todo, project, facts)
+    public func matches(_ todo: Todo, facts: FilterFacts = FilterFacts()) -> Bool {
+        evaluate(root, todo, todo.project, facts)
     }
 
     private func evaluate(_ node: Node, _ todo: Todo, _ project: String?, _ facts: FilterFacts) -> Bool {
