@@ -99,7 +99,9 @@ struct SyncPropertyTests {
         switch Int.random(in: 0..<11, using: &random) {
         case 0, 1: return ["add", "todo \(step)"] + (Bool.random(using: &random) ? ["--tag", "t\(step % 3)"] : [])
         case 2: return ["edit", ref, "--title", "title \(step)"]
-        case 3: return ["edit", ref, "--priority", ["low", "high", "none"].randomElement(using: &random)!]
+        case 3:
+            if Bool.random(using: &random) { return ["edit", ref, "--project", ["home", "home.garden", "none"].randomElement(using: &random)!] }
+            return ["edit", ref, "--priority", ["low", "high", "none"].randomElement(using: &random)!]
         case 4: return ["edit", ref, "--tag", (Bool.random(using: &random) ? "+" : "-") + "t\(step % 3)"]
         case 5: return ["toggle", ref]
         case 6: return ["delete", ref]
