@@ -18,9 +18,7 @@ struct FilterExpressionCommandTests {
     }
 
     func numbers(_ tally: TallyRunner, _ arguments: String...) -> [Int64] {
-        let result = tally.run(["list", "--json"] + arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result.json?.arrayValue?.compactMap { $0.objectValue?["number"]?.intValue } ?? []
+        tally.listNumbers(arguments)
     }
 
     @Test("field terms, words, and, or, not and parentheses select todos")

@@ -18,9 +18,7 @@ struct ProjectCommandTests {
     }
 
     func numbers(_ tally: TallyRunner, _ arguments: String...) -> [Int64] {
-        let result = tally.run(["list", "--json"] + arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result.json?.arrayValue?.compactMap { $0.objectValue?["number"]?.intValue } ?? []
+        tally.listNumbers(arguments)
     }
 
     @Test("list --project includes sub-projects by whole names; the table shows the project column only when needed")
