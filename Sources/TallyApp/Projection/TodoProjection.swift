@@ -18,6 +18,21 @@ public struct TodoView: Sendable, Equatable {
     public var waiting: Int = 0
     /// Deleted todos among the matches (only with `includeDeleted`), counted neither active nor completed.
     public var deleted: Int = 0
+    /// For shown todos that wait for pending todos or block pending ones: their numbers.
+    public var links: [String: TodoLinks] = [:]
+}
+
+/// The pending todos one todo waits for, and the pending ones it blocks, by number.
+public struct TodoLinks: Sendable, Equatable {
+    public var waitsFor: [Int]
+    public var blocks: [Int]
+
+    /// The links of `todo` in `graph`; nil when it has none.
+    public init?(_ todo: Todo, in graph: TodoDependencies) {
+        waitsFor = graph.blockers(of: todo).map(\.number)
+        blocks = graph.blocking(todo).map(\.number)
+        if waitsFor.isEmpty && blocks.isEmpty { return nil }
+    }
 }
 
 /// Serves filtered, sorted views of the todos.
@@ -32,8 +47,17 @@ public enum TodoProjection {
     /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n); O(k + waiting)
     ///   for a page in creation order with the standard filters (see `firstPageInCreationOrder`).
     public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
-        if let view = firstPageInCreationOrder(query, on: model, now: now, zone: zone) { return view }
-        return try scan(query, on: model, now: now, zone: zone)
+        let graph = model.todos.counts.linked.isEmpty ? nil : TodoDependencies(model)
+        var view: TodoView
+        if let page = firstPageInCreationOrder(query, on: model, now: now, zone: zone) {
+            view = page
+        } else {
+            view = try scan(query, on: model, now: now, zone: zone, graph: graph)
+        }
+        if let graph {
+            for todo in view.todos { view.links[todo.id] = TodoLinks(todo, in: graph) }
+        }
+        return view
     }
 
     /// A limited page in creation order filtered only by status (the default `list --limit N`),
@@ -71,7 +95,7 @@ public enum TodoProjection {
     }
 
     /// Runs a query over every row.
-    static func scan(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
+    static func scan(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone, graph: TodoDependencies? = nil) throws(DomainError) -> TodoView {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
@@ -113,7 +137,7 @@ public enum TodoProjection {
                 if !query.tags.isEmpty, !query.tags.allSatisfy(todo.tags.contains) { continue }
                 if let needle, !matchesSearch(todo, needle) { continue }
                 if let project = query.project, !(todo.project.map { ProjectPath.isWithin($0, project) } ?? false) { continue }
-                if let program, !program.matches(todo) { continue }
+                if let program, !program.matches(todo, facts: FilterFacts(blocked: graph?.isBlocked(todo) ?? false)) { continue }
             }
             if row.waits {
                 // Few todos wait, so reading the item to compare its wait date costs little.

@@ -175,6 +175,9 @@ enum InvalidInputMessages {
         case .untilBeforeDue(let until, let due): return catalog.text(.errorUntilBeforeDue, ["until": until, "due": due])
         case .invalidRecurFrom(let value): return catalog.text(.errorInvalidRecurFrom, ["value": value])
         case .notRecurring(let number): return catalog.text(.errorNotRecurring, ["number": String(number)])
+        case .waitsForItself(let number): return catalog.text(.errorWaitsForItself, ["number": String(number)])
+        case .dependencyCycle(let numbers): return catalog.text(.errorDependencyCycle, ["cycle": numbers.map(String.init).joined(separator: " → ")])
+        case .tooManyDependencies(let max): return catalog.text(.errorTooManyDependencies, ["max": String(max)])
         case .invalidProject(let project): return catalog.text(.errorInvalidProject, ["project": project])
         case .filter(let error, let expression): return FilterExpressionText.message(error, expression: expression, catalog: catalog)
         }

@@ -82,7 +82,7 @@ extension Language {
             .usageRepeatedOption: .text("Volba '{option}' zadána víckrát."),
             .usageInvalidValue: .text("Neplatná hodnota '{value}' pro '{option}': očekávána jedna z {allowed}."),
             .usageConflictingOptions: .text("Volby '{first}' a '{second}' nelze použít současně."),
-            .usageEditNeedsChange: .text("Není co měnit: zadejte alespoň jednu z voleb --title, --tag, --priority, --due, --note."),
+            .usageEditNeedsChange: .text("Není co měnit: zadejte alespoň jednu z voleb {options}."),
             .usageFilterNeedsOption: .text("Zadejte alespoň jednu volbu výpisu k uložení (nebo použijte 'filter reset')."),
             .usageRecordEditNeedsChange: .text("Není co měnit: zadejte alespoň jednu z voleb --name, --category, --duration, --distance, --place, --date, --note."),
 
@@ -596,6 +596,18 @@ extension Language {
             .columnDoneCount: .text("Hotové"),
             .columnShareDone: .text("Hotovo %"),
             .projectsNone: .text("(bez projektu)"),
+            // Dependencies (todos)
+            .errorWaitsForItself: .text("Úkol {number} nemůže čekat sám na sebe."),
+            .errorDependencyCycle: .text("Úkoly by na sebe čekaly v kruhu: {cycle}. Nic se nezměnilo."),
+            .errorTooManyDependencies: .text("Úkol může čekat nejvýš na {max} jiných."),
+            .noticeBecameReady: .text("Připraven {number}: {title} (už nečeká na nic)"),
+            .noticeNoLongerBlocks: .text("{number} už neblokuje {dependents}."),
+            .columnDeps: .text("Závislosti"),
+            .depsAfter: .text("po {numbers}"),
+            .depsBlocks: .text("blokuje {numbers}"),
+            .fieldAfter: .text("Čeká na"),
+            .fieldBlocks: .text("Blokuje"),
+            .syncCycle: .text("  {item}: vaše změna {change} byla zahozena: se změnami synchronizovanými dřív by na sebe úkoly čekaly v kruhu ({cycle})."),
         ]
     )
 }

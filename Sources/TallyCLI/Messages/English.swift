@@ -60,7 +60,7 @@ extension Language {
             .usageRepeatedOption: .text("Option '{option}' given more than once."),
             .usageInvalidValue: .text("Invalid value '{value}' for '{option}': expected one of {allowed}."),
             .usageConflictingOptions: .text("Options '{first}' and '{second}' cannot be used together."),
-            .usageEditNeedsChange: .text("Nothing to change: give at least one of --title, --tag, --priority, --due, --note."),
+            .usageEditNeedsChange: .text("Nothing to change: give at least one of {options}."),
             .usageFilterNeedsOption: .text("Give at least one list option to save (or use 'filter reset')."),
             .usageRecordEditNeedsChange: .text("Nothing to change: give at least one of --name, --category, --duration, --distance, --place, --date, --note."),
 
@@ -529,6 +529,18 @@ extension Language {
             .columnDoneCount: .text("Done"),
             .columnShareDone: .text("Done %"),
             .projectsNone: .text("(no project)"),
+            // Dependencies (todos)
+            .errorWaitsForItself: .text("Todo {number} cannot wait for itself."),
+            .errorDependencyCycle: .text("That would make todos wait for each other in a circle: {cycle}. Nothing changed."),
+            .errorTooManyDependencies: .text("A todo can wait for at most {max} others."),
+            .noticeBecameReady: .text("Ready {number}: {title} (nothing it waits for is left)"),
+            .noticeNoLongerBlocks: .text("{number} no longer blocks {dependents}."),
+            .columnDeps: .text("Deps"),
+            .depsAfter: .text("after {numbers}"),
+            .depsBlocks: .text("blocks {numbers}"),
+            .fieldAfter: .text("Waits for"),
+            .fieldBlocks: .text("Blocks"),
+            .syncCycle: .text("  {item}: your {change} was dropped: with the changes synced before it, todos would wait for each other in a circle ({cycle})."),
         ]
     )
 }

@@ -536,4 +536,17 @@ enum MessageID: String, CaseIterable, Sendable {
     case columnDoneCount = "column.done-count"
     case columnShareDone = "column.share-done"
     case projectsNone = "projects.none"
+
+    // Dependencies (todos)
+    case errorWaitsForItself = "error.waits-for-itself"
+    case errorDependencyCycle = "error.dependency-cycle"
+    case errorTooManyDependencies = "error.too-many-dependencies"
+    case noticeBecameReady = "notice.became-ready"
+    case noticeNoLongerBlocks = "notice.no-longer-blocks"
+    case columnDeps = "column.deps"
+    case depsAfter = "deps.after"
+    case depsBlocks = "deps.blocks"
+    case fieldAfter = "field.after"
+    case fieldBlocks = "field.blocks"
+    case syncCycle = "sync.cycle"
 }

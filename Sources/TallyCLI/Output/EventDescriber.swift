@@ -38,6 +38,7 @@ struct EventDescriber {
             if let wait = changes.wait { parts.append(fieldChange("wait", wait?.storageText)) }
             if let series = changes.series { parts.append(fieldChange("series", series.map { String($0.prefix(8)) })) }
             if let project = changes.project { parts.append(fieldChange("project", project)) }
+            if let after = changes.after { parts.append(catalog.text(.historyFieldSet, ["field": "after", "value": ChangeDescriber.refs(after)])) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .todoCompleted: return catalog.text(.historyCompleted)
         case .todoReopened: return catalog.text(.historyReopened)

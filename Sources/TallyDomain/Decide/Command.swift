@@ -10,6 +10,8 @@ public struct TodoInput: Sendable, Equatable {
     public var recurrence: RecurrenceInput?
     /// `--project home.garden`.
     public var project: String?
+    /// `--after REF`: the todos this one waits for.
+    public var after: [String] = []
 
     public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil, wait: String? = nil, recurrence: RecurrenceInput? = nil, project: String? = nil) {
         self.project = project
@@ -52,6 +54,9 @@ public struct TodoEditInput: Sendable, Equatable {
     public var recurrence: RecurrenceInput
     /// `--project P`, or `none` to take the todo out of its project.
     public var project: String?
+    /// `--after REF`: wait for these todos too; `--no-after REF`: no longer wait for these.
+    public var addAfter: [String] = []
+    public var removeAfter: [String] = []
 
     public init(
         title: String? = nil, tagChanges: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil,
@@ -70,7 +75,7 @@ public struct TodoEditInput: Sendable, Equatable {
 
     /// True when no field was named at all.
     public var isEmpty: Bool {
-        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil && wait == nil && recurrence.isEmpty && project == nil
+        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil && wait == nil && recurrence.isEmpty && project == nil && addAfter.isEmpty && removeAfter.isEmpty
     }
 }
 

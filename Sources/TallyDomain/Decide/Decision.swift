@@ -39,6 +39,10 @@ public enum Notice: Sendable, Equatable {
     case recordNotDeleted(number: Int)
     /// An imported activity (by its stream) is in the log already, and not deleted.
     case recordAlreadyImported(id: String)
+    /// Completing or deleting its last pending blocker made this todo ready.
+    case becameReady(number: Int, title: String)
+    /// A deleted todo no longer blocks these (their numbers).
+    case noLongerBlocks(number: Int, dependents: [Int])
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

@@ -45,6 +45,12 @@ public enum InvalidInput: Sendable, Equatable {
     case invalidRecurFrom(String)
     /// `--series` on a todo that is not an instance of a series.
     case notRecurring(number: Int)
+    /// `--after` names the todo itself.
+    case waitsForItself(number: Int)
+    /// `--after` would close a cycle of todos waiting for each other: their numbers, first = last.
+    case dependencyCycle([Int])
+    /// A todo would wait for more than `max` others.
+    case tooManyDependencies(max: Int)
     /// Not a project: tag-like names joined by dots.
     case invalidProject(String)
     /// A filter expression does not parse; the error points at a character of `expression`.

@@ -13,11 +13,14 @@ public struct TodoFields: Sendable, Equatable {
     public var origin: TodoOrigin?
     /// The project (`home.garden`); written to the payload only when set.
     public var project: String?
+    /// The todos this one waits for; written to the payload only when there are some.
+    public var after: [String]
 
     public init(
         title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil,
-        wait: Due? = nil, series: String? = nil, origin: TodoOrigin? = nil, project: String? = nil
+        wait: Due? = nil, series: String? = nil, origin: TodoOrigin? = nil, project: String? = nil, after: [String] = []
     ) {
+        self.after = after
         self.title = title
         self.tags = tags
         self.priority = priority
@@ -41,11 +44,14 @@ public struct TodoChanges: Sendable, Equatable {
     /// Makes the todo an instance of a series (or no longer one).
     public var series: String??
     public var project: String??
+    /// The whole new list of todos this one waits for.
+    public var after: [String]?
 
     public init(
         title: String? = nil, tags: [String]? = nil, priority: Priority?? = nil, due: Due?? = nil, note: String?? = nil,
-        wait: Due?? = nil, series: String?? = nil, project: String?? = nil
+        wait: Due?? = nil, series: String?? = nil, project: String?? = nil, after: [String]? = nil
     ) {
+        self.after = after
         self.title = title
         self.tags = tags
         self.priority = priority
@@ -58,7 +64,7 @@ public struct TodoChanges: Sendable, Equatable {
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
-        title == nil && tags == nil && priority == nil && due == nil && note == nil && wait == nil && series == nil && project == nil
+        title == nil && tags == nil && priority == nil && due == nil && note == nil && wait == nil && series == nil && project == nil && after == nil
     }
 }
 

@@ -91,6 +91,7 @@ public enum EventCatalog {
             ]
             if let origin = fields.origin { object["origin"] = .object(origin.payload) }
             if let project = fields.project { object["project"] = .string(project) }
+            if !fields.after.isEmpty { object["after"] = .array(fields.after.map { .string($0) }) }
             return object
         case .todoEdited(let changes):
             var object = JSONObject()
@@ -102,6 +103,7 @@ public enum EventCatalog {
             if let wait = changes.wait { object["wait"] = wait.map { .string($0.storageText) } ?? .null }
             if let series = changes.series { object["series"] = series.map { .string($0) } ?? .null }
             if let project = changes.project { object["project"] = project.map { .string($0) } ?? .null }
+            if let after = changes.after { object["after"] = .array(after.map { .string($0) }) }
             return object
         case .seriesStarted(let fields):
             return SeriesPayload.started(fields)
@@ -223,7 +225,8 @@ public enum EventCatalog {
                 wait: try reader.optional("wait", reader.due),
                 series: try reader.optional("series", reader.identifier),
                 origin: reader.has("origin") ? try reader.origin("origin") : nil,
-                project: reader.has("project") ? try reader.optional("project", reader.string) : nil
+                project: reader.has("project") ? try reader.optional("project", reader.string) : nil,
+                after: reader.has("after") ? try reader.stringArray("after") : []
             ))
         case "todo.edited":
             var changes = TodoChanges()
@@ -235,6 +238,7 @@ public enum EventCatalog {
             if reader.has("wait") { changes.wait = .some(try reader.optional("wait", reader.due)) }
             if reader.has("series") { changes.series = .some(try reader.optional("series", reader.identifier)) }
             if reader.has("project") { changes.project = .some(try reader.optional("project", reader.string)) }
+            if reader.has("after") { changes.after = try reader.stringArray("after") }
             return .todoEdited(changes)
         case "todo.completed": return .todoCompleted
         case "todo.reopened": return .todoReopened

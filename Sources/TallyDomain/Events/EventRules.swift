@@ -46,6 +46,7 @@ public enum EventRules {
             try due(fields.wait, field: "wait")
             if let series = fields.series, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
             try project(fields.project)
+            try after(fields.after)
         case .seriesStarted(let fields):
             try title(fields.title)
             try tags(fields.tags)
@@ -63,6 +64,7 @@ public enum EventRules {
             if let value = changes.wait { try due(value, field: "wait") }
             if let series = changes.series ?? nil, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
             if let value = changes.project { try project(value) }
+            if let value = changes.after { try after(value) }
         case .recordLogged(let fields):
             if let reason = recordProblem(fields) { throw EventLineError(reason) }
         case .recordEdited(let changes):
@@ -109,6 +111,13 @@ public enum EventRules {
         guard ProjectPath.normalized(value) == value else {
             throw EventLineError("project '\(value.prefix(40))' is not up to \(ProjectPath.maxDepth) dotted names of 1-\(Validation.maxTagLength) letters or digits, '_' and '-' (\(ProjectPath.maxLength) characters in all)")
         }
+    }
+
+    /// The todos one waits for: lowercase UUIDs, each once, at most `TodoDependencies.maxAfter`.
+    static func after(_ ids: [String]) throws(EventLineError) {
+        guard ids.count <= TodoDependencies.maxAfter else { throw EventLineError("a todo waits for more than \(TodoDependencies.maxAfter) others") }
+        guard Set(ids).count == ids.count else { throw EventLineError("field 'after' names a todo twice") }
+        for id in ids where UUIDBytes.pack(id) == nil { throw EventLineError("field 'after' holds something that is not a lowercase UUID") }
     }
 
     /// A saved view's expression: text in the limits that parses (`FilterParser`).

@@ -25,7 +25,7 @@ public enum Reducer {
                 id: stream.string, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
                 priority: fields.priority, due: fields.due, note: fields.note, wait: fields.wait, series: fields.series,
                 createdAt: fields.origin?.createdAt ?? time, updatedAt: time, version: version, origin: fields.origin,
-                project: fields.project
+                project: fields.project, after: fields.after
             ), key: stream)
         case .todoEdited(let changes):
             model.updateTodo(key: stream) { todo in
@@ -139,6 +139,7 @@ extension Todo {
         if let note = changes.note { self.note = note }
         if let wait = changes.wait { self.wait = wait }
         if let project = changes.project { self.project = project }
+        if let after = changes.after { self.after = after }
         if let series = changes.series { self.series = series }
     }
 

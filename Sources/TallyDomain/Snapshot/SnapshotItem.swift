@@ -42,6 +42,8 @@ public struct ItemStatus: Sendable, Equatable {
     /// Has a wait date (whether it still waits depends on the clock).
     public var waits: Bool
     public var createdAt: Int64
+    /// Waits for other todos (`--after`).
+    public var linked: Bool = false
 }
 
 /// How many items of a table are in each state, kept by the table through every change and stored
@@ -56,6 +58,8 @@ public struct ItemCounts: Sendable, Equatable {
     private var lastCreatedAt = Int64.min
     /// Positions of the items that are neither deleted nor completed and have a wait date (few).
     public private(set) var waiting: Set<Int> = []
+    /// Positions of the items that wait for others (`--after`), in any state (few).
+    public private(set) var linked: Set<Int> = []
 
     init() {}
 
@@ -74,6 +78,9 @@ public struct ItemCounts: Sendable, Equatable {
     }
 
     private mutating func count(_ status: ItemStatus, at position: Int, by step: Int) {
+        if status.linked {
+            if step > 0 { linked.insert(position) } else { linked.remove(position) }
+        }
         if status.deleted {
             deleted += step
         } else if status.completed {
@@ -91,6 +98,8 @@ public struct ItemCounts: Sendable, Equatable {
         writer.fixed(lastCreatedAt)
         writer.fixed32(waiting.count)
         for position in waiting.sorted() { writer.fixed32(position) }
+        writer.fixed32(linked.count)
+        for position in linked.sorted() { writer.fixed32(position) }
     }
 
     /// Reads what `write` wrote for a table of `total` items.
@@ -107,6 +116,13 @@ public struct ItemCounts: Sendable, Equatable {
             guard position < total else { throw reader.failure("a waiting position is out of range") }
             waiting.insert(position)
         }
+        let links = try reader.fixed32()
+        guard links <= total else { throw reader.failure("the counts exceed the items") }
+        for _ in 0..<links {
+            let position = try reader.fixed32()
+            guard position < total else { throw reader.failure("a linked position is out of range") }
+            linked.insert(position)
+        }
     }
 }
 
@@ -120,17 +136,19 @@ public struct TodoSummary: Sendable, Equatable {
     public var updatedAt: Int64
     /// Whether the todo has a wait date (whether it still waits depends on the clock).
     public var waits: Bool = false
+    /// Whether the todo waits for other todos (`--after`).
+    public var linked: Bool = false
 }
 
 extension Todo: SnapshotItem {
     public var summary: TodoSummary {
-        TodoSummary(deleted: deleted, completed: completed, priority: priority, due: due, createdAt: createdAt, updatedAt: updatedAt, waits: wait != nil)
+        TodoSummary(deleted: deleted, completed: completed, priority: priority, due: due, createdAt: createdAt, updatedAt: updatedAt, waits: wait != nil, linked: !after.isEmpty)
     }
 
     public static var summarySize: Int { 26 }
 
     public static func status(_ summary: TodoSummary) -> ItemStatus {
-        ItemStatus(deleted: summary.deleted, completed: summary.completed, waits: summary.waits, createdAt: summary.createdAt)
+        ItemStatus(deleted: summary.deleted, completed: summary.completed, waits: summary.waits, createdAt: summary.createdAt, linked: summary.linked)
     }
 
     public static func placeholder(number: Int) -> Todo {
@@ -142,7 +160,7 @@ extension Todo: SnapshotItem {
     /// the priority rank (0 for none), then `createdAt`, `updatedAt` and the due value as little-endian
     /// 64-bit integers (a date packed as `year << 9 | month << 5 | day`).
     public static func writeSummary(_ summary: TodoSummary, to writer: inout BinaryWriter) {
-        var flags: UInt8 = (summary.deleted ? 1 : 0) | (summary.completed ? 2 : 0) | (summary.waits ? 1 << 4 : 0)
+        var flags: UInt8 = (summary.deleted ? 1 : 0) | (summary.completed ? 2 : 0) | (summary.waits ? 1 << 4 : 0) | (summary.linked ? 1 << 5 : 0)
         var due: Int64 = 0
         switch summary.due {
         case .date(let date)?:
@@ -189,7 +207,7 @@ extension Todo: SnapshotItem {
             priority: Priority.allCases.first { $0.rank == Int(row[1]) }, due: due,
             createdAt: Int64(littleEndian: row.loadUnaligned(fromByteOffset: 2, as: Int64.self)),
             updatedAt: Int64(littleEndian: row.loadUnaligned(fromByteOffset: 10, as: Int64.self)),
-            waits: flags & 1 << 4 != 0
+            waits: flags & 1 << 4 != 0, linked: flags & 1 << 5 != 0
         )
     }
 }

@@ -74,6 +74,11 @@ enum SyncMessages {
         case .redundant: .syncRedundant
         case .duplicate: .syncDuplicate
         case .impossible: .syncImpossible
+        case .cycle: .syncCycle
+        }
+        if conflict.kind == .cycle {
+            let ids = conflict.value?.arrayValue?.compactMap(\.stringValue) ?? []
+            arguments["cycle"] = ids.map { id in (now.todo(id: id) ?? before.todo(id: id)).map { String($0.number) } ?? String(id.prefix(8)) }.joined(separator: " → ")
         }
         return catalog.text(id, arguments)
     }

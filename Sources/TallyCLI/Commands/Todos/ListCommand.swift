@@ -65,7 +65,7 @@ enum ShowCommand: CommandHandler {
             if let series { object["series"] = series.json }
             context.printJSON(.object(object))
         } else {
-            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series))
+            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series, graph: TodoDependencies(state)))
         }
     }
 }

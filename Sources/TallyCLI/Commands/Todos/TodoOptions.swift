@@ -12,6 +12,7 @@ enum TodoOptions {
     static let due = OptionSpec(name: "due", valueName: "WHEN", help: "Due date: 2026-11-21, 2026-11-21T14:30, today, tomorrow, fri, eom, +3d, in 2 weeks, ...")
     static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
     static let project = OptionSpec(name: "project", valueName: "PROJECT", help: "A project; dots make sub-projects (home.garden). Names like tags.")
+    static let after = OptionSpec(name: "after", valueName: "REF[,REF]", repeatable: true, help: "Wait for these todos: blocked until they are done.")
     static let asOf = OptionSpec(name: "as-of", valueName: "WHEN", help: "Show the state as it was at WHEN, or at log position @SEQ.")
 
     /// The options of `list` that make up a view (also accepted by `filter set`).
@@ -28,7 +29,14 @@ enum TodoOptions {
         OptionSpec(name: "limit", valueName: "N", help: "Show at most N todos."),
         OptionSpec(name: "deleted", help: "Include deleted todos."),
         OptionSpec(name: "waiting", help: "Only todos that wait (--wait) until a later day or time; hidden otherwise."),
+        OptionSpec(name: "ready", help: "Only pending todos that wait for nothing pending (is:ready)."),
+        OptionSpec(name: "blocked", help: "Only todos that wait for a pending todo (is:blocked)."),
     ]
+
+    /// The REFs of a repeatable `REF[,REF]` option.
+    static func refs(_ command: ParsedCommand, _ option: String) -> [String] {
+        command.values(option).flatMap { $0.split(separator: ",").map { String($0).trimming(.whitespaces) } }.filter { !$0.isEmpty }
+    }
 
     /// The positional filter expression of `list` and `filter set`.
     static let filterArgument = ArgumentSpec(
@@ -59,6 +67,14 @@ enum TodoOptions {
         query.includeDeleted = command.has("deleted")
         query.waiting = RecurrenceOptions.waitingFilter(command)
         query.expression = try FilterExpressionText.parse(command.arguments, context)
+        // --ready and --blocked are the expression's terms, and'ed to it.
+        var terms: [FilterExpression] = []
+        if command.has("ready") { terms.append(.term(.flag(.ready))) }
+        if command.has("blocked") { terms.append(.term(.flag(.blocked))) }
+        if !terms.isEmpty {
+            let all = (query.expression.map { [$0] } ?? []) + terms
+            query.expression = all.count == 1 ? all[0] : .and(all.flatMap { if case .and(let inner) = $0 { inner } else { [$0] } })
+        }
         let decisionContext = context.environment.decisionContext
         return try Decider.validated(query, context: decisionContext)
     }
