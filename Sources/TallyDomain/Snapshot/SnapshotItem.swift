@@ -156,7 +156,7 @@ extension Todo: SnapshotItem {
     }
 
     /// A flags byte (bit 0 deleted, bit 1 completed, bits 2–3 the due kind: 0 none, 1 date, 2 instant,
-    /// bit 4 a wait date),
+    /// bit 4 a wait date, bit 5 waits for other todos),
     /// the priority rank (0 for none), then `createdAt`, `updatedAt` and the due value as little-endian
     /// 64-bit integers (a date packed as `year << 9 | month << 5 | day`).
     public static func writeSummary(_ summary: TodoSummary, to writer: inout BinaryWriter) {
@@ -184,7 +184,7 @@ extension Todo: SnapshotItem {
     @inline(__always)
     public static func checkedSummary(_ row: UnsafeRawBufferPointer) -> TodoSummary? {
         let flags = row[0]
-        guard flags & 0xE0 == 0, flags >> 2 & 3 != 3, row[1] <= 3 else { return nil }
+        guard flags & 0xC0 == 0, flags >> 2 & 3 != 3, row[1] <= 3 else { return nil }
         let summary = readSummary(row)
         guard SnapshotLimits.instants.contains(summary.createdAt), SnapshotLimits.instants.contains(summary.updatedAt) else { return nil }
         switch (flags >> 2 & 3, summary.due) {
