@@ -100,7 +100,11 @@ struct SyncPropertyTests {
         case 0, 1: return ["add", "todo \(step)"] + (Bool.random(using: &random) ? ["--tag", "t\(step % 3)"] : [])
         case 2: return ["edit", ref, "--title", "title \(step)"]
         case 3:
-            if Bool.random(using: &random) { return ["edit", ref, "--project", ["home", "home.garden", "none"].randomElement(using: &random)!] }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return ["edit", ref, "--project", ["home", "home.garden", "none"].randomElement(using: &random)!]
+            case 1: return ["edit", ref, Bool.random(using: &random) ? "--after" : "--no-after", String(Int.random(in: 1...6, using: &random))]
+            default: break
+            }
             return ["edit", ref, "--priority", ["low", "high", "none"].randomElement(using: &random)!]
         case 4: return ["edit", ref, "--tag", (Bool.random(using: &random) ? "+" : "-") + "t\(step % 3)"]
         case 5: return ["toggle", ref]

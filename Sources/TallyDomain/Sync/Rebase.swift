@@ -242,11 +242,12 @@ public struct Rebase: Sendable {
     }
 
     /// An edit that would let the todo wait, through others, for itself on the merged state: its
-    /// `after` is dropped as a `cycle` conflict whose value is the cycle (ids, first = last).
+    /// `after` is dropped as a `cycle` conflict (its value is the local `after`).
     private func refuseCycle(_ stream: String, state: ReadModel, _ decision: inout Decision) {
         guard case .todoEdited(var changes)? = decision.kept, let after = changes.after,
-              let cycle = TodoDependencies(state).cycle(from: stream, after: after) else { return }
-        decision.conflict(.cycle, field: "after", value: .array(cycle.map { .string($0) }))
+              let cycle = TodoDependencies(state).cycle(from: stream, after: after), !cycle.isEmpty else { return }
+        _ = cycle
+        decision.conflict(.cycle, field: "after", value: .array(after.map { .string($0) }))
         changes.after = nil
         guard !changes.isEmpty else {
             decision.kept = nil

@@ -20,7 +20,7 @@ public struct SyncConflict: Sendable, Equatable {
         /// the limit): dropped.
         case impossible
         /// The local change would let todos wait for each other in a circle once merged with the shared
-        /// log's changes (`after`): dropped; the conflict's value is the cycle, ids from the todo back to it.
+        /// log's changes (`after`): dropped; the conflict's value is the local `after`.
         case cycle
     }
 

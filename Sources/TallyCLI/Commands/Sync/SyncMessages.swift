@@ -77,7 +77,9 @@ enum SyncMessages {
         case .cycle: .syncCycle
         }
         if conflict.kind == .cycle {
-            let ids = conflict.value?.arrayValue?.compactMap(\.stringValue) ?? []
+            // The cycle the dropped edges would close on the merged state.
+            let after = conflict.value?.arrayValue?.compactMap(\.stringValue) ?? []
+            let ids = TodoDependencies(now).cycle(from: conflict.stream, after: after) ?? []
             arguments["cycle"] = ids.map { id in (now.todo(id: id) ?? before.todo(id: id)).map { String($0.number) } ?? String(id.prefix(8)) }.joined(separator: " → ")
         }
         return catalog.text(id, arguments)
