@@ -137,6 +137,8 @@ struct FilterExpressionCommandTests {
 
     @Test("a view saved on one device reaches the other by sync")
     func sync() {
+        // The devices share a log file; the PostgreSQL stage runs the sync suites of its own.
+        guard !TallyRunner.onPostgres else { return }
         let fleet = Fleet(["laptop", "desktop"])
         fleet[0].run("add", "Buy milk", "--tag", "shop")
         fleet[0].run("add", "Walk")
