@@ -75,7 +75,7 @@ struct ForeignImportTests {
         guard case .array(let todos)? = list.json else { Issue.record("not JSON: \(list.stdout)"); return }
         #expect(todos.count == 8)
         let milk = todos.first { $0.objectValue?["title"] == "Buy oat milk" }?.objectValue
-        #expect(milk?["tags"] == ["home-kitchen", "groceries", "shop"] && milk?["priority"] == "high")
+        #expect(milk?["tags"] == ["groceries", "shop"] && milk?["project"] == "home.kitchen" && milk?["priority"] == "high")
         #expect(milk?["due"] == "2026-11-25" && milk?["createdAt"] == "2026-11-01T09:15:00Z")
         #expect(milk?["note"]?.stringValue?.hasSuffix("only the unsweetened one") == true)
         let origin = milk?["origin"]?.objectValue

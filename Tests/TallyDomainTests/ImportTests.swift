@@ -24,9 +24,10 @@ struct ImportTests {
         #expect(batch.todos.map(\.fields.title) == ["Buy oat milk", "Done thing", "Instance"])
         let milk = batch.todos[0]
         #expect(milk.fields == TodoFields(
-            title: "Buy oat milk", tags: ["home-kitchen", "groceries", "čtení"], priority: .high,
+            title: "Buy oat milk", tags: ["groceries", "čtení"], priority: .high,
             due: .date(day("2026-11-25")), note: "2026-11-02 unsweetened", wait: .date(day("2026-12-01")),
-            origin: TodoOrigin(tool: .taskwarrior, id: "408cb5ff-d093-422f-b02a-5de2f27e32d6", createdAt: Timestamp.parse("2026-11-01T09:15:00Z"))
+            origin: TodoOrigin(tool: .taskwarrior, id: "408cb5ff-d093-422f-b02a-5de2f27e32d6", createdAt: Timestamp.parse("2026-11-01T09:15:00Z")),
+            project: "home.kitchen"
         ))
         #expect(milk.status == .pending)
         #expect(milk.stream == NameUUID.make("taskwarrior:408cb5ff-d093-422f-b02a-5de2f27e32d6"))
@@ -230,5 +231,20 @@ struct ImportTests {
         let again = try Decider.decide(.importTodos(Array(items.prefix(2))), state: state, context: context)
         #expect(again.events == [PendingEvent(stream: "s1", version: 4, event: .todoRestored, id: NameUUID.make("s1#4"), recordedAt: nil)])
         #expect(again.notices == [.alreadyImported(source: .line(2))])
+    }
+}
+
+@Suite struct TaskwarriorProjectImportTests {
+    @Test("a project becomes the todo's project; an empty one is no project and adds no note line; one that breaks the rules stays in the note")
+    func projects() throws {
+        let text = """
+            [{"description":"a","status":"pending","uuid":"11111111-0000-4000-8000-000000000001","project":"Domov.Zahrada"},
+             {"description":"b","status":"pending","uuid":"11111111-0000-4000-8000-000000000002","project":""},
+             {"description":"c","status":"pending","uuid":"11111111-0000-4000-8000-000000000003","project":"a..b"}]
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
+        #expect(batch.todos.map(\.fields.project) == ["domov.zahrada", nil, nil])
+        #expect(batch.todos[1].fields.note == nil && batch.todos[1].fields.tags == [])
+        #expect(batch.todos[2].fields.note?.contains("a..b") == true)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// Reads what `task import` reads: a JSON array of tasks, one task object per line, or objects spread
 /// over several lines (pretty-printed), with or without a byte-order mark.
 ///
-/// Mapping: description → title, tags and project → tags, priority H/M/L → high/medium/low,
+/// Mapping: description → title, tags → tags, project → project, priority H/M/L → high/medium/low,
 /// due → due (a local midnight becomes a whole day), annotations → note lines, entry → when created
 /// (in the origin), end (else modified) → when completed or deleted, uuid → the origin's id.
 /// Fields tally has no place for are kept in the note as `field: value` lines. See docs/guide/import-export.md.
@@ -165,8 +165,11 @@ public enum TaskwarriorImport {
         }
 
         var draft = ImportDraft(text: description)
-        if let project = task["project"]?.stringValue {
-            if let tag = ImportSupport.tag(project) { draft.tags.append(tag) } else { draft.unusableTags.append(project) }
+        // The project becomes the todo's project (dots make sub-projects, as in Taskwarrior); one that
+        // breaks tally's rules stays in the note with the tags that do. An empty one is no project.
+        var project: String?
+        if let raw = task["project"]?.stringValue, !raw.trimming(.whitespaces).isEmpty {
+            if let path = ProjectPath.normalized(raw) { project = path } else { draft.unusableTags.append(raw) }
         }
         let rawTags: [String]
         switch task["tags"] {
@@ -258,6 +261,7 @@ public enum TaskwarriorImport {
         }
         let name = "taskwarrior:" + (uuid.isEmpty ? "\(key):\(description)" : uuid)
         fields.wait = TaskwarriorRecurrence.wait(task, zone: zone)
+        fields.project = project
         let instance = TaskwarriorRecurrence.instance(task, due: fields.due, zone: zone)
         fields.series = instance?.series
         batch.todos.append(ImportedTodo(stream: instance?.stream ?? NameUUID.make(name), source: source, fields: fields, status: mapped, closedAt: closed))
