@@ -69,7 +69,7 @@ struct ForeignImportTests {
         #expect(czech.stdout.contains("Importováno 0 úkolů"), "\(czech.stdout)")
         let plantsNumber = tally.run("--json", "list", "--search", "plants").json?.arrayValue?.first?.objectValue?["number"]?.intValue ?? 0
         let plants = tally.run("show", String(plantsNumber))
-        #expect(plants.stdout.contains("every 1w from the due date") && plants.stdout.contains("2026-11-30, 2026-12-07, 2026-12-14"), "\(plants.stdout)")
+        #expect(plants.stdout.contains("every week from the due date") && plants.stdout.contains("2026-11-30, 2026-12-07, 2026-12-14"), "\(plants.stdout)")
         #expect(tally.run("list").stdout.contains("1 waiting"))
         let list = tally.run("--json", "list", "--deleted", "--status", "all")
         guard case .array(let todos)? = list.json else { Issue.record("not JSON: \(list.stdout)"); return }

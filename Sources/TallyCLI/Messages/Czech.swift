@@ -412,7 +412,7 @@ extension Language {
             .errorNotRecurring: .text("Úkol {number} se neopakuje; --series platí jen pro opakované úkoly."),
             .confirmNextInstance: .text("Další {label}, termín {due}"),
             .footerWaiting: .plural([.one: "{count} čekající", .few: "{count} čekající", .other: "{count} čekajících"]),
-            .historySeriesStarted: .text("opakuje se každých {period} od {from}, poprvé {start}{until}"),
+            .historySeriesStarted: .text("opakuje se jednou za {period} od {from}, poprvé {start}{until}"),
             .historySeriesUntil: .text(", do {until}"),
             .historySeriesChanged: .text("opakování změněno: {changes}"),
             .historySeriesEnded: .text("opakování ukončeno"),
@@ -420,7 +420,7 @@ extension Language {
             .recurFromDue: .text("termínu"),
             .recurFromCompletion: .text("dokončení"),
             .showSeries: .text("Opakování"),
-            .showSeriesRule: .text("každých {period} od {from}{until}"),
+            .showSeriesRule: .text("jednou za {period} od {from}{until}"),
             .showSeriesEnded: .text("ukončeno"),
             .showSeriesNext: .text("Další"),
             .showSeriesNone: .text("žádné"),
@@ -608,6 +608,12 @@ extension Language {
             .fieldAfter: .text("Čeká na"),
             .fieldBlocks: .text("Blokuje"),
             .syncCycle: .text("  {item}: vaše změna {change} byla zahozena: se změnami synchronizovanými dřív by na sebe úkoly čekaly v kruhu ({cycle})."),
+            // Recurrence periods in words (todos)
+            .periodDays: .plural([.one: "den", .few: "{count} dny", .other: "{count} dní"]),
+            .periodWeeks: .plural([.one: "týden", .few: "{count} týdny", .other: "{count} týdnů"]),
+            .periodMonths: .plural([.one: "měsíc", .few: "{count} měsíce", .other: "{count} měsíců"]),
+            .periodYears: .plural([.one: "rok", .few: "{count} roky", .other: "{count} let"]),
+            .periodWeekday: .text("pracovní den"),
         ]
     )
 }

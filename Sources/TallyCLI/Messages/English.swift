@@ -541,6 +541,12 @@ extension Language {
             .fieldAfter: .text("Waits for"),
             .fieldBlocks: .text("Blocks"),
             .syncCycle: .text("  {item}: your {change} was dropped: with the changes synced before it, todos would wait for each other in a circle ({cycle})."),
+            // Recurrence periods in words (todos)
+            .periodDays: .plural([.one: "day", .other: "{count} days"]),
+            .periodWeeks: .plural([.one: "week", .other: "{count} weeks"]),
+            .periodMonths: .plural([.one: "month", .other: "{count} months"]),
+            .periodYears: .plural([.one: "year", .other: "{count} years"]),
+            .periodWeekday: .text("weekday"),
         ]
     )
 }

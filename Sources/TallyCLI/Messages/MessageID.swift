@@ -549,4 +549,11 @@ enum MessageID: String, CaseIterable, Sendable {
     case fieldAfter = "field.after"
     case fieldBlocks = "field.blocks"
     case syncCycle = "sync.cycle"
+
+    // Recurrence periods in words (todos)
+    case periodDays = "period.days"
+    case periodWeeks = "period.weeks"
+    case periodMonths = "period.months"
+    case periodYears = "period.years"
+    case periodWeekday = "period.weekday"
 }
