@@ -248,3 +248,16 @@ struct ImportTests {
         #expect(batch.todos[2].fields.note?.contains("a..b") == true)
     }
 }
+
+@Suite struct TaskwarriorKeptDateTests {
+    @Test("a date kept in the note keeps its seconds when it has some")
+    func seconds() throws {
+        let text = """
+            [{"description":"a","status":"pending","uuid":"22222222-0000-4000-8000-000000000001","start":"20261123T064324Z","scheduled":"20261124T090000Z"}]
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
+        let note = batch.todos[0].fields.note ?? ""
+        #expect(note.contains("start: 2026-11-23 06:43:24"), "\(note)")
+        #expect(note.contains("scheduled: 2026-11-24 09:00\n") || note.hasSuffix("scheduled: 2026-11-24 09:00"), "\(note)")
+    }
+}

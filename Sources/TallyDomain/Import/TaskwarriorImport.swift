@@ -277,7 +277,8 @@ public enum TaskwarriorImport {
     /// A field tally has no place for, as a note line: `wait: 2026-11-25`, `depends: 1c5e…, 2d4a…`.
     static func keptField(_ field: String, _ value: JSON, zone: Zone) -> String {
         if ["wait", "scheduled", "until", "start"].contains(field), let instant = date(value, zone: zone) {
-            return "\(field): " + Timestamp.formatLocal(instant, in: zone, withTime: true)
+            // Seconds are kept when there are some (`start: 2026-11-23 06:43:24`), so nothing is lost.
+            return "\(field): " + Timestamp.formatLocal(instant, in: zone, withTime: true, withSeconds: instant % 60_000 != 0)
         }
         if let array = value.arrayValue {
             return "\(field): " + array.map(text).joined(separator: ", ")
