@@ -102,4 +102,20 @@ struct TaskwarriorComparisonTests {
         }
         print("Taskwarrior comparison: \(cycles) cycles refused by both")
     }
+
+    @Test("a real 'task export' imported into both: the same todos are blocked and ready", .enabled(if: task != nil))
+    func importedExport() throws {
+        let file = PackageFiles.url("Tests/TallyCLITests/Fixtures/imports/taskwarrior/task-2.6.2-export.json").path
+        let taskwarrior = try Taskwarrior(binary: Self.task!)
+        taskwarrior.run(["import", file])
+        let tally = TallyRunner()
+        #expect(tally.run("import", "--from", "taskwarrior", file).status == 0)
+        func titles(_ arguments: [String]) -> Set<String> {
+            Set(tally.run(["--json", "list"] + arguments).json?.arrayValue?.compactMap { $0.objectValue?["title"]?.stringValue } ?? [])
+        }
+        let blocked = taskwarrior.titles("+BLOCKED")
+        #expect(!blocked.isEmpty, "the export has a task that waits for another")
+        #expect(titles(["--blocked"]) == blocked)
+        #expect(titles(["--ready"]) == taskwarrior.titles("+READY"))
+    }
 }

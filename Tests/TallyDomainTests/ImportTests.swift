@@ -261,3 +261,20 @@ struct ImportTests {
         #expect(note.contains("scheduled: 2026-11-24 09:00\n") || note.hasSuffix("scheduled: 2026-11-24 09:00"), "\(note)")
     }
 }
+
+@Suite struct TaskwarriorDependsImportTests {
+    @Test("depends on tasks of the file become the todos it waits for; unknown uuids stay in the note")
+    func depends() throws {
+        let text = """
+            [{"description":"a","status":"pending","uuid":"33333333-0000-4000-8000-000000000001"},
+             {"description":"b","status":"pending","uuid":"33333333-0000-4000-8000-000000000002","depends":["33333333-0000-4000-8000-000000000001","99999999-0000-4000-8000-000000000009"]},
+             {"description":"c","status":"pending","uuid":"33333333-0000-4000-8000-000000000003","depends":"33333333-0000-4000-8000-000000000001,33333333-0000-4000-8000-000000000002"}]
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
+        let streams = batch.todos.map(\.stream)
+        #expect(batch.todos[1].fields.after == [streams[0]])
+        #expect(batch.todos[1].fields.note == "depends: 99999999-0000-4000-8000-000000000009")
+        #expect(batch.todos[2].fields.after == [streams[0], streams[1]])
+        #expect(batch.todos[2].fields.note == nil)
+    }
+}
