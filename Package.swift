@@ -1,11 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, innermost first. Arrows point inward:
-/// TallyDomain (pure) <- TallyStorage (the only SQLite importer)
-/// TallyDomain <- TallyPostgres (the only libpq importer)
-/// TallyStorage, TallyPostgres <- TallyBackends (opens the store a location names)
-/// TallyDomain <- TallyApp (dispatcher, projections) <- TallyCLI <- tally
+/// Modules by responsibility, innermost first; every arrow points inward (docs/design/architecture.md):
+/// TallyEssentials (building blocks) <- TallyPlatform (system calls) and TallyDomain (the pure model and its ports)
+/// TallyDomain <- TallyEngine (use cases) <- TallyInterchange (other programs' files)
+/// TallyDomain <- TallySQLite, TallyPostgres (the ports on each backend) <- TallyStores (which backends exist)
+/// TallyEssentials <- TallyArguments (specs, parser, help, generators)
+/// TallyEngine, TallyInterchange, TallyStores, TallyArguments <- TallyCLI <- tally
+/// Release builds optimise across module boundaries: the hot paths (the payload scanner, the snapshot
+/// codec, the hash chain) call small functions of TallyEssentials and TallyDomain per event, which a
+/// module-at-a-time build would leave as calls.
+let acrossModules: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "tally",
     platforms: [.macOS(.v13)],
@@ -29,24 +35,34 @@ let package = Package(
             name: "CLibPQ",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        .target(name: "TallyDomain"),
-        // Decompression of .gz activity files: the only module that links zlib.
-        .target(name: "TallyZlib", dependencies: ["CZlib"]),
-        .target(name: "TallyStorage", dependencies: ["TallyDomain", "CSQLite"]),
-        .target(name: "TallyPostgres", dependencies: ["TallyDomain", "CLibPQ"]),
-        .target(name: "TallyBackends", dependencies: ["TallyDomain", "TallyStorage", "TallyPostgres"]),
-        .target(name: "TallyApp", dependencies: ["TallyDomain"]),
-        .target(name: "TallyCLI", dependencies: ["TallyDomain", "TallyApp", "TallyBackends", "TallyZlib"]),
-        .executableTarget(name: "tally", dependencies: ["TallyCLI"]),
+        // Building blocks with no knowledge of tally's model: JSON, hashes, binary and text scalars, zone rules.
+        .target(name: "TallyEssentials", swiftSettings: acrossModules),
+        // Every system call the core needs: file probes, the zone database, the process environment.
+        .target(name: "TallyPlatform", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
+        // The model: values, events, deciders, reducers, read models (and their snapshot item tables),
+        // queries, recurrence, history, the sync rebase, the hash chain, and the ports a store implements.
+        .target(name: "TallyDomain", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
+        // The use cases on the ports: dispatcher, state loading and the snapshot policy, undo, sync, projections.
+        .target(name: "TallyEngine", dependencies: ["TallyEssentials", "TallyDomain"], swiftSettings: acrossModules),
+        // Files from elsewhere: GPX/TCX/FIT, Strava/Garmin CSVs, gzip (the only zlib user), Taskwarrior and todo.txt.
+        .target(name: "TallyInterchange", dependencies: ["TallyEssentials", "TallyEngine", "TallyPlatform", "CZlib"], swiftSettings: acrossModules),
+        .target(name: "TallySQLite", dependencies: ["TallyEssentials", "TallyDomain", "TallyPlatform", "CSQLite"], swiftSettings: acrossModules),
+        .target(name: "TallyPostgres", dependencies: ["TallyEssentials", "TallyDomain", "CLibPQ"], swiftSettings: acrossModules),
+        // Which backends exist: a location (path or URI) to an opened store.
+        .target(name: "TallyStores", dependencies: ["TallyEssentials", "TallyDomain", "TallySQLite", "TallyPostgres"], swiftSettings: acrossModules),
+        // Command specs, the parser, help and usage errors, and the bash/zsh/fish/man generators.
+        .target(name: "TallyArguments", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
+        .target(name: "TallyCLI", dependencies: ["TallyEssentials", "TallyEngine", "TallyInterchange", "TallyStores", "TallyArguments", "TallyPlatform"], swiftSettings: acrossModules),
+        .executableTarget(name: "tally", dependencies: ["TallyCLI"], swiftSettings: acrossModules),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
-        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallyStorage", "TallyBackends", "TallyApp", "TallyTestSupport", "CSQLite", "TallyZlib"], path: "Benchmarks/TallyBench"),
-        .target(name: "TallyTestSupport", dependencies: ["TallyDomain"], path: "Tests/TallyTestSupport"),
-        .testTarget(name: "TallyDomainTests", dependencies: ["TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyStorageTests", dependencies: ["TallyStorage", "TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyPostgres", "TallyBackends", "TallyDomain", "TallyApp", "TallyTestSupport"]),
-        .testTarget(name: "TallyAppTests", dependencies: ["TallyApp", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyCLI", "TallyDomain", "TallyStorage", "TallyBackends", "TallyTestSupport", "TallyZlib", "tally"], exclude: ["Golden", "Fixtures"]),
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyStores", "TallyEngine", "TallyTestSupport", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
+        .target(name: "TallyTestSupport", dependencies: ["TallyEssentials", "TallyDomain", "TallyInterchange"], path: "Tests/TallyTestSupport"),
+        .testTarget(name: "TallyDomainTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyStorageTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallySQLite", "TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyPostgres", "TallyStores", "TallyDomain", "TallyEngine", "TallyTestSupport"]),
+        .testTarget(name: "TallyAppTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyEngine", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyCLI", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport", "TallyInterchange", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

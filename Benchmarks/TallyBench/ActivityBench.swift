@@ -1,7 +1,7 @@
 import Foundation
 import TallyDomain
 import TallyTestSupport
-import TallyZlib
+import TallyInterchange
 
 /// `record import` of a Strava-like export against reading its files once, and `record bests`
 /// over the tracked activities it leaves.

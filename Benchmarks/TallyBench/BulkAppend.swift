@@ -3,9 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 
 /// The library's bulk append path, as `import` uses it: chain hashes and append in one transaction.
 enum BulkAppend {

@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyEssentials
 
 /// The bench draws its stores from the product's seeded generator: the same seed gives the same store.
 typealias SplitMix = SplitMix64

@@ -1,6 +1,6 @@
 import Foundation
-import TallyApp
-import TallyBackends
+import TallyEngine
+import TallyStores
 import TallyDomain
 import TallyTestSupport
 
@@ -118,7 +118,7 @@ struct PostgresBench {
                 do {
                     let store = try StoreFactory.openForWriting(location, now: 0, lockTimeout: 60_000)
                     defer { store.close() }
-                    let dispatcher = Dispatcher(log: store, environment: .live(actor: "bench-\(client)"))
+                    let dispatcher = Dispatcher(log: store, environment: .live(actor: "bench-\(client)", zone: .utc))
                     for index in 0 ..< commands {
                         _ = try dispatcher.execute(.addTodo(TodoInput(title: "client \(client) todo \(index)")))
                     }

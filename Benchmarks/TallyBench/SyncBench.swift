@@ -1,5 +1,6 @@
 import Foundation
 import TallyDomain
+import TallyEssentials
 
 /// Sync figures: a clone into an empty replica, a push of unpushed events, and a sync with nothing to do.
 ///

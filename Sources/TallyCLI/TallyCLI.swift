@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// The command-line program: parses arguments, runs one command, reports errors with the documented exit codes.
 public enum TallyCLI {

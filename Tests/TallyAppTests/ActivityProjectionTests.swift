@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// `record bests`, `stats --streaks` and `stats --ytd` over whole read models.
 @Suite("Bests, streaks and year to date")

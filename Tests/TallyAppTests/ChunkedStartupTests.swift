@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Start-up from a snapshot read chunk by chunk: what a command reads, the shortcut `list` takes,
 /// and what happens when a chunk turns out damaged after start-up.
@@ -134,7 +135,7 @@ extension SnapshotTests {
         let loaded = try StateLoader.load(log: log, snapshots: log)
         #expect(loaded.problems.isEmpty, "the damage is not in a chunk start-up reads")
         let head = try log.head()
-        let dispatcher = Dispatcher(log: log, environment: .live(actor: "t"), loaded: loaded, snapshots: log)
+        let dispatcher = Dispatcher(log: log, environment: .live(actor: "t", zone: .utc), loaded: loaded, snapshots: log)
         // A decision that reads every todo reaches the damaged chunk.
         #expect(throws: LateSnapshotDamage.self) {
             _ = try dispatcher.execute { state, _ in
@@ -156,7 +157,7 @@ extension SnapshotTests {
         let (log, info) = try storeWithSnapshot(chunkSize: 512)
         _ = try damageLateChunk(log, info)
         let loaded = try StateLoader.load(log: log, snapshots: log)
-        let dispatcher = Dispatcher(log: log, environment: .live(actor: "t"), loaded: loaded, snapshots: log, policy: SnapshotPolicy(tailThreshold: 1))
+        let dispatcher = Dispatcher(log: log, environment: .live(actor: "t", zone: .utc), loaded: loaded, snapshots: log, policy: SnapshotPolicy(tailThreshold: 1))
         var problems: [SnapshotProblem] = []
         dispatcher.onSnapshotProblem = { problems.append($0) }
         let outcome = try dispatcher.execute(.addTodo(TodoInput(title: "after the damage")))

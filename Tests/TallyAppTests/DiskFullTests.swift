@@ -1,7 +1,7 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
 
 @Suite("A full disk, for imports and commands")

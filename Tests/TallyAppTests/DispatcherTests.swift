@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("Dispatcher")
 struct DispatcherTests {
@@ -18,7 +19,7 @@ struct DispatcherTests {
 
     @Test("a multi-item command is one append with one command id, chained hashes and the state folded")
     func multiItemCommand() throws {
-        let log = InMemoryEventLog()
+        let log = InMemoryStore()
         let dispatcher = Dispatcher(log: log, environment: environment())
         _ = try dispatcher.execute(.addTodo(TodoInput(title: "a")))
         _ = try dispatcher.execute(.addTodo(TodoInput(title: "b")))
@@ -40,7 +41,7 @@ struct DispatcherTests {
 
     @Test("a no-op appends nothing and a rejected command appends nothing")
     func nothingAppended() throws {
-        let log = InMemoryEventLog()
+        let log = InMemoryStore()
         let dispatcher = Dispatcher(log: log, environment: environment())
         _ = try dispatcher.execute(.addTodo(TodoInput(title: "a")))
         let noop = try dispatcher.execute(.reopenTodos(["1"]))
@@ -52,7 +53,7 @@ struct DispatcherTests {
 
     @Test("the payload is stored as canonical JSON with its schema")
     func payloadFormat() throws {
-        let log = InMemoryEventLog()
+        let log = InMemoryStore()
         _ = try Dispatcher(log: log, environment: environment()).execute(.addTodo(TodoInput(title: "Buy \"milk\"", tags: ["b", "a"])))
         let event = try #require(log.events.first)
         #expect(event.data == #"{"due":null,"note":null,"priority":null,"series":null,"tags":["b","a"],"title":"Buy \"milk\"","wait":null}"#)
@@ -75,7 +76,7 @@ struct DispatcherTests {
 
     @Test("time travel folds up to a position or an instant")
     func timeTravel() throws {
-        let log = InMemoryEventLog()
+        let log = InMemoryStore()
         let dispatcher = Dispatcher(log: log, environment: environment())
         _ = try dispatcher.execute(.addTodo(TodoInput(title: "a")))
         clock.advance(seconds: 3600)
@@ -97,7 +98,7 @@ struct DispatcherTests {
         var bad = factory.make(.todoCompleted, stream: "s")
         bad.type = "todo.exploded"
         let after = factory.make(.todoCreated(TodoFields(title: "b")), stream: "t")
-        let log = InMemoryEventLog(events: [good, bad, after])
+        let log = InMemoryStore(events: [good, bad, after])
         var folded = Replayer.Folded()
         try Replayer.fold(log, into: &folded)
         #expect(folded.unreadable == ReplayError(seq: 2, type: "todo.exploded", reason: "unknown event type"))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
 import TallyTestSupport
 
@@ -8,7 +8,7 @@ import TallyTestSupport
 struct ImportDispatchTests {
     let ids = SequentialIDs()
     let clock = TestClock()
-    let log = InMemoryEventLog()
+    let log = InMemoryStore()
 
     var dispatcher: Dispatcher {
         let (clock, ids) = (clock, ids)

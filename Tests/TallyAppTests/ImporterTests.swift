@@ -1,8 +1,9 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("Export and import")
 struct ImporterTests {
@@ -69,9 +70,9 @@ struct ImporterTests {
     /// Settings streams (saved views, history markers) are shared keys, so this target has only todos of its own.
     @Test("seq and hash are recomputed: importing after other events appends with fresh links")
     func recomputed() throws {
-        let source = InMemoryEventLog()
+        let source = InMemoryStore()
         _ = try history(seed: 7, count: 10, into: source)
-        let target = InMemoryEventLog()
+        let target = InMemoryStore()
         let ids = SequentialIDs(prefix: "99999999-0000-4000-8000-")
         let local = Dispatcher(log: target, environment: AppEnvironment(now: { Fixtures.epoch }, makeID: { ids.make() }, actor: "local", zone: Fixtures.utc))
         for title in ["x", "y"] { _ = try local.execute(.addTodo(TodoInput(title: title))) }
@@ -84,7 +85,7 @@ struct ImporterTests {
 
     @Test("a clash appends nothing: different content under a known id, a taken version, a gap, a malformed line")
     func allOrNothing() throws {
-        let log = InMemoryEventLog()
+        let log = InMemoryStore()
         _ = try history(seed: 4, count: 12, into: log)
         let lines = try export(log)
         let count = log.events.count
@@ -92,7 +93,7 @@ struct ImporterTests {
         #expect(throws: ImportError.conflict(line: 1, .differentContent(id: log.events[0].id))) { try importLines([changed], into: log) }
         let stolen = lines[0].replacingOccurrences(of: log.events[0].id, with: "ffffffff-0000-4000-8000-000000000000")
         #expect(throws: ImportError.conflict(line: 1, .versionTaken(stream: log.events[0].stream, version: 1))) { try importLines([stolen], into: log) }
-        let fresh = InMemoryEventLog()
+        let fresh = InMemoryStore()
         let secondOfStream = lines.firstIndex { $0.contains(#""version":2,"#) }!
         #expect(throws: ImportError.self) { try importLines([lines[secondOfStream]], into: fresh) }
         #expect(throws: ImportError.malformed(line: 3, reason: "not valid JSON (unexpected end of input at byte 9)")) {

@@ -1,5 +1,5 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyTestSupport
 
 @Suite("Partial sort")

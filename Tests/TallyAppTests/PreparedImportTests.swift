@@ -1,8 +1,9 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Imports whose lines come decoded and chained ahead (`PreparedEvent`), as `tally import` gives them
 /// from its reading thread: the log must end exactly as an import that decodes and chains every line itself.

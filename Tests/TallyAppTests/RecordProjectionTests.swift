@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("Record projection and stats")
 struct RecordProjectionTests {

@@ -1,16 +1,16 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
 
 @Suite("Snapshots, start-up and rebuild")
 struct SnapshotTests {
     let directory = TemporaryDirectory()
 
-    func generatedLog(seed: UInt64, count: Int) -> InMemoryEventLog {
+    func generatedLog(seed: UInt64, count: Int) -> InMemoryStore {
         var generator = LogGenerator(seed: seed)
-        return InMemoryEventLog(events: generator.events(count))
+        return InMemoryStore(events: generator.events(count))
     }
 
     func fullReplay(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> Replayer.Folded {
@@ -92,7 +92,7 @@ struct SnapshotTests {
         var events = generator.events(60)
         generator.setClock(Fixtures.epoch - 3_600_000)
         events += generator.events(20)
-        let log = InMemoryEventLog(events: events)
+        let log = InMemoryStore(events: events)
         let store = InMemorySnapshotStore()
         for position: Int64 in [30, 70] {
             try SnapshotWriter.write(try fullReplay(log, bound: .position(position)), log: log, to: store, now: 0)

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-@testable import TallyStorage
-import TallyBackends
+@testable import TallySQLite
+import TallyStores
 import TallyTestSupport
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 /// The original activity files travel with their `record.logged` events, both ways.
 @Suite("Sync carries the original activity files")

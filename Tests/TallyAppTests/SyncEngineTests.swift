@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
-@testable import TallyStorage
-import TallyBackends
+@testable import TallySQLite
+import TallyStores
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// One device: its own SQLite file, actor and clock; every command starts from a fresh load, as the CLI does.
 final class Replica {
@@ -31,7 +32,7 @@ final class Replica {
     }
 
     @discardableResult
-    func sync(_ remote: EventLog, afterStep: ((String) throws -> Void)? = nil) throws -> SyncReport {
+    func sync(_ remote: any EventStore, afterStep: ((String) throws -> Void)? = nil) throws -> SyncReport {
         clock.advance(seconds: 1)
         let engine = SyncEngine(local: log, remote: remote, now: { [clock] in clock.now })
         engine.afterStep = afterStep

@@ -1,7 +1,8 @@
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// What a user can see of the read models: every todo field they set, and the saved views.
 ///
@@ -37,7 +38,7 @@ struct UndoRedoTests {
     let ids = SequentialIDs()
     let clock = TestClock()
 
-    func dispatcher(_ log: InMemoryEventLog = InMemoryEventLog()) -> Dispatcher {
+    func dispatcher(_ log: InMemoryStore = InMemoryStore()) -> Dispatcher {
         let (ids, clock) = (ids, clock)
         return Dispatcher(log: log, environment: AppEnvironment(now: { clock.now }, makeID: { ids.make() }, actor: "alice", zone: Fixtures.utc))
     }
@@ -155,7 +156,7 @@ struct UndoRedoTests {
         #expect(dispatcher.state.todos[0].title == "b")
         _ = try dispatcher.undo(steps: 2)
         #expect(dispatcher.state.todos[0].deleted && dispatcher.state.todos[0].title == "a")
-        let log = dispatcher.log as! InMemoryEventLog
+        let log = dispatcher.log as! InMemoryStore
         let markers = log.events.filter { $0.stream == HistoryStream.name }
         #expect(markers.map(\.type) == ["history.undone", "history.redone", "history.undone", "history.redone", "history.undone", "history.undone"])
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyCLI
 import TallyTestSupport
+@testable import TallyArguments
 
 /// Replays the argument-parser fuzz corpus through the real command tree: every input parses or is a usage error.
 @Suite("Argument fuzz corpus replay")

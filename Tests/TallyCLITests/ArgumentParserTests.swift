@@ -1,5 +1,7 @@
 import Testing
 @testable import TallyCLI
+@testable import TallyEssentials
+@testable import TallyArguments
 
 /// A command tree shaped like tally's, small enough to reason about.
 private let parser = ArgumentParser(

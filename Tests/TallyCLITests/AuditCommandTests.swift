@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Runs SQL against a database with the sqlite3 shell, as someone tampering with the file would;
 /// on PostgreSQL, with psql as the database's owner (`DROP TRIGGER t` becomes `DROP TRIGGER t ON events`).

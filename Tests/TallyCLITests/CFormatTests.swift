@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyCLI
+@testable import TallyArguments
 
 /// The replacements of `String(format:)`, `NSError.localizedDescription` and a regular expression in the CLI,
 /// checked against full Foundation.

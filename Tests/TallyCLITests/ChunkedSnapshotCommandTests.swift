@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// A snapshot chunk damaged on disk where start-up does not look: commands that reach it start
 /// over from a full replay, print what an intact store prints, warn once, and append once.

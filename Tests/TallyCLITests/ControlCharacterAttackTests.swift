@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import TallyDomain
-import TallyStorage
+import TallySQLite
 @testable import TallyCLI
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Titles, notes, tags, actors, record names, file names and typed arguments holding every control
 /// character (ESC sequences that clear the screen or set the window title, NUL, CR, line feeds, C1

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TallyApp
+import TallyEngine
 @testable import TallyCLI
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
 
 @Suite("A full disk, end to end")

@@ -3,6 +3,7 @@ import Testing
 import TallyDomain
 import TallyTestSupport
 @testable import TallyCLI
+@testable import TallyEssentials
 
 @Suite("Czech messages", .tags(.postgresql))
 struct CzechTests {

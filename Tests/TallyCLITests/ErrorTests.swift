@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("tally errors and exit codes, end to end")
 struct ErrorTests {

@@ -2,6 +2,7 @@ import Testing
 @testable import TallyCLI
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("Event shapes", .tags(.postgresql))
 struct EventShapeTests {

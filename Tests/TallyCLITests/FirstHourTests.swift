@@ -3,6 +3,7 @@ import Testing
 import TallyDomain
 import TallyTestSupport
 @testable import TallyCLI
+@testable import TallyEssentials
 
 /// What a new user meets in the first hour: failed commands leave no file, read-only files stay
 /// usable, deleted things come back, and the numbers read well.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// A downloaded export folder that tries to make `record import` read files outside it: names in
 /// `activities.csv` that climb out or are absolute, symbolic links (files and directories) leading

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyTestSupport
 @testable import TallyCLI
+@testable import TallyArguments
 
 /// Every help text is compared, byte for byte, with a committed file under `Tests/TallyCLITests/Golden/`.
 ///

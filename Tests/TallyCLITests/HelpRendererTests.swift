@@ -1,5 +1,7 @@
 import Testing
 @testable import TallyCLI
+@testable import TallyEssentials
+@testable import TallyArguments
 
 private let add = CommandSpec(
     name: "add",

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// One piece of wrong or malicious input and what tally must answer.
 struct HostileCase: Sendable, CustomTestStringConvertible {

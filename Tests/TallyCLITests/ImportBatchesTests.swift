@@ -3,6 +3,7 @@ import Testing
 @testable import TallyCLI
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// `tally import` reads and decodes lines on a second thread in batches of 1,024 lines: a file of
 /// several batches imports in its order, and an error in any batch is reported at its line with

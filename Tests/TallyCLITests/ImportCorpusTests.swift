@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Every file of the import corpus (`Tests/TallyCLITests/Fixtures/imports`, sources and licences in its
 /// README) goes through the whole cycle with the built binary, compared field by field with its

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Ctrl-C typed on a real terminal at every moment of a long command: before the work starts, while
 /// it runs, as its bar reaches 100 % (the commit), and after. Whatever the moment, the command ends

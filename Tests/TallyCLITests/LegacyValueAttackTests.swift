@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// A log written by earlier versions can hold values today's limits refuse, because older doors let
 /// them in (a FIT or TCX file's 5,000 km climb, a negative lap time, a best effort of 0 s or of a

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Damaged databases, hostile files and hostile import lines, driven end to end: every message is
 /// words, never a Swift type dump (`GzipError(reason: ...)`, `io("...")`, `TallyDomain.EventLogError`).

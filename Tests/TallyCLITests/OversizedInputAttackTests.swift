@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Import files with lines far larger than any file tally keeps, and blob lines no event names:
 /// refused at once with bounded memory, never stored, never reported as stored; an allowed large

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// A teammate with only `SELECT, INSERT` on the shared log inserts rows by raw SQL (a scram login on
 /// 127.0.0.1): the server's insert trigger refuses every row that would break the log, and the log

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// The server's payload rules (migration 0006's `tally_payload_problem`, run by the insert trigger)
 /// against `EventRules.checkPayload`: for each rule, payloads just inside and just outside each limit.

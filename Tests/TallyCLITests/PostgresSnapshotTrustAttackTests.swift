@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
 import TallyPostgres
 import TallyTestSupport

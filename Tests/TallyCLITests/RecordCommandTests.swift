@@ -3,6 +3,7 @@ import Testing
 @testable import TallyCLI
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// A small RFC 4180 reader used to check what the exporter writes.
 enum CSVReader {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
-import TallyZlib
+@testable import TallyInterchange
 
 /// `record import`, `record bests` and the new `stats` views, end to end on generated exports.
 @Suite("record import, bests, streaks and year to date, end to end")

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// A shared log edited behind everyone's back (its stored hashes left as they were), a shared
 /// event no other door would accept, and a shared disk that is not mounted, against replicas that

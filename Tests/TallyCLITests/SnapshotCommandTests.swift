@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("tally snapshot, rebuild and info, end to end")
 struct SnapshotCommandTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TallyBackends
-@testable import TallyApp
+import TallyStores
+@testable import TallyEngine
 @testable import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
 
 /// One forged snapshot: a real one with one value made hostile, sealed with valid checksums.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TallyBackends
+import TallyStores
 import TallyDomain
 import TallyTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// `tally sync` carries the original files of imported activities to the shared log and back.
 @Suite("tally sync carries the original activity files, end to end")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("tally sync and remote, end to end")
 struct SyncCommandTests {

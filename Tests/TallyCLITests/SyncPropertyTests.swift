@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Random offline work on three devices, syncs in random order, and syncs killed with SIGKILL at
 /// random moments. In the end every device converges on the shared log, `verify` is clean

@@ -1,5 +1,6 @@
 import Testing
 @testable import TallyCLI
+@testable import TallyEssentials
 
 private let red = "\u{1B}[31m"
 private let bold = "\u{1B}[1m"

@@ -3,6 +3,7 @@ import Testing
 import TallyDomain
 import TallyTestSupport
 @testable import TallyCLI
+@testable import TallyEssentials
 
 /// What depends on a real terminal, run on a pseudo-terminal: the width tables fit, the progress
 /// bar's redraws, and Ctrl-C during an import.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyTestSupport
 import Testing
+@testable import TallyEssentials
 
 /// `TZ` as the built binary reads it: zone names, paths, POSIX rules, `TZDIR`, and wall times across
 /// Prague's transitions, end to end.

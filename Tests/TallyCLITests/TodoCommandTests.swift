@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("tally todo commands, end to end", .tags(.postgresql))
 struct TodoCommandTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// An event no client can read (written by a newer tally, or a bad row put in behind tally's back)
 /// must not brick the log: every command applies nothing for it, warns once naming it, and keeps

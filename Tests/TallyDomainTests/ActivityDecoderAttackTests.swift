@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyInterchange
 
 /// Hostile activity files against the decoders: valid framing, values that break arithmetic. None
 /// may trap; each is refused with a reason, or accepted as a record inside the limits every door

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 /// GPX, TCX and FIT files written by devices and tools (Tests/Fixtures/activities, see its README),
 /// generated files of known geometry, and hostile ones.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyInterchange
 
 /// Distance, moving time, elevation gain and best efforts on tracks of known geometry.
 @Suite("Activity geometry")

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 /// CSV exports, the track payload and the import decision.
 @Suite("Activity import in the domain")

@@ -1,6 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("Compensations")
 struct CompensationTests {

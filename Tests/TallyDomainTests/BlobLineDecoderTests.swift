@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TallyDomain
+@testable import TallyEssentials
 
 /// A blob line read in pieces of any size decodes to what the whole line decodes to, and refuses
 /// what Foundation's base64 decoder refuses.

@@ -1,6 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Snapshot bodies read chunk by chunk: the same models as a whole body, whatever the chunk size.
 @Suite("Chunked snapshot bodies")

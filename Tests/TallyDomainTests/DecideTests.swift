@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Given events → when command → then events (or a rejection).
 struct Scenario {

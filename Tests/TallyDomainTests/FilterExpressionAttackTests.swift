@@ -1,3 +1,4 @@
+import TallyEssentials
 import Testing
 import TallyTestSupport
 @testable import TallyDomain

@@ -1,6 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Folds events one at a time and compares the whole read model with an expected copy, like a TestStore.
 struct FoldStore {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 /// Replays the committed fuzz corpus (Fuzz/corpus) with the fuzz targets' invariants, so every input
 /// the fuzzers ever found interesting — crashes included — stays a regression test.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// The byte-level shortcuts of a bulk import against the definitions they stand in for.
 @Suite("Import fast paths")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TallyDomain
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 @Suite("Taskwarrior and todo.txt conversion")
 struct ImportTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TallyDomain
+@testable import TallyEssentials
 
 // MARK: Helpers
 

@@ -1,6 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// `LegacyValues`: whatever figure or instant an earlier version stored, every reader reads one and
 /// the same event inside today's limits, and `EventLines.decode` takes the stored line unchanged.

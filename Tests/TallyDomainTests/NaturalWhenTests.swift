@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
+@testable import TallyInterchange
 
 /// Every form of the README's table of dates, in English and Czech, and the refusals.
 @Suite("Dates people type")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// The payload scanner (replay hot path) against the tree decoder it stands in for: on every input
 /// the public byte decoder must give the tree decoder's event or its very error.

@@ -1,6 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Builds the three parts of a rebase: a shared prefix, what the shared log gained, and local events.
 struct Timeline {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("Records: folds and decisions")
 struct RecordTests {

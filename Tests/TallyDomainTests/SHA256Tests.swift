@@ -1,5 +1,6 @@
 import Testing
 @testable import TallyDomain
+@testable import TallyEssentials
 
 @Suite("SHA-256")
 struct SHA256Tests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Runs commands through the decider and the reducer on one model, with a clock the test sets,
 /// and keeps what undo needs (each command's events and the model before them).

@@ -1,6 +1,7 @@
 import Testing
 @testable import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 @Suite("Stream ids read as bytes and items keyed by their packed UUID")
 struct StreamKeyTests {

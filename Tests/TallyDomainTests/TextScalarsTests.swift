@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyDomain
+@testable import TallyEssentials
 
 /// The standard-library replacements of Foundation's text operations, checked against Foundation itself.
 @Suite("text without Foundation: trimming, NFC, accent folding, paths")

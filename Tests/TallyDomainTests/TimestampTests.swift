@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyDomain
+@testable import TallyEssentials
 
 /// 2026-11-21T14:30:00Z.
 private let base: Int64 = 1_795_271_400_000

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyTestSupport
 @testable import TallyDomain
+@testable import TallyEssentials
 
 private func zone(_ identifier: String) -> Zone {
     Zone.named(identifier)!

@@ -2,6 +2,9 @@ import Foundation
 import TallyTestSupport
 import Testing
 @testable import TallyDomain
+@testable import TallyEssentials
+@testable import TallyPlatform
+@testable import TallyInterchange
 
 /// UTC seconds of a UTC wall time.
 private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Int64 {

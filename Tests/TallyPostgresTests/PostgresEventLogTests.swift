@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TallyApp
-import TallyBackends
+import TallyEngine
+import TallyStores
 import TallyDomain
 @testable import TallyPostgres
 import TallyTestSupport
@@ -248,8 +248,8 @@ struct PostgresEventLogTests {
     @Test("two dispatchers on two connections take turns: each catches up under the lock, the chain stays one")
     func alternatingDispatchers() throws {
         let uri = try server.makeDatabase()
-        let first = Dispatcher(log: try open(uri), environment: .live(actor: "one"))
-        let second = Dispatcher(log: try open(uri), environment: .live(actor: "two"))
+        let first = Dispatcher(log: try open(uri), environment: .live(actor: "one", zone: .utc))
+        let second = Dispatcher(log: try open(uri), environment: .live(actor: "two", zone: .utc))
         for index in 0 ..< 12 {
             let dispatcher = index % 3 == 0 ? first : second
             _ = try dispatcher.execute(.addTodo(TodoInput(title: "todo \(index)")))

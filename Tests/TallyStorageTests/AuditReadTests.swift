@@ -1,5 +1,5 @@
 import Testing
-import TallyStorage
+import TallySQLite
 import TallyDomain
 import TallyTestSupport
 

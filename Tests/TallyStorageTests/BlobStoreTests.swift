@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// The content-addressed store of original activity files (migration 0003), on real files.
 @Suite("SQLite blob store")

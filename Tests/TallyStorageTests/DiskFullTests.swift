@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
-@testable import TallyStorage
+@testable import TallySQLite
 import TallyDomain
 import TallyTestSupport
 

@@ -1,4 +1,5 @@
 import TallyDomain
+@testable import TallyEssentials
 
 /// Builds chained envelopes for storage and replay tests.
 public struct EventFactory {

@@ -1,5 +1,6 @@
 import Foundation
 import TallyDomain
+@testable import TallyEssentials
 
 /// Deterministic ids: `00000000-0000-4000-8000-000000000001`, `...002`, ...
 public final class SequentialIDs: @unchecked Sendable {

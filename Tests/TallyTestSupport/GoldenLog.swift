@@ -1,5 +1,6 @@
 import Foundation
 import TallyDomain
+@testable import TallyEssentials
 
 /// The committed fixed event log the reducer-version golden test folds (`Tests/Fixtures/reducer-golden`).
 ///

@@ -1,6 +1,9 @@
+@testable import TallyEssentials
+
 #if canImport(TallyDomain)
 import TallyDomain
 #endif
+@testable import TallyInterchange
 
 // This file is also compiled into the fuzz targets (scripts/fuzz builds it with the domain's
 // sources as one module), so it uses nothing but the standard library and TallyDomain.

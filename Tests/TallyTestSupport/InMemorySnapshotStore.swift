@@ -1,4 +1,5 @@
 import TallyDomain
+@testable import TallyEssentials
 
 /// Snapshots kept in memory, with the same keep-newest rule as the SQLite store.
 public final class InMemorySnapshotStore: SnapshotStore {

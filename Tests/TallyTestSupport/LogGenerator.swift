@@ -1,4 +1,5 @@
 import TallyDomain
+@testable import TallyEssentials
 
 /// The seedable generator generated cases use, so they replay exactly.
 public typealias SeededRandom = SplitMix64

@@ -1,18 +1,31 @@
-/// The whole command tree: every handler, and the specs the parser, help, man page and completions share.
+import TallyArguments
+
+/// The whole command tree, declared once: the parser, help, man page, completions and the command
+/// reference read the specs from it, and dispatch finds each handler by the path it derives.
 enum CommandTree {
-    static var handlers: [CommandHandler.Type] {
+    /// Every command, in the order help lists them.
+    static var nodes: [CommandNode] {
         [
-        AddCommand.self, ToggleCommand.self, DoneCommand.self, ReopenCommand.self, EditCommand.self,
-        DeleteCommand.self, RestoreCommand.self, ListCommand.self, ShowCommand.self,
-        FilterSetCommand.self, FilterShowCommand.self, FilterResetCommand.self,
-        RecordAddCommand.self, RecordEditCommand.self, RecordDeleteCommand.self, RecordShowCommand.self,
-        RecordListCommand.self, RecordFilterSetCommand.self, RecordFilterShowCommand.self, RecordFilterResetCommand.self,
-        RecordExportCommand.self, RecordRestoreCommand.self, RecordImportCommand.self, RecordBestsCommand.self, StatsCommand.self,
-        InfoCommand.self, SnapshotCommand.self, RebuildCommand.self,
-        LogCommand.self, UndoCommand.self, RedoCommand.self, VerifyCommand.self, ExportCommand.self, ImportCommand.self,
-                CompletionsCommand.self, CompleteCommand.self, ManCommand.self, ReferenceCommand.self,
-        RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self, SyncCommand.self, ConflictsCommand.self,
-        ProjectsCommand.self,
+        .command(AddCommand.self), .command(ToggleCommand.self), .command(DoneCommand.self), .command(ReopenCommand.self),
+        .command(EditCommand.self), .command(DeleteCommand.self), .command(RestoreCommand.self), .command(ListCommand.self),
+        .command(ShowCommand.self),
+        .group(FilterGroup.spec, [.command(FilterSetCommand.self), .command(FilterShowCommand.self), .command(FilterResetCommand.self)]),
+        .group(RecordGroup.spec, [
+            .command(RecordAddCommand.self), .command(RecordEditCommand.self), .command(RecordDeleteCommand.self),
+            .command(RecordRestoreCommand.self), .command(RecordShowCommand.self), .command(RecordListCommand.self),
+            .group(RecordFilterGroup.spec, [
+                .command(RecordFilterSetCommand.self), .command(RecordFilterShowCommand.self), .command(RecordFilterResetCommand.self),
+            ]),
+            .command(RecordExportCommand.self), .command(RecordImportCommand.self), .command(RecordBestsCommand.self),
+        ]),
+        .command(StatsCommand.self), .command(InfoCommand.self),
+        .command(SnapshotCommand.self), .command(RebuildCommand.self),
+        .command(LogCommand.self), .command(UndoCommand.self), .command(RedoCommand.self), .command(VerifyCommand.self),
+        .command(ExportCommand.self), .command(ImportCommand.self),
+        .command(CompletionsCommand.self), .command(CompleteCommand.self), .command(ManCommand.self), .command(ReferenceCommand.self),
+        .group(RemoteGroup.spec, [.command(RemoteSetCommand.self), .command(RemoteShowCommand.self), .command(RemoteRemoveCommand.self)]),
+        .command(SyncCommand.self), .command(ConflictsCommand.self),
+        .command(ProjectsCommand.self),
         ]
     }
 
@@ -26,20 +39,14 @@ enum CommandTree {
         name: "tally",
         abstract: "An event-sourced store for todos and activity records.",
         discussion: "Every change is appended to a log that is never rewritten: see who changed what and when, look at the past, undo, and verify the history.",
-        subcommands: [
-            AddCommand.spec, ToggleCommand.spec, DoneCommand.spec, ReopenCommand.spec, EditCommand.spec,
-            DeleteCommand.spec, RestoreCommand.spec, ListCommand.spec, ShowCommand.spec, FilterGroup.spec,
-            RecordGroup.spec, StatsCommand.spec, InfoCommand.spec,
-            SnapshotCommand.spec, RebuildCommand.spec,
-            LogCommand.spec, UndoCommand.spec, RedoCommand.spec, VerifyCommand.spec, ExportCommand.spec, ImportCommand.spec,
-                        CompletionsCommand.spec, CompleteCommand.spec, ManCommand.spec, ReferenceCommand.spec,
-            RemoteGroup.spec, SyncCommand.spec, ConflictsCommand.spec,
-            ProjectsCommand.spec,
-        ]
+        subcommands: nodes.map(\.spec)
     )
+
+    /// Every command with its canonical path, derived from the tree.
+    static var handlers: [(path: [String], handler: CommandHandler.Type)] { nodes.flatMap { $0.commands(under: []) } }
 
     /// The handler for a canonical command path.
     static func handler(for path: [String]) -> CommandHandler.Type? {
-        handlers.first { $0.path == path }
+        handlers.first { $0.path == path }?.handler
     }
 }

@@ -1,4 +1,4 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
 
 /// Failures of the audit commands (undo, redo, verify, import), with their exit codes and messages.

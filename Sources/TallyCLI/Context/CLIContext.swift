@@ -3,9 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
-import TallyBackends
+import TallyEngine
+import TallyStores
 import TallyDomain
+import TallyEssentials
 
 /// What every command handler gets: settings, the catalog, the console and access to the store.
 final class CLIContext {
@@ -54,7 +55,7 @@ final class CLIContext {
     /// given a remote (`tally remote set` on a new database) keeps it: that is its configuration.
     func removeDatabaseLeftEmpty() {
         guard let log = createdLog, (try? log.head().seq) == 0 else { return }
-        if let replica = log as? ReplicaStore, (try? replica.replicaState().remote) != nil { return }
+        if let replica = log.replica, (try? replica.replicaState().remote) != nil { return }
         createdLog = nil
         closeDatabases()
         StoreFactory.removeCreated(settings.storeLocation)
@@ -71,9 +72,9 @@ final class CLIContext {
     var now: Int64 { environment.now() }
 
     /// The log for a read-only command: never creates the file; an absent database reads as empty.
-    func readLog() throws -> EventLog {
+    func readLog() throws -> any EventStore {
         guard let log = try openForReading() else {
-            return InMemoryEventLog()
+            return InMemoryStore()
         }
         if log.needsMigration, try log.schemaVersion() > 0 {
             // An older tally wrote this file: bring it forward once, then read.
@@ -83,7 +84,7 @@ final class CLIContext {
     }
 
     /// The current read models for a read-only command.
-    func readState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> ReadModel {
+    func readState(_ log: any EventStore, bound: Replayer.Bound? = nil) throws -> ReadModel {
         try loadReadOnlyState(log, bound: bound).model
     }
 
@@ -94,7 +95,7 @@ final class CLIContext {
     private var keptUntilExit: [Any] = []
 
     /// The read models from the newest valid snapshot plus its tail; skipped snapshots get one warning line.
-    func loadState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> LoadedState {
+    func loadState(_ log: any EventStore, bound: Replayer.Bound? = nil) throws -> LoadedState {
         try TimeTravel.check(bound, against: log)
         if let ignored = ignoredSnapshot {
             // Starting over after a late damaged chunk: replay everything, and say so.
@@ -104,7 +105,7 @@ final class CLIContext {
             warnAboutUnreadable(loaded.folded.unreadable, in: log)
             return loaded
         }
-        let loaded = try StateLoader.load(log: log, snapshots: log as? SnapshotStore, bound: bound)
+        let loaded = try StateLoader.load(log: log, snapshots: log, bound: bound)
         warnAboutSnapshots(loaded.problems, replayedFrom: loaded.base)
         warnAboutUnreadable(loaded.folded.unreadable, in: log)
         if let snapshot = loaded.snapshot, let buffer = loaded.model.snapshotBuffer {
@@ -153,7 +154,7 @@ final class CLIContext {
     }
 
     /// `loadState` for commands that only read the state; it is kept until the process exits.
-    func loadReadOnlyState(_ log: EventLog, bound: Replayer.Bound? = nil) throws -> LoadedState {
+    func loadReadOnlyState(_ log: any EventStore, bound: Replayer.Bound? = nil) throws -> LoadedState {
         let loaded = try loadState(log, bound: bound)
         keepUntilExit(loaded.folded.model)
         return loaded
@@ -166,6 +167,12 @@ final class CLIContext {
 
     /// A dispatcher over the database, created and migrated when needed, that stores snapshots by policy.
     func dispatcher() throws -> Dispatcher {
+        try writing().dispatcher
+    }
+
+    /// The store opened for writing and the dispatcher on it, for a command that also uses the
+    /// store's other ports (its kept files).
+    func writing() throws -> (store: any EventStore, dispatcher: Dispatcher) {
         let log = try openForWriting()
         let dispatcher = Dispatcher(log: log, environment: environment, loaded: try loadState(log), snapshots: log)
         keptUntilExit.append(dispatcher)
@@ -176,7 +183,7 @@ final class CLIContext {
                 "seq": String(problem.seq), "reason": SnapshotMessages.reason(problem.kind, catalog: self.catalog),
             ]))
         }
-        return dispatcher
+        return (log, dispatcher)
     }
 
     /// One line on stderr saying which snapshots were ignored and why; nothing when there are none.

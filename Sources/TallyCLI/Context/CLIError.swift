@@ -1,5 +1,8 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
+import TallyInterchange
 
 /// The exit codes (the manual's EXIT STATUS, `ManualText.exitStatus`), in one place.
 enum ExitCode: Int32 {

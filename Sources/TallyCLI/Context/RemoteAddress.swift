@@ -8,9 +8,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TallyApp
-import TallyBackends
+import TallyEngine
+import TallyStores
 import TallyDomain
+import TallyEssentials
+import TallyPlatform
 
 /// Why the shared log could not be used; each maps to its own message and exit code.
 enum RemoteError: Error {
@@ -63,7 +65,7 @@ enum RemoteAddress {
     /// exists (a new shared log) unless `synced` says this replica has synced with it before: then
     /// a missing file, like a missing directory, means the shared disk is not there (unreachable),
     /// and nothing is created.
-    static func open(_ address: String, localPath: String, synced: LogHead, context: CLIContext) throws -> EventLog {
+    static func open(_ address: String, localPath: String, synced: LogHead, context: CLIContext) throws -> any EventStore {
         let location = StoreLocation(address)
         try checkFile(address, localPath: localPath, synced: synced, context: context)
         do {
@@ -74,7 +76,7 @@ enum RemoteAddress {
     }
 
     /// Opens the shared log without ever writing to it or creating it; a missing one is unreachable.
-    static func openForReading(_ address: String, localPath: String, synced: LogHead, context: CLIContext) throws -> EventLog {
+    static func openForReading(_ address: String, localPath: String, synced: LogHead, context: CLIContext) throws -> any EventStore {
         let location = StoreLocation(address)
         try checkFile(address, localPath: localPath, synced: synced, context: context)
         let log: (any EventStore)?
@@ -122,7 +124,7 @@ enum RemoteAddress {
 extension CLIContext {
     /// This database as a replica, for writing: sync, remote and conflicts work on a local file.
     func openReplica() throws -> any EventStore & ReplicaStore {
-        guard !settings.storeLocation.isShared, let replica = try openForWriting() as? any EventStore & ReplicaStore else {
+        guard !settings.storeLocation.isShared, let replica = try openForWriting().replica else {
             throw RemoteError.notLocal(address: settings.storeLocation.display)
         }
         return replica
@@ -131,6 +133,6 @@ extension CLIContext {
     /// This database as a replica, read-only; nil when the file does not exist.
     func openReplicaForReading() throws -> (any EventStore & ReplicaStore)? {
         guard !settings.storeLocation.isShared else { throw RemoteError.notLocal(address: settings.storeLocation.display) }
-        return try openForReading() as? any EventStore & ReplicaStore
+        return try openForReading()?.replica
     }
 }

@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyBackends
+import TallyStores
 import TallyDomain
+import TallyEssentials
+import TallyPlatform
 
 /// Everything the process environment decides: where the database is, how to print, who acts and when.
 struct Settings: Sendable {

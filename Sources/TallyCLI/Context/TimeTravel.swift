@@ -1,4 +1,4 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
 
 /// `--as-of` that points where the log has nothing: past its end, or before an item existed.
@@ -20,7 +20,7 @@ enum TimeTravel {
 
     /// Resolves a REF in the state at the bound; a REF that only the present knows becomes `NotYet`.
     static func resolve<Item>(
-        _ ref: String, kind: ItemKind, asOf raw: String?, in state: ReadModel, log: EventLog, context: CLIContext,
+        _ ref: String, kind: ItemKind, asOf raw: String?, in state: ReadModel, log: any EventStore, context: CLIContext,
         _ find: (String, ReadModel) throws(DomainError) -> Item
     ) throws -> Item {
         do {

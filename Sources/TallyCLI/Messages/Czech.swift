@@ -1,3 +1,5 @@
+import TallyEssentials
+
 extension Language {
     /// CLDR's Czech plural rule for whole numbers: 1 is `one`, 2–4 are `few`, everything else `other`.
     /// (`many` is for fractions, which no message counts.)

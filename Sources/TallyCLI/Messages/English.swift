@@ -1,3 +1,5 @@
+import TallyEssentials
+
 extension Language {
     /// The source language: every message id has an English template.
     static let english = Language(

@@ -1,4 +1,4 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
 
 /// Messages for snapshot problems.

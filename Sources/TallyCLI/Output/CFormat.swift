@@ -9,6 +9,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TallyEssentials
 
 /// Numbers and system errors as text, through the C library (FoundationEssentials has no `String(format:)`).
 enum CFormat {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyDomain
+import TallyEssentials
 
 /// Describes changes as before → after: "title: 'Buy milk' → 'Buy oat milk'", "completed → active".
 struct ChangeDescriber {

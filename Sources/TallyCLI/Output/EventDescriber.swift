@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyDomain
+import TallyEssentials
 
 /// Describes events in words a person reads: "completed", "title: 'a' → 'b'".
 struct EventDescriber {

@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyEssentials
 
 /// The `--json` shapes (docs/guide/json.md): absent values are `null`, timestamps ISO-8601 UTC.
 enum JSONShapes {

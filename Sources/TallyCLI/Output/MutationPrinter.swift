@@ -1,5 +1,6 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
 
 /// Prints what a mutating command did: confirmations and notices, or the affected objects as JSON.
 struct MutationPrinter {

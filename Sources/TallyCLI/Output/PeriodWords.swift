@@ -1,3 +1,5 @@
+import TallyArguments
+import TallyEssentials
 import TallyDomain
 
 /// A recurrence period in words (`month`, `3 days`, `weekday`), so `every 1m` never reads as minutes.

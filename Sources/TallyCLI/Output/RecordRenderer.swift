@@ -3,8 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
 
 /// Human output for records: the list table, confirmations and the detail view.
 struct RecordRenderer {

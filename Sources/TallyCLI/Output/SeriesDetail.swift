@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyDomain
+import TallyEssentials
 
 /// What `show` tells about the series of a recurring todo: its rule, the next occurrences, its instances.
 struct SeriesDetail {

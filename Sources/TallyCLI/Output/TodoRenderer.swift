@@ -3,8 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
 
 /// Human output for todos: the list table, one-line confirmations and the detail view.
 struct TodoRenderer {

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// A one-line progress bar on standard error for long work (import, rebuild).
 ///
 /// It draws only when standard error is a terminal and `--json` is off, so pipes, logs

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// Plain-text table: a header row, then one line per row, columns two spaces apart.
 ///
 /// Cells may carry ANSI colors; all widths are display widths (`TextWidth`), so colors

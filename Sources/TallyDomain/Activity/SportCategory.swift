@@ -6,7 +6,7 @@ public enum SportCategory {
     public static func category(_ sport: String?) -> String {
         guard let sport else { return "other" }
         if sport.hasPrefix("fit:"), let number = UInt64(sport.dropFirst(4)) {
-            return category(FITDecoder.sports[number] ?? "other")
+            return category(fitSports[number] ?? "other")
         }
         let key = sport.lowercased().filter { $0.isLetter || $0.isNumber }
         if let known = aliases[key] { return known }
@@ -32,5 +32,12 @@ public enum SportCategory {
         "rowing": "rowing", "paddling": "paddling", "kayaking": "paddling", "standuppaddling": "paddling", "standuppaddleboarding": "paddling",
         "fitnessequipment": "gym", "training": "gym", "weighttraining": "gym", "crossfit": "gym",
         "inlineskating": "skating", "inlineskate": "skating", "mountaineering": "hiking", "snowboarding": "snowboarding",
+    ]
+
+    /// The FIT `sport` enum's names for the values tally maps to categories.
+    public static let fitSports: [UInt64: String] = [
+        0: "generic", 1: "running", 2: "cycling", 4: "fitness_equipment", 5: "swimming", 10: "training", 11: "walking",
+        12: "cross_country_skiing", 13: "alpine_skiing", 14: "snowboarding", 15: "rowing", 16: "mountaineering",
+        17: "hiking", 18: "multisport", 19: "paddling", 37: "stand_up_paddleboarding", 41: "kayaking", 43: "inline_skating",
     ]
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// The world a decision may look at: the clock, the local zone and a source of new ids.
 public struct DecisionContext: Sendable {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// The rules user-typed fields must follow, shared by every command that takes them, and the
 /// limits every door checks (`EventRules`): defined here once.

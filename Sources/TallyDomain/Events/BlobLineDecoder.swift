@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// Reads one blob line piece by piece: the base64 of its `data` field is decoded straight into one
 /// byte buffer (hashed with SHA-256 as it goes), and only the small fields around it are kept as
 /// text, so a line holding a 256 MB file costs the decoded bytes and a fixed buffer, not the line.

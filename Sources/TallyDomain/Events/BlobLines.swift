@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// Original activity files in the `export` / `import` JSON Lines: one line per blob,
 /// `{"blob":"<sha256>","encoding":"identity"|"gzip","data":"<base64 of the stored bytes>"}`,

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The fields a todo is created with.
 public struct TodoFields: Sendable, Equatable {
     public var title: String

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// Why a stored payload could not be turned into a `DomainEvent`.
 public struct EventDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     public var type: String

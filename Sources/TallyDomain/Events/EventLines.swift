@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// An event read from an export line: everything but `seq` and `hash`, which the importing log assigns.
 public struct ImportedEvent: Sendable, Equatable {
     public var id: String

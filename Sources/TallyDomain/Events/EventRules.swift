@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The limits every event in a log obeys, whoever wrote it: the one set of limits of every door.
 ///
 /// The values (`Validation`'s constants, `Timestamp.supportedRange`) are defined once. Every door

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// How an event written under older rules is read today: its values past the limits every door now
 /// checks (`EventRules`) are read as absent or brought to the nearest value inside, by the rules the
 /// docs/design/storage-format.md lists under "Payload schemas and upcasting".

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// Reads the payloads of the frequent todo events straight from their UTF-8 bytes into the
 /// event types, without building a JSON tree: the replay hot path.
 ///

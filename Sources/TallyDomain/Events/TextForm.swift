@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// Unicode normalization of user text in payloads: schema 2 of `todo.created` and `todo.edited`.
 ///

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The `track` member of `record.logged` (schema 2):
 /// `{"sha256","format","movingSeconds","elevationGainMeters","bestEfforts":[{"meters","seconds"}]}`.
 ///

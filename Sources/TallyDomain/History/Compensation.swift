@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// An event as it was applied to a stream.
 public struct AppliedEvent: Sendable, Equatable {
     public var stream: String

@@ -5,20 +5,24 @@ import Foundation
 #endif
 
 /// An item's text before it is made to fit tally's limits: nothing in it may be lost.
-struct ImportDraft {
-    var text: String
-    var tags: [String] = []
+public struct ImportDraft {
+    public var text: String
+    public var tags: [String] = []
     /// Tags that could not be used; they go into the note unless the title already holds them.
-    var unusableTags: [String] = []
-    var tagsStayInTitle = false
-    var priority: Priority?
-    var due: Due?
+    public var unusableTags: [String] = []
+    public var tagsStayInTitle = false
+    public var priority: Priority?
+    public var due: Due?
     /// Note paragraphs in order: annotations, kept fields.
-    var noteLines: [String] = []
-    var origin: TodoOrigin?
+    public var noteLines: [String] = []
+    public var origin: TodoOrigin?
+
+    public init(text: String) {
+        self.text = text
+    }
 
     /// The fields and what had to change to make them fit: long or multi-line text, control characters, tags.
-    func fitted() -> (TodoFields, [ImportProblem]) {
+    public func fitted() -> (TodoFields, [ImportProblem]) {
         var problems: [ImportProblem] = []
         var leading: [String] = []
         let original = text.trimming(.whitespacesAndNewlines)

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The hash chain that makes the log tamper-evident.
 ///
 /// `hash(n) = hex(SHA-256(hash(n-1) ++ canonical(n)))`, with 64 zeros before the

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// When a todo is due: a whole day, or an exact instant.
 public enum Due: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import TallyEssentials
 /// A project: names like tags (letters and digits of any script, `_`, `-`), joined by dots into a
 /// hierarchy (`home.garden`). Lowercased and in Unicode NFC, like tags.
 public enum ProjectPath {

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// Everything the views are served from, folded from the log up to `position`.
 ///
 /// Only `Reducer.evolve` changes it. A value type, so tests compare whole models.

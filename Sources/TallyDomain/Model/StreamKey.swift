@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// A stream id as a replay reads it: the UTF-8 bytes in the store's buffer, and their 16 packed
 /// bytes when the id is a lowercase UUID (every id tally makes).
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// A todo as the read model knows it after folding its stream.
 public struct Todo: Sendable, Equatable, Identifiable {

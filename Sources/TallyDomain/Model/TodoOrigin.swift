@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// Where an imported todo came from: the other tool, its id for the item there, and when it was created there.
 ///
 /// Stored in the `origin` key of `todo.created` (schema 3). Todos added in tally have none.

@@ -1,8 +1,13 @@
-/// An opened store: the event log and its snapshots together, whatever the backend.
+/// An opened store: the event log, its snapshots and its kept files together, whatever the backend.
 ///
-/// What the command line needs beyond the two ports (schema status, size, closing) without
-/// knowing whether a file or a server holds the log.
-public protocol EventStore: EventLog, SnapshotStore {
+/// What the command line needs beyond the ports (schema status, size, closing) without knowing
+/// whether a file, a server or memory holds the log. Every store keeps snapshots and files, so a
+/// command that needs them asks for an `EventStore`; the one optional capability, being a replica
+/// that syncs with a shared log, is the typed `replica` (no cast decides what a store can do).
+public protocol EventStore: EventLog, SnapshotStore, BlobStore {
+    /// This store as a replica of a shared log (a local file), or nil for a store that is shared
+    /// itself or cannot sync (a server database, memory).
+    var replica: (any EventStore & ReplicaStore)? { get }
     /// Where the store is, fit to print: a file path, or a server URI without its password.
     var displayLocation: String { get }
     /// The schema version the store records; 0 when it has none yet.

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// A stored snapshot row without its body: enough to choose one.
 public struct SnapshotInfo: Sendable, Equatable {
     /// The log position the snapshot was taken at.

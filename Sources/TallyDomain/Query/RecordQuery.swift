@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The orders a record view can be sorted in; each has a natural direction.
 public enum RecordSortKey: String, Sendable, CaseIterable {
     /// Newest first.

@@ -1,3 +1,4 @@
+import TallyEssentials
 /// Which todos wait for which (`--after`), read from the few todos that wait for others.
 ///
 /// A todo is **blocked** while it is pending and one of the todos it waits for is pending

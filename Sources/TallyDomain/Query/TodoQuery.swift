@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// Which todos a view shows by completion state.
 public enum TodoStatus: String, Sendable, CaseIterable {
     case active, completed, all

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// How often a series comes back: every N days, weeks, months or years, or every weekday.
 public enum RecurrencePeriod: Sendable, Hashable, CustomStringConvertible {
     case days(Int)

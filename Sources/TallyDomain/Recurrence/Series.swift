@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The fields a series is started with: its rule, its first due date, and what each instance is created with.
 public struct SeriesFields: Sendable, Equatable {
     public var rule: RecurrenceRule

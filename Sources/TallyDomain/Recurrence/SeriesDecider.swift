@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// The recurrence half of the decider: starting series, the next instance, changing and ending them.
 extension Decider {

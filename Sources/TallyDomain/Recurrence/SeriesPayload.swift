@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The payloads of the series events and the todo schema 3 upcaster.
 ///
 /// `series.started`: `every` (`1d`, `2w`, `1m`, `1y`, `weekdays`), `from` (`due` or `completion`),

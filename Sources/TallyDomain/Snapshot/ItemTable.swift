@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The items of one kind (todos or records) in creation order: `table[n - 1].number == n`.
 ///
 /// Items loaded from a snapshot stay encoded in the snapshot's bytes (`base`) and are decoded one at

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The snapshot layout of the read models: every stored property, in a fixed order.
 ///
 /// To add a property or a collection: write it in `write(to:)`, read it at the same place in

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// What a snapshot body says about itself, ahead of the read models.
 public struct SnapshotHeader: Sendable, Equatable {
     /// Layout version of the body (`SnapshotCodec.format` when written).

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// An item kept in an `ItemTable`: encoded one by one in a snapshot, with a fixed-size summary row
 /// that views filter and sort on without decoding the item.
 ///

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// The values a snapshot may hold: what folding valid events can produce, checked on every item
 /// read from a body before anything uses it.
 ///

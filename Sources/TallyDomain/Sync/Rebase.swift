@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// What a rebase produced: the local events to append after the shared head, and what changed on the way.
 public struct RebaseOutcome: Sendable {
     /// The kept local events, in their original order, with new seq, stream version and hash (and a

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// A local change that sync could not apply as typed, named so nothing disappears silently.
 ///
 /// Decided by `Rebase` from the events alone, so every replica decides it the same way.

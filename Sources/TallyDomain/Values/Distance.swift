@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// A distance covered, in metres.
 public enum Distance: Sendable {
     /// The longest distance accepted, in metres.

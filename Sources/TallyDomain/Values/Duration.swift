@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// A length of time spent on an activity, in whole seconds.
 public enum ActivityDuration: Sendable {
     /// The longest duration accepted: 100 years of 365.25 days.

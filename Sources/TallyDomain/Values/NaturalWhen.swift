@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// The words people type for a WHEN, in English and Czech: weekday names, `eow`/`eom`/`eoy`,
 /// `in 3 days` / `za 3 dny`, `tomorrow` / `zítra`.

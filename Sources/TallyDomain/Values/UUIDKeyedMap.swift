@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// A map from stream ids to numbers (a stream's last version) for a hot path that looks one up
 /// per event: the bulk import.
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TallyEssentials
 
 /// A point in time as the user wrote it.
 public enum When: Sendable, Hashable {

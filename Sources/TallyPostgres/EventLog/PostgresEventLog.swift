@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyDomain
+import TallyEssentials
 
 /// The event log in a PostgreSQL database, shared by every client that connects to it.
 ///
@@ -13,6 +14,9 @@ import TallyDomain
 public final class PostgresEventLog: EventStore {
     /// The advisory lock every append holds until its transaction ends.
     public static let appendLockKey: Int64 = 7_283_945_501
+
+    /// A server's log is the shared log itself, never a replica of one.
+    public var replica: (any EventStore & ReplicaStore)? { nil }
     /// Rows fetched per round trip when scanning the log.
     static let pageSize = 20_000
 

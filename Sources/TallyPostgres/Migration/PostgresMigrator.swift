@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyEssentials
 
 /// One numbered schema change from `migrations/postgresql/`.
 public struct PostgresMigration: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// Kills `tally` writers with SIGKILL at random moments and checks what each kill left behind.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// A `tally export` file of made-up history, for tests that need a large import.
 ///

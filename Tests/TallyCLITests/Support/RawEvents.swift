@@ -1,6 +1,6 @@
 import Foundation
 import TallyDomain
-import TallyStorage
+import TallySQLite
 import TallyTestSupport
 
 /// Appends events to a runner's SQLite log as their stored text, past every door, with the hash

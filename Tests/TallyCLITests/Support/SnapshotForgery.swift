@@ -1,7 +1,8 @@
 import Foundation
-@testable import TallyApp
+@testable import TallyEngine
 @testable import TallyDomain
-@testable import TallyStorage
+@testable import TallySQLite
+@testable import TallyEssentials
 
 /// Forged snapshots with valid checksums, made from the real newest snapshot of a SQLite store:
 /// the body is decoded (or its bytes patched), one value is made hostile, and the body is stored

@@ -1,6 +1,7 @@
 import Foundation
 import TallyDomain
 import TallyTestSupport
+@testable import TallyEssentials
 
 /// What one run of the binary produced.
 struct RunResult {

@@ -1,9 +1,9 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyArguments
 
 /// `tally log [REF] [--type TYPE]... [--since WHEN] [--until WHEN] [--limit N] [--reverse]`
 enum LogCommand: CommandHandler {
-    static let path = ["log"]
     static let spec = CommandSpec(
         name: "log",
         abstract: "Show the audit history: who changed what, and when.",

@@ -1,9 +1,9 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyArguments
 
 /// `tally undo [--steps N]`
 enum UndoCommand: CommandHandler {
-    static let path = ["undo"]
     static let spec = CommandSpec(
         name: "undo",
         abstract: "Revert the most recent commands by appending compensating events.",
@@ -23,15 +23,14 @@ enum UndoCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
-        let dispatcher = try context.dispatcher()
-        let actor = try SyncCommand.undoActor(dispatcher.log, context)
+        let (store, dispatcher) = try context.writing()
+        let actor = try SyncCommand.undoActor(store, context)
         HistoryPrinter(context: context).print(try dispatcher.undo(steps: steps, actor: actor), header: .auditUndid)
     }
 }
 
 /// `tally redo [--steps N]`
 enum RedoCommand: CommandHandler {
-    static let path = ["redo"]
     static let spec = CommandSpec(
         name: "redo",
         abstract: "Re-apply the most recently undone commands.",
@@ -45,8 +44,8 @@ enum RedoCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let steps = try context.positiveInt(command.value("steps"), option: "--steps") ?? 1
-        let dispatcher = try context.dispatcher()
-        let actor = try SyncCommand.undoActor(dispatcher.log, context)
+        let (store, dispatcher) = try context.writing()
+        let actor = try SyncCommand.undoActor(store, context)
         HistoryPrinter(context: context).print(try dispatcher.redo(steps: steps, actor: actor), header: .auditRedid)
     }
 }

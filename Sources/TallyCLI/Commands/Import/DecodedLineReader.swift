@@ -1,5 +1,5 @@
 import Dispatch
-import TallyApp
+import TallyEngine
 import TallyDomain
 
 /// Reads an export's lines, decodes them and computes their hash chain on a second thread, while the

@@ -3,8 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyPlatform
+import TallyInterchange
+import TallyArguments
 
 /// Imports a Taskwarrior export or a todo.txt file as one user command (one undo step).
 enum ForeignImport {
@@ -19,7 +23,7 @@ enum ForeignImport {
             switch format {
             case "taskwarrior": batch = try TaskwarriorImport.parse(bytes, zone: context.zone)
             case "todotxt": batch = try TodoTxtImport.parse(bytes, zone: context.zone)
-            default: throw UsageError(kind: .invalidValue(option: "--from", value: format, allowed: formats), commandPath: ImportCommand.path)
+            default: throw UsageError(kind: .invalidValue(option: "--from", value: format, allowed: formats), commandPath: [ImportCommand.spec.name])
             }
         } catch var error as ImportFormatError {
             error.path = path

@@ -3,12 +3,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyPlatform
+import TallyInterchange
+import TallyArguments
 
 /// `tally import [--from tally|taskwarrior|todotxt] FILE|-`
 enum ImportCommand: CommandHandler {
-    static let path = ["import"]
     /// The formats `--from` accepts: tally's own event export first (the default), then other tools'.
     static let formats = ["tally"] + ForeignImport.formats
     static let spec = CommandSpec(
@@ -58,15 +61,14 @@ enum ImportCommand: CommandHandler {
     /// Appends the events of a `tally export` file, all or nothing.
     static func importEvents(path: String, _ context: CLIContext) throws {
         let reader = try LineReader(path: path, maxLineBytes: BlobLines.maxLineBytes)
-        let dispatcher = try context.dispatcher()
-        let log = dispatcher.log
+        let (log, dispatcher) = try context.writing()
         // Progress by bytes, so it is known how much is left; standard input has no size.
         let size = path == "-" ? 0 : FileProbe.size(path)
         let bar = ProgressBar(total: size, label: context.catalog.text(.importLabel), context: context) { ByteSize.format(Int64($0)) }
         var consumed = 0
         var sawEvent = false
         defer { bar.finish() }
-        let blobs = BlobImport(store: log as? BlobStore)
+        let blobs = BlobImport(store: log)
         let summary = try Importer.run(into: log, decodedLines: { add in
             // Lines are read, decoded and chained on a second thread while this one stores them.
             try DecodedLineReader(reader, head: try log.head()).forEachLine(blob: { streamed in

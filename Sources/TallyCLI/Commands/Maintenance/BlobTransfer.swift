@@ -1,6 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyZlib
+import TallyInterchange
+import TallyEssentials
 
 /// Writes each original activity file once, before the first exported event that names it.
 final class BlobExport {
@@ -85,8 +86,8 @@ final class BlobImport {
 /// name (gunzipped when stored gzipped), so the hash chain covers the file too. A file that is not
 /// stored (an export whose blob lines were left out) is no damage to the log and is not reported.
 enum BlobCheck {
-    static func run(_ log: EventLog, _ catalog: Catalog) throws -> [LogProblem] {
-        guard let store = log as? BlobStore else { return [] }
+    static func run(_ store: any EventStore, _ catalog: Catalog) throws -> [LogProblem] {
+        let log = store
         var problems: [LogProblem] = []
         var checked: Set<String> = []
         try log.scan(after: 0, through: nil) { event in

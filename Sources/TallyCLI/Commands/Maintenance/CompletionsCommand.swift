@@ -3,12 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyArguments
 
 /// `tally completions bash|zsh|fish`
 enum CompletionsCommand: CommandHandler {
-    static let path = ["completions"]
     static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a shell completion script.",
@@ -28,7 +28,7 @@ enum CompletionsCommand: CommandHandler {
         case "bash": context.console.out(BashCompletion.script(model))
         case "zsh": context.console.out(ZshCompletion.script(model))
         case "fish": context.console.out(FishCompletion.script(model))
-        default: throw UsageError(kind: .invalidValue(option: "SHELL", value: shell, allowed: CompletionModel.shells), commandPath: path)
+        default: throw UsageError(kind: .invalidValue(option: "SHELL", value: shell, allowed: CompletionModel.shells), commandPath: command.path)
         }
     }
 }
@@ -37,7 +37,6 @@ enum CompletionsCommand: CommandHandler {
 ///
 /// Reads the database read-only and never creates it; a missing or unreadable database yields no words.
 enum CompleteCommand: CommandHandler {
-    static let path = ["__complete"]
     static let spec = CommandSpec(
         name: "__complete",
         abstract: "Print completion words from the database.",
@@ -53,7 +52,7 @@ enum CompleteCommand: CommandHandler {
         // Stored tags and categories are lowercase NFC: `Čt` typed completes `čtení`.
         let prefix = TextForm.normalized((command.arguments.count > 1 ? command.arguments[1] : "").lowercased())
         guard kind == "tags" || kind == "categories" else {
-            throw UsageError(kind: .invalidValue(option: "KIND", value: kind, allowed: ["tags", "categories"]), commandPath: path)
+            throw UsageError(kind: .invalidValue(option: "KIND", value: kind, allowed: ["tags", "categories"]), commandPath: command.path)
         }
         guard let log = try? context.openForReading(),
               !log.needsMigration,
@@ -75,7 +74,6 @@ enum CompleteCommand: CommandHandler {
 
 /// `tally __man`: the manual page in roff, from the command specs.
 enum ManCommand: CommandHandler {
-    static let path = ["__man"]
     static let spec = CommandSpec(name: "__man", abstract: "Print the manual page (roff).", hidden: true)
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -89,7 +87,6 @@ enum ManCommand: CommandHandler {
 
 /// `tally __reference`: the command reference in Markdown (`docs/reference/commands.md`), from the command specs.
 enum ReferenceCommand: CommandHandler {
-    static let path = ["__reference"]
     static let spec = CommandSpec(name: "__reference", abstract: "Print the command reference (Markdown).", hidden: true)
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {

@@ -1,9 +1,10 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally export [--since SEQ] [--output FILE]`
 enum ExportCommand: CommandHandler {
-    static let path = ["export"]
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write the event log as JSON Lines: one event object per line, in log order.",
@@ -27,7 +28,7 @@ enum ExportCommand: CommandHandler {
             since = value
         }
         let log = try context.readLog()
-        let blobs = BlobExport(store: log as? BlobStore)
+        let blobs = BlobExport(store: log)
         guard let path = command.value("output") else {
             try log.scan(after: since, through: nil) { event in
                 if try blobs.write(before: event, context.console.out) { context.console.line() }

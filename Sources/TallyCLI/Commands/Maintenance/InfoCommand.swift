@@ -3,13 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyBackends
+import TallyStores
+import TallyEssentials
+import TallyArguments
 
 /// `tally info`
 enum InfoCommand: CommandHandler {
-    static let path = ["info"]
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show the database path, schema version, counts, size and snapshot status.",
@@ -24,7 +25,7 @@ enum InfoCommand: CommandHandler {
         let location = context.settings.storeLocation
         let path = location.display
         let store = try context.openForReading()
-        let log: EventLog = store ?? InMemoryEventLog()
+        let log: any EventStore = store ?? InMemoryStore()
         let loaded = try context.loadReadOnlyState(log)
         let state = loaded.model
         let head = try log.head()
@@ -36,7 +37,7 @@ enum InfoCommand: CommandHandler {
         let size = try store?.storageSize() ?? 0
         let schema = try store?.schemaVersion() ?? 0
         let known = store?.latestSchemaVersion ?? 0
-        let replica = try (store as? ReplicaStore)?.replicaState() ?? ReplicaState()
+        let replica = try store?.replica?.replicaState() ?? ReplicaState()
         let syncs = replica.remote != nil || replica.synced.seq > 0
         if context.json {
             var shape: JSONObject = [

@@ -3,12 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyArguments
 
 /// `tally rebuild`
 enum RebuildCommand: CommandHandler {
-    static let path = ["rebuild"]
     static let spec = CommandSpec(
         name: "rebuild",
         abstract: "Discard all snapshots, replay the whole log and store a fresh snapshot.",

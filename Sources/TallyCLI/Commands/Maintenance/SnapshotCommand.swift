@@ -1,9 +1,10 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally snapshot`
 enum SnapshotCommand: CommandHandler {
-    static let path = ["snapshot"]
     static let spec = CommandSpec(
         name: "snapshot",
         abstract: "Store a snapshot of the read models now.",

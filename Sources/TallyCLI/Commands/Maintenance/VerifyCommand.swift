@@ -1,9 +1,10 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally verify`
 enum VerifyCommand: CommandHandler {
-    static let path = ["verify"]
     static let spec = CommandSpec(
         name: "verify",
         abstract: "Check the hash chain, the sequence, stream versions, that every event can be read, and every snapshot.",
@@ -21,9 +22,8 @@ enum VerifyCommand: CommandHandler {
     static func checks(_ catalog: Catalog) -> [VerificationCheck] {
         [
             { log, _ in
-                guard let store = log as? SnapshotStore else { return [] }
                 do {
-                    return try SnapshotCheck.run(log: log, snapshots: store).map { problem in
+                    return try SnapshotCheck.run(log: log, snapshots: log).map { problem in
                         LogProblem(seq: problem.seq, kind: .failedCheck(name: "snapshot", detail: SnapshotMessages.reason(problem.kind, catalog: catalog)))
                     }
                 } catch is ReplayError {
@@ -37,7 +37,7 @@ enum VerifyCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         if !command.arguments.isEmpty, !command.has("remote") {
-            throw UsageError(kind: .unexpectedArgument(command.arguments[0]), commandPath: path)
+            throw UsageError(kind: .unexpectedArgument(command.arguments[0]), commandPath: command.path)
         }
         let remote = command.has("remote") ? try RemoteCheck.prepare(command.arguments.first, context) : nil
         var report = try Verifier.run(try context.readLog(), checks: checks(context.catalog))

@@ -1,4 +1,6 @@
-import TallyApp
+import TallyArguments
+import TallyEssentials
+import TallyEngine
 import TallyDomain
 
 /// `tally projects [--as-of WHEN]`

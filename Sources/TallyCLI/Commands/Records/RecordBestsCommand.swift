@@ -1,9 +1,10 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record bests [--category C]... [--year Y] [--as-of WHEN]`
 enum RecordBestsCommand: CommandHandler {
-    static let path = ["record", "bests"]
     static let spec = CommandSpec(
         name: "bests",
         abstract: "Your fastest times over the standard distances, per category.",

@@ -1,5 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record` — the group of activity-record commands.
 enum RecordGroup {
@@ -10,17 +12,12 @@ enum RecordGroup {
         examples: [
             CommandExample("tally record add Evening ride --category cycling --duration 1h10m --distance 32km", "Log a ride."),
             CommandExample("tally record list --category cycling --since -30d", "Rides of the last thirty days, with totals."),
-        ],
-        subcommands: [
-            RecordAddCommand.spec, RecordEditCommand.spec, RecordDeleteCommand.spec, RecordRestoreCommand.spec, RecordShowCommand.spec,
-            RecordListCommand.spec, RecordFilterGroup.spec, RecordExportCommand.spec, RecordImportCommand.spec, RecordBestsCommand.spec,
         ]
     )
 }
 
 /// `tally record add NAME... --category C --duration D [--distance X] [--place P] [--date WHEN] [--note TEXT]`
 enum RecordAddCommand: CommandHandler {
-    static let path = ["record", "add"]
     static let spec = CommandSpec(
         name: "add",
         abstract: "Log an activity.",
@@ -37,10 +34,10 @@ enum RecordAddCommand: CommandHandler {
         let missing = [RecordOptions.requiredCategory, RecordOptions.requiredDuration].filter { command.value($0.name) == nil }
         if missing.count > 1 {
             let names = missing.map { "'\($0.displayName)'" }.joined(separator: context.catalog.text(.usageListAnd))
-            throw UsageError(kind: .custom(context.catalog.text(.usageMissingOptions, ["names": names])), commandPath: path)
+            throw UsageError(kind: .custom(context.catalog.text(.usageMissingOptions, ["names": names])), commandPath: command.path)
         }
-        guard let category = command.value("category") else { throw UsageError(kind: .missingArgument("--category"), commandPath: path) }
-        guard let duration = command.value("duration") else { throw UsageError(kind: .missingArgument("--duration"), commandPath: path) }
+        guard let category = command.value("category") else { throw UsageError(kind: .missingArgument("--category"), commandPath: command.path) }
+        guard let duration = command.value("duration") else { throw UsageError(kind: .missingArgument("--duration"), commandPath: command.path) }
         let input = RecordInput(
             name: command.arguments.joined(separator: " "), category: category, duration: duration,
             distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note")
@@ -51,7 +48,6 @@ enum RecordAddCommand: CommandHandler {
 
 /// `tally record edit REF [...]`
 enum RecordEditCommand: CommandHandler {
-    static let path = ["record", "edit"]
     static let spec = CommandSpec(
         name: "edit",
         abstract: "Change a record's fields.",
@@ -71,7 +67,7 @@ enum RecordEditCommand: CommandHandler {
             distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note")
         )
         guard !input.isEmpty else {
-            throw UsageError(kind: .custom(context.catalog.text(.usageRecordEditNeedsChange)), commandPath: path)
+            throw UsageError(kind: .custom(context.catalog.text(.usageRecordEditNeedsChange)), commandPath: command.path)
         }
         MutationPrinter(context: context).print(try context.dispatcher().execute(.editRecord(command.arguments[0], input)))
     }
@@ -79,7 +75,6 @@ enum RecordEditCommand: CommandHandler {
 
 /// `tally record delete REF...`
 enum RecordDeleteCommand: CommandHandler {
-    static let path = ["record", "delete"]
     static let spec = CommandSpec(
         name: "delete",
         aliases: ["rm"],
@@ -98,7 +93,6 @@ enum RecordDeleteCommand: CommandHandler {
 
 /// `tally record show REF [--as-of WHEN]`
 enum RecordShowCommand: CommandHandler {
-    static let path = ["record", "show"]
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show all fields of a record and its history.",
@@ -126,7 +120,6 @@ enum RecordShowCommand: CommandHandler {
 
 /// `tally record list [view options] [--as-of WHEN]`
 enum RecordListCommand: CommandHandler {
-    static let path = ["record", "list"]
     static let spec = CommandSpec(
         name: "list",
         aliases: ["ls"],

@@ -3,12 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record export [--format csv|json] [--output FILE] [view options]`
 enum RecordExportCommand: CommandHandler {
-    static let path = ["record", "export"]
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write the records view as CSV (for spreadsheets) or JSON.",

@@ -1,4 +1,6 @@
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally record filter` — the saved default view of `record list`.
 enum RecordFilterGroup {
@@ -9,14 +11,12 @@ enum RecordFilterGroup {
         examples: [
             CommandExample("tally record filter set --category running", "Make a bare 'tally record list' show runs only."),
             CommandExample("tally record filter reset", "Go back to all records, newest first."),
-        ],
-        subcommands: [RecordFilterSetCommand.spec, RecordFilterShowCommand.spec, RecordFilterResetCommand.spec]
+        ]
     )
 }
 
 /// `tally record filter set [view options]`
 enum RecordFilterSetCommand: CommandHandler {
-    static let path = ["record", "filter", "set"]
     static let spec = CommandSpec(
         name: "set",
         abstract: "Save the view a bare 'tally record list' shows.",
@@ -29,7 +29,7 @@ enum RecordFilterSetCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         guard RecordOptions.hasViewOptions(command) else {
-            throw UsageError(kind: .custom(context.catalog.text(.usageFilterNeedsOption)), commandPath: path)
+            throw UsageError(kind: .custom(context.catalog.text(.usageFilterNeedsOption)), commandPath: command.path)
         }
         let outcome = try context.dispatcher().execute(.saveRecordFilter(try RecordOptions.query(command, context)))
         FilterPrinter.print(.records, after: outcome, context: context)
@@ -38,7 +38,6 @@ enum RecordFilterSetCommand: CommandHandler {
 
 /// `tally record filter show`
 enum RecordFilterShowCommand: CommandHandler {
-    static let path = ["record", "filter", "show"]
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show the saved default view of records.",
@@ -56,7 +55,6 @@ enum RecordFilterShowCommand: CommandHandler {
 
 /// `tally record filter reset`
 enum RecordFilterResetCommand: CommandHandler {
-    static let path = ["record", "filter", "reset"]
     static let spec = CommandSpec(
         name: "reset",
         abstract: "Forget the saved view of records.",

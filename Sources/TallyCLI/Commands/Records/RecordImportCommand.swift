@@ -3,13 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
-import TallyZlib
+import TallyInterchange
+import TallyArguments
 
 /// `tally record import FILE|DIR...`
 enum RecordImportCommand: CommandHandler {
-    static let path = ["record", "import"]
     static let spec = CommandSpec(
         name: "import",
         abstract: "Import activities from GPX, TCX and FIT files, a Strava export or Garmin Connect's Activities.csv.",
@@ -37,9 +37,8 @@ enum RecordImportCommand: CommandHandler {
     }
 
     private static func importFiles(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let dispatcher = try context.dispatcher()
-        // Every backend keeps the original files next to its log (the BlobStore port).
-        guard let blobs = dispatcher.log as? BlobStore else { preconditionFailure("the event log of this backend has no blob store") }
+        // Every store keeps the original files next to its log (the BlobStore port).
+        let (blobs, dispatcher) = try context.writing()
         var bar: ProgressBar?
         let importer = ActivityImport(blobs: blobs, zone: context.zone, inflate: { bytes, limit in
             try Gzip.decompress(bytes, limit: limit)

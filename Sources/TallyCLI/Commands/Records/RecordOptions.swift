@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyArguments
 
 /// Option specs and readers shared by the record commands.
 enum RecordOptions {

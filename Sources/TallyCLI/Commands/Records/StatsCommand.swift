@@ -1,9 +1,10 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally stats [--by week|month|year|category] [--ytd] [--streaks] [--since WHEN] [--until WHEN] [--category C]... [--as-of WHEN]`
 enum StatsCommand: CommandHandler {
-    static let path = ["stats"]
     static let spec = CommandSpec(
         name: "stats",
         abstract: "Totals of your activities per week, month, year or category, with a bar chart; year to date; streaks.",

@@ -3,8 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
 
 /// The `stats --streaks` and `stats --ytd` views.
 enum StatsViews {

@@ -1,8 +1,8 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally restore REF...`
 enum RestoreCommand: CommandHandler {
-    static let path = ["restore"]
     static let spec = CommandSpec(
         name: "restore",
         abstract: "Bring deleted todos back, keeping their number.",
@@ -21,7 +21,6 @@ enum RestoreCommand: CommandHandler {
 
 /// `tally record restore REF...`
 enum RecordRestoreCommand: CommandHandler {
-    static let path = ["record", "restore"]
     static let spec = CommandSpec(
         name: "restore",
         abstract: "Bring deleted records back, keeping their number.",

@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally remote` — where this database syncs to.
 enum RemoteGroup {
@@ -15,14 +17,12 @@ enum RemoteGroup {
         examples: [
             CommandExample("tally remote set postgresql://ada@db.example.com/tally", "Sync with a team's PostgreSQL log."),
             CommandExample("tally remote show", "The remote, the last sync and what is not pushed yet."),
-        ],
-        subcommands: [RemoteSetCommand.spec, RemoteShowCommand.spec, RemoteRemoveCommand.spec]
+        ]
     )
 }
 
 /// `tally remote set URL`
 enum RemoteSetCommand: CommandHandler {
-    static let path = ["remote", "set"]
     static let spec = CommandSpec(
         name: "set",
         abstract: "Set the shared log to sync with.",
@@ -36,7 +36,7 @@ enum RemoteSetCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         guard let raw = command.arguments.first, !raw.trimming(.whitespaces).isEmpty else {
-            throw UsageError(kind: .missingArgument("URL"), commandPath: path)
+            throw UsageError(kind: .missingArgument("URL"), commandPath: command.path)
         }
         let address = RemoteAddress.normalized(raw)
         let log = try context.openReplica()
@@ -55,7 +55,6 @@ enum RemoteSetCommand: CommandHandler {
 
 /// `tally remote show`
 enum RemoteShowCommand: CommandHandler {
-    static let path = ["remote", "show"]
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show the remote (password masked), the last sync and how many local events are not pushed.",
@@ -83,7 +82,6 @@ enum RemoteShowCommand: CommandHandler {
 
 /// `tally remote remove`
 enum RemoteRemoveCommand: CommandHandler {
-    static let path = ["remote", "remove"]
     static let spec = CommandSpec(
         name: "remove",
         aliases: ["rm"],

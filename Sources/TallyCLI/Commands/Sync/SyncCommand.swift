@@ -3,12 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally sync [--remote URL]`
 enum SyncCommand: CommandHandler {
-    static let path = ["sync"]
     static let spec = CommandSpec(
         name: "sync",
         abstract: "Push local events to the shared log and pull the ones this database lacks.",
@@ -94,9 +95,9 @@ enum SyncCommand: CommandHandler {
 
     /// The actor whose commands undo and redo may revert: on a shared log (a server, or a
     /// database that syncs with one) only the current actor's own; elsewhere nil (every command).
-    static func undoActor(_ log: EventLog, _ context: CLIContext) throws -> String? {
+    static func undoActor(_ log: any EventStore, _ context: CLIContext) throws -> String? {
         if context.settings.storeLocation.isShared { return context.settings.actor }
-        guard let replica = log as? ReplicaStore else { return nil }
+        guard let replica = log.replica else { return nil }
         let state = try replica.replicaState()
         return state.remote != nil || state.synced.seq > 0 ? context.settings.actor : nil
     }
@@ -104,7 +105,6 @@ enum SyncCommand: CommandHandler {
 
 /// `tally conflicts`
 enum ConflictsCommand: CommandHandler {
-    static let path = ["conflicts"]
     static let spec = CommandSpec(
         name: "conflicts",
         abstract: "List every change a sync dropped or let override another.",

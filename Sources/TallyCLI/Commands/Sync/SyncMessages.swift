@@ -1,5 +1,6 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
 
 /// How sync results and failures read: conflict lines, renumberings, and their JSON shapes.
 enum SyncMessages {

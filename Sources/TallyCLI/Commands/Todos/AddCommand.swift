@@ -1,8 +1,8 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally add TITLE... [--tag T]... [--priority P] [--due WHEN] [--note TEXT] [--wait WHEN] [--recur PERIOD [--recur-from due|completion] [--until WHEN]]`
 enum AddCommand: CommandHandler {
-    static let path = ["add"]
     static let spec = CommandSpec(
         name: "add",
         abstract: "Add a todo.",

@@ -1,8 +1,8 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally toggle REF...` / `tally toggle --all`
 enum ToggleCommand: CommandHandler {
-    static let path = ["toggle"]
     static let spec = CommandSpec(
         name: "toggle",
         abstract: "Flip todos between active and completed.",
@@ -20,11 +20,11 @@ enum ToggleCommand: CommandHandler {
         let domainCommand: Command
         if command.has("all") {
             guard command.arguments.isEmpty else {
-                throw UsageError(kind: .conflictingOptions("--all", "REF"), commandPath: path)
+                throw UsageError(kind: .conflictingOptions("--all", "REF"), commandPath: command.path)
             }
             domainCommand = .toggleAllTodos
         } else {
-            guard !command.arguments.isEmpty else { throw UsageError(kind: .missingArgument("REF"), commandPath: path) }
+            guard !command.arguments.isEmpty else { throw UsageError(kind: .missingArgument("REF"), commandPath: command.path) }
             domainCommand = .toggleTodos(command.arguments)
         }
         MutationPrinter(context: context).print(try context.dispatcher().execute(domainCommand))
@@ -33,7 +33,6 @@ enum ToggleCommand: CommandHandler {
 
 /// `tally done REF...`
 enum DoneCommand: CommandHandler {
-    static let path = ["done"]
     static let spec = CommandSpec(
         name: "done",
         abstract: "Mark todos as completed.",
@@ -52,7 +51,6 @@ enum DoneCommand: CommandHandler {
 
 /// `tally reopen REF...`
 enum ReopenCommand: CommandHandler {
-    static let path = ["reopen"]
     static let spec = CommandSpec(
         name: "reopen",
         abstract: "Mark completed todos as active again.",

@@ -1,8 +1,8 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally delete REF...` / `tally delete --completed`
 enum DeleteCommand: CommandHandler {
-    static let path = ["delete"]
     static let spec = CommandSpec(
         name: "delete",
         aliases: ["rm"],
@@ -24,14 +24,14 @@ enum DeleteCommand: CommandHandler {
         let domainCommand: Command
         if command.has("completed") {
             guard command.arguments.isEmpty else {
-                throw UsageError(kind: .conflictingOptions("--completed", "REF"), commandPath: path)
+                throw UsageError(kind: .conflictingOptions("--completed", "REF"), commandPath: command.path)
             }
             domainCommand = .deleteCompletedTodos
         } else if command.has("series") {
-            guard !command.arguments.isEmpty else { throw UsageError(kind: .missingArgument("REF"), commandPath: path) }
+            guard !command.arguments.isEmpty else { throw UsageError(kind: .missingArgument("REF"), commandPath: command.path) }
             domainCommand = .endSeries(command.arguments)
         } else {
-            guard !command.arguments.isEmpty else { throw UsageError(kind: .missingArgument("REF"), commandPath: path) }
+            guard !command.arguments.isEmpty else { throw UsageError(kind: .missingArgument("REF"), commandPath: command.path) }
             domainCommand = .deleteTodos(command.arguments)
         }
         MutationPrinter(context: context).print(try context.dispatcher().execute(domainCommand))

@@ -1,8 +1,8 @@
 import TallyDomain
+import TallyArguments
 
 /// `tally edit REF [--title T] [--tag +T|-T]... [--priority P|none] [--due WHEN|none] [--note TEXT|none]`
 enum EditCommand: CommandHandler {
-    static let path = ["edit"]
     static let spec = CommandSpec(
         name: "edit",
         abstract: "Change a todo's fields.",
@@ -42,7 +42,7 @@ enum EditCommand: CommandHandler {
         guard !input.isEmpty else {
             // Every option that changes something (all but --series, which says what to change).
             let options = spec.options.map(\.name).filter { $0 != "series" }.map { "--" + $0 }.joined(separator: ", ")
-            throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange, ["options": options])), commandPath: path)
+            throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange, ["options": options])), commandPath: command.path)
         }
         let ref = command.arguments[0]
         MutationPrinter(context: context).print(try context.dispatcher().execute(.editTodo(ref, input)))

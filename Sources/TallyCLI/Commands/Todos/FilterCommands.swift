@@ -1,5 +1,7 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally filter` — the group of saved-view commands.
 enum FilterGroup {
@@ -10,14 +12,12 @@ enum FilterGroup {
         examples: [
             CommandExample("tally filter set --status active --sort priority", "Make a bare 'tally list' show active todos, most urgent first."),
             CommandExample("tally filter reset", "Go back to all todos in creation order."),
-        ],
-        subcommands: [FilterSetCommand.spec, FilterShowCommand.spec, FilterResetCommand.spec]
+        ]
     )
 }
 
 /// `tally filter set [view options]`
 enum FilterSetCommand: CommandHandler {
-    static let path = ["filter", "set"]
     static let spec = CommandSpec(
         name: "set",
         abstract: "Save the view a bare 'tally list' shows.",
@@ -32,7 +32,7 @@ enum FilterSetCommand: CommandHandler {
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         guard TodoOptions.hasViewOptions(command) else {
-            throw UsageError(kind: .custom(context.catalog.text(.usageFilterNeedsOption)), commandPath: path)
+            throw UsageError(kind: .custom(context.catalog.text(.usageFilterNeedsOption)), commandPath: command.path)
         }
         let query = try TodoOptions.query(command, context)
         let outcome = try context.dispatcher().execute(.saveTodoFilter(query))
@@ -42,7 +42,6 @@ enum FilterSetCommand: CommandHandler {
 
 /// `tally filter show`
 enum FilterShowCommand: CommandHandler {
-    static let path = ["filter", "show"]
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show the saved default view.",
@@ -60,7 +59,6 @@ enum FilterShowCommand: CommandHandler {
 
 /// `tally filter reset`
 enum FilterResetCommand: CommandHandler {
-    static let path = ["filter", "reset"]
     static let spec = CommandSpec(
         name: "reset",
         abstract: "Forget the saved view: a bare 'tally list' shows all todos again.",

@@ -1,3 +1,5 @@
+import TallyArguments
+import TallyEssentials
 import TallyDomain
 
 /// Reads the filter expression typed on a command line and says what is wrong with one.

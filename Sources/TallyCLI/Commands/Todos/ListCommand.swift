@@ -1,9 +1,10 @@
-import TallyApp
+import TallyEngine
 import TallyDomain
+import TallyEssentials
+import TallyArguments
 
 /// `tally list [view options] [--as-of WHEN]`
 enum ListCommand: CommandHandler {
-    static let path = ["list"]
     static let spec = CommandSpec(
         name: "list",
         aliases: ["ls"],
@@ -37,7 +38,6 @@ enum ListCommand: CommandHandler {
 
 /// `tally show REF [--as-of WHEN]`
 enum ShowCommand: CommandHandler {
-    static let path = ["show"]
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show all fields of a todo and its history.",

@@ -1,4 +1,5 @@
 import TallyDomain
+import TallyArguments
 
 /// Option specs and readers for recurring and waiting todos (`add`, `edit`, `list`).
 enum RecurrenceOptions {

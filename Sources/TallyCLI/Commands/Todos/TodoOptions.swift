@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyDomain
+import TallyArguments
 
 /// Option specs and readers shared by the todo commands.
 enum TodoOptions {

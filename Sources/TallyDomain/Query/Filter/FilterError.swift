@@ -1,3 +1,4 @@
+import TallyEssentials
 /// Why a filter expression was refused, and the character it points at.
 public struct FilterError: Error, Sendable, Equatable {
     /// What is wrong, as a key the CLI's catalog translates.

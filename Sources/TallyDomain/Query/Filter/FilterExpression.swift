@@ -1,3 +1,4 @@
+import TallyEssentials
 /// A filter expression over todos: field terms and words joined by `and`, `or` and `not`.
 ///
 /// `and` and `or` hold two or more operands each and are never nested in one of their own kind, so

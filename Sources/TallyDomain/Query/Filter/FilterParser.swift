@@ -1,3 +1,4 @@
+import TallyEssentials
 /// The words of the filter language in one language: keywords, field names and values.
 ///
 /// English is always understood; Czech adds its own words (`nebo`, `ne`, `a`, `štítek:`, ...).

@@ -1,3 +1,4 @@
+import TallyEssentials
 /// What a filter looks at besides the todo's own fields: facts that come from other todos.
 public struct FilterFacts: Sendable, Equatable {
     /// The todo waits for another todo that is still pending (`--after`).

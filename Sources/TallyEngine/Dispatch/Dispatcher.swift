@@ -1,0 +1,169 @@
+import TallyDomain
+import TallyEssentials
+
+/// What a command did: the decision, the events it appended, and the state afterwards.
+public struct CommandOutcome: Sendable {
+    public var decision: Decision
+    public var appended: [EventEnvelope]
+    public var state: ReadModel
+    /// The id shared by the command's events; nil when nothing was appended.
+    public var commandID: String?
+}
+
+/// The one entry point from command to result: load state, decide, append atomically, fold.
+public final class Dispatcher {
+    public let log: EventLog
+    public let environment: AppEnvironment
+    /// The read models as of the last event this dispatcher has folded.
+    public var state: ReadModel { folded.model }
+    /// The read models with the latest time folded into them, as snapshots store them.
+    public private(set) var folded: Replayer.Folded
+    /// Where snapshots go after a command; nil to never take one.
+    public let snapshots: SnapshotStore?
+    public let snapshotPolicy: SnapshotPolicy
+    /// The position of the newest usable snapshot (0 for none): the tail starts after it.
+    public private(set) var snapshotBase: Int64
+    /// True when start-up skipped a stored snapshot: the next command replaces it whatever the tail.
+    private var replaceSkippedSnapshot: Bool
+    /// Told when a snapshot could not be stored; the command itself has succeeded by then.
+    public var onSnapshotProblem: ((SnapshotProblem) -> Void)?
+    /// True once a command of this dispatcher has committed events: from then on it must not be run again.
+    public private(set) var hasCommitted = false
+
+    public init(log: EventLog, environment: AppEnvironment, state: ReadModel = ReadModel()) {
+        self.log = log
+        self.environment = environment
+        self.folded = Replayer.Folded(model: state)
+        self.snapshots = nil
+        self.snapshotPolicy = .standard
+        self.snapshotBase = 0
+        self.replaceSkippedSnapshot = false
+    }
+
+    /// A dispatcher that starts from loaded state and stores snapshots by `policy`.
+    public init(log: EventLog, environment: AppEnvironment, loaded: LoadedState, snapshots: SnapshotStore?, policy: SnapshotPolicy = .standard) {
+        self.log = log
+        self.environment = environment
+        self.folded = loaded.folded
+        self.snapshots = snapshots
+        self.snapshotPolicy = policy
+        self.snapshotBase = loaded.base
+        self.replaceSkippedSnapshot = !loaded.problems.isEmpty
+    }
+
+    /// Folds every event after the current position.
+    public func catchUp() throws {
+        try Replayer.fold(log, into: &folded)
+    }
+
+    /// Runs one user command as one write transaction with one command id.
+    ///
+    /// Inside the write lock the state is brought up to date first, so concurrent
+    /// writers queue behind each other instead of deciding on stale state.
+    public func execute(_ command: Command) throws -> CommandOutcome {
+        try execute { state, context in try Decider.decide(command, state: state, context: context) }
+    }
+
+    /// Runs any decision function as one command, exactly like `execute(_:)`.
+    ///
+    /// `decide` runs inside the write lock on up-to-date state, so it may also read the log
+    /// (undo and redo do); whatever it returns is appended atomically with one command id.
+    ///
+    /// When the snapshot the state was read from turns out to have a damaged chunk before the events
+    /// are appended, nothing is appended and `LateSnapshotDamage` is thrown: the caller starts over
+    /// from a full replay.
+    public func execute(deciding decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
+        var outcome = try decideAndAppend(decide)
+        if !outcome.appended.isEmpty {
+            hasCommitted = true
+            snapshotIfDue()
+            outcome.state = state
+        }
+        return outcome
+    }
+
+    /// Folds what was appended to the log outside `execute` (an import) and, like after any
+    /// command, stores a snapshot when the policy says the tail has grown long enough.
+    public func settle() throws {
+        try catchUp()
+        snapshotIfDue()
+    }
+
+    /// Stores a snapshot when the policy says the tail has grown long enough.
+    ///
+    /// Runs after the command's transaction has committed, in its own: a snapshot that cannot
+    /// be written (busy, disk full) is reported and skipped, and never undoes the command.
+    func snapshotIfDue() {
+        guard let snapshots else { return }
+        guard replaceSkippedSnapshot || snapshotPolicy.shouldSnapshot(position: folded.model.position, base: snapshotBase) else { return }
+        replaceSkippedSnapshot = false
+        do {
+            let info: SnapshotInfo
+            do {
+                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: snapshotPolicy.keep)
+            } catch is LateSnapshotDamage {
+                // The command has committed; its state came from a snapshot with a damaged chunk.
+                // Replay the log instead, and store the replay's snapshot in place of the damaged one
+                // (keeping only the new one: the one before it is the damaged one).
+                var replayed = Replayer.Folded()
+                try Replayer.fold(log, into: &replayed, bound: .position(folded.model.position))
+                folded = replayed
+                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: 1)
+            }
+            snapshotBase = info.seq
+        } catch let problem as SnapshotProblem {
+            onSnapshotProblem?(problem)
+        } catch let error as EventLogError {
+            onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .notStored(error)))
+        } catch {
+            onSnapshotProblem?(SnapshotProblem(seq: folded.model.position, kind: .storage(ErrorWords.text(error))))
+        }
+    }
+
+    private func decideAndAppend(_ decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
+        try log.write {
+            try catchUp()
+            let context = environment.decisionContext
+            let decision = try decide(state, context)
+            // The decision may rest on bytes of a damaged snapshot chunk: append nothing.
+            guard !state.isPoisoned else { throw LateSnapshotDamage() }
+            guard !decision.events.isEmpty else {
+                return CommandOutcome(decision: decision, appended: [], state: state, commandID: nil)
+            }
+            let commandID = environment.makeID()
+            let envelopes = try Self.envelopes(
+                for: decision.events, after: try log.head(), commandID: commandID,
+                recordedAt: context.now, actor: environment.actor, makeID: environment.makeID
+            )
+            try log.append(envelopes)
+            for (pending, envelope) in zip(decision.events, envelopes) {
+                Reducer.evolve(&folded.model, pending.event, stream: envelope.stream, version: envelope.version, seq: envelope.seq, at: envelope.recordedAt)
+                folded.latestRecordedAt = max(folded.latestRecordedAt, envelope.recordedAt)
+            }
+            return CommandOutcome(decision: decision, appended: envelopes, state: state, commandID: commandID)
+        }
+    }
+
+    /// Gives pending events their envelope: id, position, time, actor, command and chain link.
+    static func envelopes(
+        for events: [PendingEvent], after head: LogHead, commandID: String, recordedAt: Int64,
+        actor: String, makeID: () -> String
+    ) throws -> [EventEnvelope] {
+        var previous = head
+        var result: [EventEnvelope] = []
+        result.reserveCapacity(events.count)
+        for pending in events {
+            let type = EventCatalog.typeName(of: pending.event)
+            var envelope = EventEnvelope(
+                seq: previous.seq + 1, id: pending.id ?? makeID(), stream: pending.stream, version: pending.version,
+                type: type, schema: EventCatalog.currentSchemas[type] ?? 1,
+                data: JSON.object(EventCatalog.payload(of: pending.event)).serialized(.canonical),
+                recordedAt: pending.recordedAt ?? recordedAt, actor: actor, command: commandID, hash: ""
+            )
+            envelope.hash = EventHash.link(previous: previous.hash, envelope)
+            previous = LogHead(seq: envelope.seq, hash: envelope.hash)
+            result.append(envelope)
+        }
+        return result
+    }
+}

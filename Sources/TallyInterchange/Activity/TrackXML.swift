@@ -1,0 +1,148 @@
+import TallyEssentials
+import TallyDomain
+
+/// GPX 1.0 / 1.1 and Garmin TCX, read with `XMLReader` into a `ParsedActivity`.
+public enum TrackXML {
+    /// A GPX file: `trk/trkseg/trkpt` with `ele` and `time`; the name of the track (or of the metadata) and its `type`.
+    public static func gpx(_ bytes: [UInt8]) throws(ActivityFileProblem) -> ParsedActivity {
+        var activity = ParsedActivity()
+        var path: [String] = []
+        var text = ""
+        var point: TrackPoint?
+        var metadataName: String?
+        var sawGPX = false
+        try read(bytes) { event in
+            switch event {
+            case .start(let name, let attributes):
+                if path.isEmpty {
+                    guard name == "gpx" else { throw ActivityFileProblem.unknownFormat }
+                    sawGPX = true
+                }
+                path.append(name)
+                text = ""
+                if name == "trkpt" {
+                    guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init) else {
+                        throw ActivityFileProblem.corrupt("a trkpt without a numeric lat and lon")
+                    }
+                    point = TrackPoint(time: nil, latitude: lat, longitude: lon)
+                }
+            case .text(let value):
+                text += value
+            case .end(let name):
+                let parent = path.count >= 2 ? path[path.count - 2] : ""
+                switch (parent, name) {
+                case ("trkpt", "ele"): point?.elevation = Double(trimmed(text))
+                case ("trkpt", "time"): point?.time = Timestamp.parse(trimmed(text))
+                case ("trk", "name"): activity.name = trimmed(text)
+                case ("metadata", "name"), ("gpx", "name"): metadataName = trimmed(text)
+                case ("trk", "type"): activity.sport = trimmed(text)
+                default: break
+                }
+                if name == "trkpt", let done = point {
+                    activity.points.append(done)
+                    point = nil
+                }
+                path.removeLast()
+                text = ""
+            }
+        }
+        guard sawGPX else { throw .unknownFormat }
+        if activity.name?.isEmpty ?? true { activity.name = metadataName }
+        // Routes and waypoints are plans, not activities.
+        if activity.points.isEmpty { throw .notAnActivity }
+        return activity
+    }
+
+    /// A TCX file: the first `Activity`, its `Sport`, laps' total time and distance, and trackpoints.
+    public static func tcx(_ bytes: [UInt8]) throws(ActivityFileProblem) -> ParsedActivity {
+        var activity = ParsedActivity()
+        var path: [String] = []
+        var text = ""
+        var point: (time: Int64?, lat: Double?, lon: Double?, ele: Double?) = (nil, nil, nil, nil)
+        var activities = 0
+        var timer = 0.0, distance = 0.0, laps = 0
+        var first: Int64?, last: Int64?
+        try read(bytes) { event in
+            switch event {
+            case .start(let name, let attributes):
+                if path.isEmpty, name != "TrainingCenterDatabase" { throw ActivityFileProblem.unknownFormat }
+                path.append(name)
+                text = ""
+                if name == "Activity" {
+                    activities += 1
+                    if activities == 1 { activity.sport = attributes["Sport"] }
+                }
+                if name == "Trackpoint" { point = (nil, nil, nil, nil) }
+            case .text(let value):
+                text += value
+            case .end(let name):
+                let parent = path.count >= 2 ? path[path.count - 2] : ""
+                if activities == 1 {
+                    switch (parent, name) {
+                    case ("Activity", "Id"): activity.deviceStart = Timestamp.parse(trimmed(text))
+                    case ("Lap", "TotalTimeSeconds"):
+                        if let value = Double(trimmed(text)) {
+                            timer += try lapFigure(value, "TotalTimeSeconds", max: Double(Validation.maxDurationSeconds))
+                            laps += 1
+                        }
+                    case ("Lap", "DistanceMeters"):
+                        if let value = Double(trimmed(text)) { distance += try lapFigure(value, "DistanceMeters", max: Validation.maxDistanceMeters) }
+                    case ("Trackpoint", "Time"): point.time = Timestamp.parse(trimmed(text))
+                    case ("Trackpoint", "AltitudeMeters"): point.ele = Double(trimmed(text))
+                    case ("Position", "LatitudeDegrees"): point.lat = Double(trimmed(text))
+                    case ("Position", "LongitudeDegrees"): point.lon = Double(trimmed(text))
+                    case ("Activity", "Notes"): activity.name = trimmed(text)
+                    default: break
+                    }
+                    if name == "Trackpoint" {
+                        if let time = point.time {
+                            first = min(first ?? time, time)
+                            last = max(last ?? time, time)
+                        }
+                        if let lat = point.lat, let lon = point.lon {
+                            activity.points.append(TrackPoint(time: point.time, latitude: lat, longitude: lon, elevation: point.ele))
+                        }
+                    }
+                }
+                path.removeLast()
+                text = ""
+            }
+        }
+        guard activities > 0 else { throw .notAnActivity }
+        if laps > 0 { activity.deviceTimerSeconds = timer }
+        if distance > 0 { activity.deviceDistanceMeters = distance }
+        if let first, let last, last > first {
+            let start = min(activity.deviceStart ?? first, first)
+            activity.deviceStart = start
+            activity.deviceElapsedSeconds = Double(last - start) / 1000
+        }
+        return activity
+    }
+
+    /// A lap's figure, known to be finite and between 0 and `max` before it is added up.
+    private static func lapFigure(_ value: Double, _ name: String, max: Double) throws(ActivityFileProblem) -> Double {
+        guard value.isFinite, value >= 0, value <= max else { throw .impossible("a lap's \(name) is \(value)") }
+        return value
+    }
+
+    private static func read(_ bytes: [UInt8], _ handler: (XMLReader.Event) throws -> Void) throws(ActivityFileProblem) {
+        do {
+            try XMLReader.parse(bytes, handler)
+        } catch let problem as ActivityFileProblem {
+            throw problem
+        } catch let failure as XMLReader.Failure {
+            throw .corrupt(failure.description)
+        } catch {
+            throw .corrupt(ErrorWords.text(error))
+        }
+    }
+
+    /// `text` without leading and trailing XML white space (space, tab, CR, LF).
+    private static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == utf8.startIndex, last == utf8.index(before: utf8.endIndex) { return text }
+        return String(text[first...last])
+    }
+}
