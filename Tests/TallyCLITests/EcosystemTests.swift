@@ -70,13 +70,13 @@ struct ForeignImportTests {
         #expect(czech.stdout.contains("Importováno 0 úkolů"), "\(czech.stdout)")
         let plantsNumber = tally.run("--json", "list", "--search", "plants").json?.arrayValue?.first?.objectValue?["number"]?.intValue ?? 0
         let plants = tally.run("show", String(plantsNumber))
-        #expect(plants.stdout.contains("every 1w from the due date") && plants.stdout.contains("2026-11-30, 2026-12-07, 2026-12-14"), "\(plants.stdout)")
+        #expect(plants.stdout.contains("every week from the due date") && plants.stdout.contains("2026-11-30, 2026-12-07, 2026-12-14"), "\(plants.stdout)")
         #expect(tally.run("list").stdout.contains("1 waiting"))
         let list = tally.run("--json", "list", "--deleted", "--status", "all")
         guard case .array(let todos)? = list.json else { Issue.record("not JSON: \(list.stdout)"); return }
         #expect(todos.count == 8)
         let milk = todos.first { $0.objectValue?["title"] == "Buy oat milk" }?.objectValue
-        #expect(milk?["tags"] == ["home-kitchen", "groceries", "shop"] && milk?["priority"] == "high")
+        #expect(milk?["tags"] == ["groceries", "shop"] && milk?["project"] == "home.kitchen" && milk?["priority"] == "high")
         #expect(milk?["due"] == "2026-11-25" && milk?["createdAt"] == "2026-11-01T09:15:00Z")
         #expect(milk?["note"]?.stringValue?.hasSuffix("only the unsweetened one") == true)
         let origin = milk?["origin"]?.objectValue

@@ -63,10 +63,10 @@ struct RecurrenceCommandTests {
         let done = tally.run("done", "1")
         #expect(done.stdout == "Completed 1: Pay rent\nNext 2: Pay rent, due 2026-02-28\n")
         let show = tally.run("show", "2")
-        #expect(show.stdout.contains("Repeats    every 1m from the due date\n"))
+        #expect(show.stdout.contains("Repeats    every month from the due date\n"))
         #expect(show.stdout.contains("Next       2026-03-31, 2026-04-30, 2026-05-31\n"))
         #expect(show.stdout.contains("Instances  1 [x]↻ 2026-01-31, 2 [ ]↻ 2026-02-28\n"))
-        #expect(show.stdout.contains("repeats every 1m from the due date, first due 2026-01-31"))
+        #expect(show.stdout.contains("repeats every month from the due date, first due 2026-01-31"))
         guard case .object(let shown)? = tally.run("show", "2", "--json").json, case .object(let series)? = shown["series"] else {
             Issue.record("no series in show --json"); return
         }

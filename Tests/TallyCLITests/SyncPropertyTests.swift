@@ -100,12 +100,21 @@ struct SyncPropertyTests {
         switch Int.random(in: 0..<11, using: &random) {
         case 0, 1: return ["add", "todo \(step)"] + (Bool.random(using: &random) ? ["--tag", "t\(step % 3)"] : [])
         case 2: return ["edit", ref, "--title", "title \(step)"]
-        case 3: return ["edit", ref, "--priority", ["low", "high", "none"].randomElement(using: &random)!]
+        case 3:
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return ["edit", ref, "--project", ["home", "home.garden", "none"].randomElement(using: &random)!]
+            case 1: return ["edit", ref, Bool.random(using: &random) ? "--after" : "--no-after", String(Int.random(in: 1...6, using: &random))]
+            default: break
+            }
+            return ["edit", ref, "--priority", ["low", "high", "none"].randomElement(using: &random)!]
         case 4: return ["edit", ref, "--tag", (Bool.random(using: &random) ? "+" : "-") + "t\(step % 3)"]
         case 5: return ["toggle", ref]
         case 6: return ["delete", ref]
         case 7: return ["record", "add", "run \(step)", "--category", "running", "--duration", "\(20 + step % 40)m"]
-        case 8: return ["filter", "set", "--status", Bool.random(using: &random) ? "active" : "completed"]
+        case 8:
+            // A saved view, with a filter expression half of the time.
+            let expression = ["tag:t\(step % 3) or -priority:none", "(status:pending is:ready) or todo"].randomElement(using: &random)!
+            return ["filter", "set", "--status", Bool.random(using: &random) ? "active" : "completed"] + (Bool.random(using: &random) ? [expression] : [])
         case 9: return ["undo"]
         default: return ["record", "edit", String(Int.random(in: 1...3, using: &random)), "--duration", "\(10 + step % 50)m"]
         }

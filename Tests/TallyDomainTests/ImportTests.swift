@@ -26,9 +26,10 @@ struct ImportTests {
         #expect(batch.todos.map(\.fields.title) == ["Buy oat milk", "Done thing", "Instance"])
         let milk = batch.todos[0]
         #expect(milk.fields == TodoFields(
-            title: "Buy oat milk", tags: ["home-kitchen", "groceries", "čtení"], priority: .high,
+            title: "Buy oat milk", tags: ["groceries", "čtení"], priority: .high,
             due: .date(day("2026-11-25")), note: "2026-11-02 unsweetened", wait: .date(day("2026-12-01")),
-            origin: TodoOrigin(tool: .taskwarrior, id: "408cb5ff-d093-422f-b02a-5de2f27e32d6", createdAt: Timestamp.parse("2026-11-01T09:15:00Z"))
+            origin: TodoOrigin(tool: .taskwarrior, id: "408cb5ff-d093-422f-b02a-5de2f27e32d6", createdAt: Timestamp.parse("2026-11-01T09:15:00Z")),
+            project: "home.kitchen"
         ))
         #expect(milk.status == .pending)
         #expect(milk.stream == NameUUID.make("taskwarrior:408cb5ff-d093-422f-b02a-5de2f27e32d6"))
@@ -232,5 +233,50 @@ struct ImportTests {
         let again = try Decider.decide(.importTodos(Array(items.prefix(2))), state: state, context: context)
         #expect(again.events == [PendingEvent(stream: "s1", version: 4, event: .todoRestored, id: NameUUID.make("s1#4"), recordedAt: nil)])
         #expect(again.notices == [.alreadyImported(source: .line(2))])
+    }
+}
+
+@Suite struct TaskwarriorProjectImportTests {
+    @Test("a project becomes the todo's project; an empty one is no project and adds no note line; one that breaks the rules stays in the note")
+    func projects() throws {
+        let text = """
+            [{"description":"a","status":"pending","uuid":"11111111-0000-4000-8000-000000000001","project":"Domov.Zahrada"},
+             {"description":"b","status":"pending","uuid":"11111111-0000-4000-8000-000000000002","project":""},
+             {"description":"c","status":"pending","uuid":"11111111-0000-4000-8000-000000000003","project":"a..b"}]
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
+        #expect(batch.todos.map(\.fields.project) == ["domov.zahrada", nil, nil])
+        #expect(batch.todos[1].fields.note == nil && batch.todos[1].fields.tags == [])
+        #expect(batch.todos[2].fields.note?.contains("a..b") == true)
+    }
+}
+
+@Suite struct TaskwarriorKeptDateTests {
+    @Test("a date kept in the note keeps its seconds when it has some")
+    func seconds() throws {
+        let text = """
+            [{"description":"a","status":"pending","uuid":"22222222-0000-4000-8000-000000000001","start":"20261123T064324Z","scheduled":"20261124T090000Z"}]
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
+        let note = batch.todos[0].fields.note ?? ""
+        #expect(note.contains("start: 2026-11-23 06:43:24"), "\(note)")
+        #expect(note.contains("scheduled: 2026-11-24 09:00\n") || note.hasSuffix("scheduled: 2026-11-24 09:00"), "\(note)")
+    }
+}
+
+@Suite struct TaskwarriorDependsImportTests {
+    @Test("depends on tasks of the file become the todos it waits for; unknown uuids stay in the note")
+    func depends() throws {
+        let text = """
+            [{"description":"a","status":"pending","uuid":"33333333-0000-4000-8000-000000000001"},
+             {"description":"b","status":"pending","uuid":"33333333-0000-4000-8000-000000000002","depends":["33333333-0000-4000-8000-000000000001","99999999-0000-4000-8000-000000000009"]},
+             {"description":"c","status":"pending","uuid":"33333333-0000-4000-8000-000000000003","depends":"33333333-0000-4000-8000-000000000001,33333333-0000-4000-8000-000000000002"}]
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
+        let streams = batch.todos.map(\.stream)
+        #expect(batch.todos[1].fields.after == [streams[0]])
+        #expect(batch.todos[1].fields.note == "depends: 99999999-0000-4000-8000-000000000009")
+        #expect(batch.todos[2].fields.after == [streams[0], streams[1]])
+        #expect(batch.todos[2].fields.note == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyTestSupport
 @testable import TallyDomain
 @testable import TallyEssentials
 
@@ -385,5 +386,37 @@ private func whenError(_ text: String, now: Int64 = now, zone: Zone = utc, allow
         }
         #expect(Timestamp.format(0) == "1970-01-01T00:00:00Z")
         #expect(Timestamp.format(1_763_731_200_123) == "2025-11-21T13:20:00.123Z")
+    }
+}
+
+@Suite struct WhenDayWithTimeTests {
+    /// 2026-11-21T14:30:00Z, a Saturday.
+    static let now: Int64 = 1_795_271_400_000
+
+    @Test("a day in words then a time of day is that local instant", arguments: [
+        ("tomorrow 10:00", "UTC", "2026-11-22T10:00:00Z"),
+        ("tomorrow 10:00", "Europe/Prague", "2026-11-22T09:00:00Z"),
+        ("mon 9:30", "UTC", "2026-11-23T09:30:00Z"),
+        ("in 2 days 18:00:30", "UTC", "2026-11-23T18:00:30Z"),
+        ("2026-12-24 18:00", "UTC", "2026-12-24T18:00:00Z"),
+    ])
+    func dayWithTime(text: String, zone: String, expected: String) throws {
+        let when = try When.parse(text, now: Self.now, zone: Zone.named(zone)!)
+        #expect(when == .instant(Timestamp.parse(expected)!))
+    }
+
+    @Test("a wrong time after a day is refused with the time's reason; a time after an instant is not a day and time")
+    func refused() {
+        #expect(throws: ValueError.self) { try When.parse("tomorrow 25:00", now: Self.now, zone: .utc) }
+        #expect(throws: ValueError.self) { try When.parse("now 10:00", now: Self.now, zone: .utc) }
+        #expect(throws: ValueError.self) { try When.parse("tomorrow 10:0", now: Self.now, zone: .utc) }
+    }
+}
+
+@Suite struct WhenDayWithTimeAttackTests {
+    @Test("many times after a day are refused without recursing once per word")
+    func manyTimes() {
+        let text = "tomorrow" + String(repeating: " 10:00", count: AttackScale.count(short: 20_000, full: 200_000))
+        #expect(throws: ValueError.self) { try When.parse(text, now: WhenDayWithTimeTests.now, zone: .utc) }
     }
 }

@@ -79,7 +79,11 @@ public struct LogGenerator {
         }
         let stream = todos.randomElement(using: &random)!
         switch roll {
-        case 25..<45: return factory.make(.todoEdited(changes()), stream: stream)
+        case 25..<45:
+            var edit = changes()
+            // Some wait for the first todo, chosen from the title so the random sequence stays as it was.
+            if let title = edit.title, title.count % 5 == 1, stream != todos[0] { edit.after = [todos[0]] }
+            return factory.make(.todoEdited(edit), stream: stream)
         case 45..<60: return factory.make(.todoCompleted, stream: stream)
         case 60..<70: return factory.make(.todoReopened, stream: stream)
         case 70..<78: return factory.make(.todoDeleted, stream: stream)
@@ -244,6 +248,8 @@ public struct LogGenerator {
         case 1: fields.origin = TodoOrigin(tool: .todotxt, id: String(weight % 97 + 1))
         default: break
         }
+        // Some have a project, chosen the same way.
+        if weight % 3 == 0 { fields.project = ["home", "home.garden", "práce.úřad"][weight % 9 / 3] }
         return fields
     }
 
@@ -257,6 +263,7 @@ public struct LogGenerator {
             if Int.random(in: 0..<4, using: &random) == 0 { changes.note = .some(Bool.random(using: &random) ? nil : "edited \(hex(3))") }
             if Int.random(in: 0..<6, using: &random) == 0 { changes.wait = .some(due()) }
         }
+        if let title = changes.title, title.count % 3 == 0 { changes.project = .some(title.count % 2 == 0 ? "work.q4" : nil) }
         return changes
     }
 

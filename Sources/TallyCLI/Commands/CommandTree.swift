@@ -30,6 +30,7 @@ enum CommandTree {
         .command(SyncCommand.self), .command(ConflictsCommand.self),
         .group(AthleteGroup.spec, [.command(AthleteSetCommand.self), .command(AthleteShowCommand.self)]), .command(LoadCommand.self),
         .command(ReportCommand.self),
+        .command(ProjectsCommand.self),
         ]
     }
 

@@ -90,6 +90,10 @@ enum FailureMapper {
 
     private static func domain(_ error: DomainError, catalog: Catalog) -> Failure {
         switch error {
+        case .invalid(.filter(let filterError, let expression)):
+            return Failure(exit: .invalidData, code: "invalid_filter",
+                           message: FilterExpressionText.message(filterError, expression: expression, catalog: catalog),
+                           details: FilterExpressionText.pointer(filterError, expression: expression))
         case .invalid(let input):
             return Failure(exit: .invalidData, code: "invalid_data", message: InvalidInputMessages.text(input, catalog: catalog))
         case .unknownReference(let kind, let ref):
@@ -187,6 +191,11 @@ enum InvalidInputMessages {
         case .invalidZones(let value): return catalog.text(.errorInvalidZones, ["value": value])
         case .athleteConflict(let reason): return catalog.text(.errorAthleteConflict, ["reason": reason])
         case .athleteNothingToSet: return catalog.text(.errorAthleteNothingToSet)
+        case .waitsForItself(let number): return catalog.text(.errorWaitsForItself, ["number": String(number)])
+        case .dependencyCycle(let numbers): return catalog.text(.errorDependencyCycle, ["cycle": numbers.map(String.init).joined(separator: " → ")])
+        case .tooManyDependencies(let max): return catalog.text(.errorTooManyDependencies, ["max": String(max)])
+        case .invalidProject(let project): return catalog.text(.errorInvalidProject, ["project": project])
+        case .filter(let error, let expression): return FilterExpressionText.message(error, expression: expression, catalog: catalog)
         }
     }
 }

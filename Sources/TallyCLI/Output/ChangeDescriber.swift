@@ -93,6 +93,9 @@ struct ChangeDescriber {
         add("priority", keys?.priority != nil, value(before.priority?.rawValue), value(after.priority?.rawValue))
         add("due", keys?.due != nil, value(before.due.map(renderer.due)), value(after.due.map(renderer.due)))
         add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        add("wait", keys?.wait != nil, value(before.wait.map(renderer.due)), value(after.wait.map(renderer.due)))
+        add("project", keys?.project != nil, value(before.project), value(after.project))
+        add("after", keys?.after != nil, Self.refs(before.after), Self.refs(after.after))
         return parts
     }
 
@@ -125,6 +128,8 @@ struct ChangeDescriber {
         case "due": changes.due.map { (label(.fieldDue), value($0.map(renderer.due))) }
         case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
         case "wait": changes.wait.map { (label(.showWait), value($0.map(renderer.due))) }
+        case "project": changes.project.map { (label(.fieldProject), value($0)) }
+        case "after": changes.after.map { (label(.fieldAfter), Self.refs($0)) }
         default: nil
         }
     }
@@ -156,6 +161,11 @@ struct ChangeDescriber {
 
     private func tags(_ tags: [String]) -> String {
         tags.isEmpty ? catalog.text(.auditNoValue) : TerminalText.escaped(tags.joined(separator: " "))
+    }
+
+    /// The todos one waits for as id prefixes (each a REF), `-` for none.
+    static func refs(_ ids: [String]) -> String {
+        ids.isEmpty ? "-" : ids.map { String($0.prefix(8)) }.joined(separator: " ")
     }
 
     private func value(_ text: String?) -> String {

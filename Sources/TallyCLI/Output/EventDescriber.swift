@@ -38,6 +38,8 @@ struct EventDescriber {
             if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
             if let wait = changes.wait { parts.append(fieldChange("wait", wait?.storageText)) }
             if let series = changes.series { parts.append(fieldChange("series", series.map { String($0.prefix(8)) })) }
+            if let project = changes.project { parts.append(fieldChange("project", project)) }
+            if let after = changes.after { parts.append(catalog.text(.historyFieldSet, ["field": "after", "value": ChangeDescriber.refs(after)])) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .todoCompleted: return catalog.text(.historyCompleted)
         case .todoReopened: return catalog.text(.historyReopened)
@@ -81,12 +83,12 @@ struct EventDescriber {
             return catalog.text(.historyRedone, ["command": String(command.prefix(8))])
         case .seriesStarted(let fields):
             return catalog.text(.historySeriesStarted, [
-                "period": fields.rule.period.description, "from": anchor(fields.rule.anchor), "start": fields.start.storageText,
+                "period": PeriodWords.text(fields.rule.period, catalog), "from": anchor(fields.rule.anchor), "start": fields.start.storageText,
                 "until": fields.until.map { catalog.text(.historySeriesUntil, ["until": $0.description]) } ?? "",
             ])
         case .seriesChanged(let changes):
             var parts: [String] = []
-            if let period = changes.period { parts.append(catalog.text(.historyFieldSet, ["field": "every", "value": period.description])) }
+            if let period = changes.period { parts.append(catalog.text(.historyFieldSet, ["field": "every", "value": PeriodWords.text(period, catalog)])) }
             if let from = changes.anchor { parts.append(catalog.text(.historyFieldSet, ["field": "from", "value": from.rawValue])) }
             if let until = changes.until { parts.append(fieldChange("until", until?.description)) }
             if let title = changes.title { parts.append(catalog.text(.historyFieldSet, ["field": "title", "value": quote(title)])) }

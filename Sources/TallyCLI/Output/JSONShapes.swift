@@ -20,6 +20,8 @@ enum JSONShapes {
             "wait": todo.wait.map { .string($0.storageText) } ?? .null,
             "series": todo.series.map { .string($0) } ?? .null,
             "origin": todo.origin.map(origin) ?? .null,
+            "project": todo.project.map { .string($0) } ?? .null,
+            "after": .array(todo.after.map { .string($0) }),
         ])
     }
 

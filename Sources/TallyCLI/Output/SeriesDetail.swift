@@ -45,7 +45,7 @@ extension TodoRenderer {
         let catalog = context.catalog
         let fields = detail.series.fields
         var rule = catalog.text(.showSeriesRule, [
-            "period": fields.rule.period.description,
+            "period": PeriodWords.text(fields.rule.period, catalog),
             "from": EventDescriber(catalog: catalog, zone: context.zone).anchor(fields.rule.anchor),
             "until": fields.until.map { catalog.text(.historySeriesUntil, ["until": $0.description]) } ?? "",
         ])

@@ -39,7 +39,9 @@ struct TodoRenderer {
         guard !view.todos.isEmpty else {
             return catalog.text(.listEmpty)
         }
-        let columns = [
+        // A project column only when a shown todo has a project.
+        let projects = view.todos.contains { $0.project != nil }
+        var columns = [
             Table.Column(title: catalog.text(.columnNumber), alignRight: true),
             Table.Column(title: catalog.text(.columnDone)),
             // Tags give up their room before the title does.
@@ -48,6 +50,10 @@ struct TodoRenderer {
             Table.Column(title: catalog.text(.columnPriority), dropOrder: 2),
             Table.Column(title: catalog.text(.columnDue), dropOrder: 3),
         ]
+        if projects { columns.insert(Table.Column(title: catalog.text(.columnProject), truncatable: true, minWidth: 4, dropOrder: 1), at: 4) }
+        // A column of what waits for what only when a shown todo waits or blocks.
+        let links = !view.links.isEmpty
+        if links { columns.append(Table.Column(title: catalog.text(.columnDeps), truncatable: true, minWidth: 5, dropOrder: 1)) }
         // Looked up once per table, not once per row.
         let priorities = priorityLabels
         let today = today
@@ -59,12 +65,22 @@ struct TodoRenderer {
             cells.append(marker(todo))
             cells.append(title)
             cells.append(TerminalText.escaped(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " ")))
+            if projects { cells.append(TerminalText.escaped(todo.project ?? "")) }
             cells.append(priorityCell(todo, labels: priorities))
             cells.append(dueCell(todo, today: today))
+            if links { cells.append(view.links[todo.id].map(linksText) ?? "") }
         }
         var text = Table(columns: columns, cells: cells, ellipsis: context.settings.unicode ? "…" : "...").render(maxWidth: context.settings.width)
         text += "\n\n" + WordWrap.wrapped(footer(view), width: context.settings.width)
         return text
+    }
+
+    /// `after 2, 3; blocks 5`: the pending todos it waits for and those it blocks.
+    func linksText(_ links: TodoLinks) -> String {
+        var parts: [String] = []
+        if !links.waitsFor.isEmpty { parts.append(catalog.text(.depsAfter, ["numbers": links.waitsFor.map(String.init).joined(separator: ", ")])) }
+        if !links.blocks.isEmpty { parts.append(catalog.text(.depsBlocks, ["numbers": links.blocks.map(String.init).joined(separator: ", ")])) }
+        return parts.joined(separator: "; ")
     }
 
     func footer(_ view: TodoView) -> String {
@@ -117,13 +133,14 @@ struct TodoRenderer {
     }
 
     /// The detail view of `show`, ending with the todo's history.
-    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil) -> String {
+    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil, graph: TodoDependencies? = nil) -> String {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(todo.number)),
             (catalog.text(.fieldID), todo.id),
             (catalog.text(.fieldTitle), TerminalText.escaped(todo.title)),
             (catalog.text(.fieldStatus), status(todo)),
             (catalog.text(.fieldTags), todo.tags.isEmpty ? "-" : TerminalText.escaped(todo.tags.joined(separator: " "))),
+            (catalog.text(.fieldProject), todo.project.map(TerminalText.escaped) ?? "-"),
             (catalog.text(.fieldPriority), todo.priority == nil ? "-" : priorityCell(todo, labels: priorityLabels)),
             (catalog.text(.fieldDue), todo.due == nil ? "-" : dueCell(todo, today: today)),
             (catalog.text(.fieldNote), todo.note.map(TerminalText.escapedKeepingLines) ?? "-"),
@@ -134,6 +151,13 @@ struct TodoRenderer {
             rows.append((catalog.text(.fieldCompleted), time(completedAt)))
         }
         if let wait = todo.wait { rows.append((catalog.text(.showWait), due(wait))) }
+        if let graph {
+            // Every todo it waits for, done or not; and the pending ones waiting for it.
+            let waits = todo.after.compactMap(graph.todo).map { "\($0.number) \(TerminalText.escaped($0.title))\($0.completed ? " [x]" : $0.deleted ? " [-]" : "")" }
+            if !waits.isEmpty { rows.append((catalog.text(.fieldAfter), waits.joined(separator: ", "))) }
+            let blocks = graph.blocking(todo).map { "\($0.number) \(TerminalText.escaped($0.title))" }
+            if !blocks.isEmpty { rows.append((catalog.text(.fieldBlocks), blocks.joined(separator: ", "))) }
+        }
         if let series { rows += seriesRows(series) }
         if let origin = todo.origin {
             let id: MessageID = origin.tool == .taskwarrior ? .originTaskwarrior : .originTodoTxt

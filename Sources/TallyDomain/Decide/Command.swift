@@ -9,8 +9,13 @@ public struct TodoInput: Sendable, Equatable {
     public var wait: String?
     /// How the todo recurs (see `RecurrenceInput`); nil for a one-off todo.
     public var recurrence: RecurrenceInput?
+    /// `--project home.garden`.
+    public var project: String?
+    /// `--after REF`: the todos this one waits for.
+    public var after: [String] = []
 
-    public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil, wait: String? = nil, recurrence: RecurrenceInput? = nil) {
+    public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil, wait: String? = nil, recurrence: RecurrenceInput? = nil, project: String? = nil) {
+        self.project = project
         self.title = title
         self.tags = tags
         self.priority = priority
@@ -48,11 +53,17 @@ public struct TodoEditInput: Sendable, Equatable {
     /// With `--series`: title, tags, priority and note change the series' template for future instances.
     public var series: Bool
     public var recurrence: RecurrenceInput
+    /// `--project P`, or `none` to take the todo out of its project.
+    public var project: String?
+    /// `--after REF`: wait for these todos too; `--no-after REF`: no longer wait for these.
+    public var addAfter: [String] = []
+    public var removeAfter: [String] = []
 
     public init(
         title: String? = nil, tagChanges: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil,
-        wait: String? = nil, series: Bool = false, recurrence: RecurrenceInput = RecurrenceInput()
+        wait: String? = nil, series: Bool = false, recurrence: RecurrenceInput = RecurrenceInput(), project: String? = nil
     ) {
+        self.project = project
         self.title = title
         self.tagChanges = tagChanges
         self.priority = priority
@@ -65,7 +76,7 @@ public struct TodoEditInput: Sendable, Equatable {
 
     /// True when no field was named at all.
     public var isEmpty: Bool {
-        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil && wait == nil && recurrence.isEmpty
+        title == nil && tagChanges.isEmpty && priority == nil && due == nil && note == nil && wait == nil && recurrence.isEmpty && project == nil && addAfter.isEmpty && removeAfter.isEmpty
     }
 }
 

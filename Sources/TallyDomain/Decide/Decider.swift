@@ -12,8 +12,11 @@ public enum Decider {
                 priority: try input.priority.map { raw throws(DomainError) in try Validation.priority(raw) },
                 due: try input.due.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
                 note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) },
-                wait: try input.wait.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) }
+                wait: try input.wait.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
+                project: try input.project.map { raw throws(DomainError) in try Validation.project(raw) },
+                after: try liveTodos(input.after, in: state).map(\.id)
             )
+            guard fields.after.count <= TodoDependencies.maxAfter else { throw .invalid(.tooManyDependencies(max: TodoDependencies.maxAfter)) }
             if let recurrence = input.recurrence {
                 try decideRecurringAdd(fields, recurrence, context: context, into: &builder)
                 break
@@ -68,6 +71,7 @@ public enum Decider {
             let todo = try liveTodos([ref], in: state)[0]
             builder.affected.append(todo.id)
             var changes = try changes(input, to: todo, context: context)
+            changes.after = try afterChanges(input, to: todo, in: state)
             if input.series { (changes.title, changes.tags, changes.priority, changes.note) = (nil, nil, nil, nil) }
             let before = builder.decision.events.count
             try decideSeriesEdit(input, todo: todo, context: context, into: &builder)
@@ -132,8 +136,62 @@ public enum Decider {
                 builder.append(.filterReset(scope: scope), to: scope.stream)
             }
         }
+        dependencyNotices(state: state, into: &builder)
         try checkLimits(builder.decision)
         return builder.decision
+    }
+
+    /// The new list of todos `todo` waits for after `--after` and `--no-after`; nil when it stays.
+    /// Refuses the todo itself, more than `TodoDependencies.maxAfter` and a cycle (named).
+    private static func afterChanges(_ input: TodoEditInput, to todo: Todo, in state: ReadModel) throws(DomainError) -> [String]? {
+        guard !input.addAfter.isEmpty || !input.removeAfter.isEmpty else { return nil }
+        var after = todo.after
+        for blocker in try liveTodos(input.addAfter, in: state) {
+            guard blocker.id != todo.id else { throw .invalid(.waitsForItself(number: todo.number)) }
+            if !after.contains(blocker.id) { after.append(blocker.id) }
+        }
+        for blocker in try todos(input.removeAfter, in: state) { after.removeAll { $0 == blocker.id } }
+        guard after != todo.after else { return nil }
+        guard after.count <= TodoDependencies.maxAfter else { throw .invalid(.tooManyDependencies(max: TodoDependencies.maxAfter)) }
+        if let cycle = TodoDependencies(state).cycle(from: todo.id, after: after) {
+            throw .invalid(.dependencyCycle(cycle.map { state.todo(id: $0)?.number ?? 0 }))
+        }
+        return after
+    }
+
+    /// Notices for todos this decision unblocks: completing or deleting the last pending todo one
+    /// waits for makes it ready; deleting a todo says which it no longer blocks.
+    private static func dependencyNotices(state: ReadModel, into builder: inout DecisionBuilder) {
+        guard !state.todos.counts.linked.isEmpty else { return }
+        var finished: [String] = []
+        var deleted: [String] = []
+        for pending in builder.decision.events {
+            switch pending.event {
+            case .todoCompleted: finished.append(pending.stream)
+            case .todoDeleted:
+                finished.append(pending.stream)
+                deleted.append(pending.stream)
+            default: break
+            }
+        }
+        guard !finished.isEmpty else { return }
+        let graph = TodoDependencies(state)
+        let gone = Set(finished)
+        for id in deleted {
+            guard let todo = state.todo(id: id) else { continue }
+            let dependents = graph.blocking(todo).filter { !gone.contains($0.id) }
+            if !dependents.isEmpty { builder.notices.append(.noLongerBlocks(number: todo.number, dependents: dependents.map(\.number))) }
+        }
+        var announced: Set<String> = []
+        for id in finished {
+            guard let todo = state.todo(id: id) else { continue }
+            for dependent in graph.blocking(todo) where !gone.contains(dependent.id) && !announced.contains(dependent.id) {
+                if graph.blockers(of: dependent).allSatisfy({ gone.contains($0.id) }) {
+                    announced.insert(dependent.id)
+                    builder.notices.append(.becameReady(number: dependent.number, title: dependent.title))
+                }
+            }
+        }
     }
 
     /// Every event a command would append obeys the limits every door shares (`EventRules`): the last
@@ -155,7 +213,9 @@ public enum Decider {
         if let raw = query.dueBefore { query.dueBefore = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.dueAfter { query.dueAfter = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.search { query.search = try Validation.search(raw) }
+        if let raw = query.project { query.project = try Validation.project(raw) }
         if let limit = query.limit, limit < 1 { throw .invalid(.invalidLimit(String(limit))) }
+        if let expression = query.expression { _ = try FilterProgram(expression, now: context.now, zone: context.zone) }
         return query
     }
 
@@ -202,6 +262,10 @@ public enum Decider {
         if let raw = input.wait {
             let wait = isNone(raw) ? nil : try Validation.due(raw, now: context.now, zone: context.zone)
             if wait != todo.wait { changes.wait = .some(wait) }
+        }
+        if let raw = input.project {
+            let project = isNone(raw) ? nil : try Validation.project(raw)
+            if project != todo.project { changes.project = .some(project) }
         }
         return changes
     }

@@ -42,6 +42,10 @@ public enum Notice: Sendable, Equatable {
     case recordAlreadyImported(id: String)
     /// `athlete set` gave the values that day already has.
     case athleteUnchanged
+    /// Completing or deleting its last pending blocker made this todo ready.
+    case becameReady(number: Int, title: String)
+    /// A deleted todo no longer blocks these (their numbers).
+    case noLongerBlocks(number: Int, dependents: [Int])
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

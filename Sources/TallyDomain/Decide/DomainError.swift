@@ -55,6 +55,16 @@ public enum InvalidInput: Sendable, Equatable {
     case athleteConflict(String)
     /// `athlete set` without any value.
     case athleteNothingToSet
+    /// `--after` names the todo itself.
+    case waitsForItself(number: Int)
+    /// `--after` would close a cycle of todos waiting for each other: their numbers, first = last.
+    case dependencyCycle([Int])
+    /// A todo would wait for more than `max` others.
+    case tooManyDependencies(max: Int)
+    /// Not a project: tag-like names joined by dots.
+    case invalidProject(String)
+    /// A filter expression does not parse; the error points at a character of `expression`.
+    case filter(FilterError, expression: String)
 }
 
 /// Why a command was rejected. Nothing is appended when one is thrown.

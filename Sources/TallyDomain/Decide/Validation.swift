@@ -112,6 +112,12 @@ public enum Validation {
         return tag
     }
 
+    /// A project: tag-like names joined by dots (`home.garden`), normalised like tags.
+    public static func project(_ raw: String) throws(DomainError) -> String {
+        guard let project = ProjectPath.normalized(raw.trimming(.whitespaces)) else { throw .invalid(.invalidProject(raw)) }
+        return project
+    }
+
     /// A letter or digit of any script (with its combining marks), `_` or `-`.
     public static func isTagScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar == "_" || scalar == "-" { return true }

@@ -13,11 +13,16 @@ public struct TodoFields: Sendable, Equatable {
     public var series: String?
     /// Set only by imports: where the todo came from.
     public var origin: TodoOrigin?
+    /// The project (`home.garden`); written to the payload only when set.
+    public var project: String?
+    /// The todos this one waits for; written to the payload only when there are some.
+    public var after: [String]
 
     public init(
         title: String, tags: [String] = [], priority: Priority? = nil, due: Due? = nil, note: String? = nil,
-        wait: Due? = nil, series: String? = nil, origin: TodoOrigin? = nil
+        wait: Due? = nil, series: String? = nil, origin: TodoOrigin? = nil, project: String? = nil, after: [String] = []
     ) {
+        self.after = after
         self.title = title
         self.tags = tags
         self.priority = priority
@@ -26,6 +31,7 @@ public struct TodoFields: Sendable, Equatable {
         self.wait = wait
         self.series = series
         self.origin = origin
+        self.project = project
     }
 }
 
@@ -39,11 +45,15 @@ public struct TodoChanges: Sendable, Equatable {
     public var wait: Due??
     /// Makes the todo an instance of a series (or no longer one).
     public var series: String??
+    public var project: String??
+    /// The whole new list of todos this one waits for.
+    public var after: [String]?
 
     public init(
         title: String? = nil, tags: [String]? = nil, priority: Priority?? = nil, due: Due?? = nil, note: String?? = nil,
-        wait: Due?? = nil, series: String?? = nil
+        wait: Due?? = nil, series: String?? = nil, project: String?? = nil, after: [String]? = nil
     ) {
+        self.after = after
         self.title = title
         self.tags = tags
         self.priority = priority
@@ -51,11 +61,12 @@ public struct TodoChanges: Sendable, Equatable {
         self.note = note
         self.wait = wait
         self.series = series
+        self.project = project
     }
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
-        title == nil && tags == nil && priority == nil && due == nil && note == nil && wait == nil && series == nil
+        title == nil && tags == nil && priority == nil && due == nil && note == nil && wait == nil && series == nil && project == nil && after == nil
     }
 }
 

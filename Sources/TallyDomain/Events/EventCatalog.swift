@@ -96,6 +96,8 @@ public enum EventCatalog {
                 "series": fields.series.map { .string($0) } ?? .null,
             ]
             if let origin = fields.origin { object["origin"] = .object(origin.payload) }
+            if let project = fields.project { object["project"] = .string(project) }
+            if !fields.after.isEmpty { object["after"] = .array(fields.after.map { .string($0) }) }
             return object
         case .todoEdited(let changes):
             var object = JSONObject()
@@ -106,6 +108,8 @@ public enum EventCatalog {
             if let note = changes.note { object["note"] = note.map { .string(TextForm.normalized($0)) } ?? .null }
             if let wait = changes.wait { object["wait"] = wait.map { .string($0.storageText) } ?? .null }
             if let series = changes.series { object["series"] = series.map { .string($0) } ?? .null }
+            if let project = changes.project { object["project"] = project.map { .string($0) } ?? .null }
+            if let after = changes.after { object["after"] = .array(after.map { .string($0) }) }
             return object
         case .seriesStarted(let fields):
             return SeriesPayload.started(fields)
@@ -231,7 +235,9 @@ public enum EventCatalog {
                 note: try reader.optional("note", reader.string),
                 wait: try reader.optional("wait", reader.due),
                 series: try reader.optional("series", reader.identifier),
-                origin: reader.has("origin") ? try reader.origin("origin") : nil
+                origin: reader.has("origin") ? try reader.origin("origin") : nil,
+                project: reader.has("project") ? try reader.optional("project", reader.string) : nil,
+                after: reader.has("after") ? try reader.stringArray("after") : []
             ))
         case "todo.edited":
             var changes = TodoChanges()
@@ -242,6 +248,8 @@ public enum EventCatalog {
             if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
             if reader.has("wait") { changes.wait = .some(try reader.optional("wait", reader.due)) }
             if reader.has("series") { changes.series = .some(try reader.optional("series", reader.identifier)) }
+            if reader.has("project") { changes.project = .some(try reader.optional("project", reader.string)) }
+            if reader.has("after") { changes.after = try reader.stringArray("after") }
             return .todoEdited(changes)
         case "todo.completed": return .todoCompleted
         case "todo.reopened": return .todoReopened

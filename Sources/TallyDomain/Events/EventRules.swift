@@ -49,6 +49,8 @@ public enum EventRules {
             try due(fields.due, field: "due")
             try due(fields.wait, field: "wait")
             if let series = fields.series, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
+            try project(fields.project)
+            try after(fields.after)
         case .seriesStarted(let fields):
             try title(fields.title)
             try tags(fields.tags)
@@ -65,6 +67,8 @@ public enum EventRules {
             if let value = changes.due { try due(value, field: "due") }
             if let value = changes.wait { try due(value, field: "wait") }
             if let series = changes.series ?? nil, UUIDBytes.pack(series) == nil { throw EventLineError("field 'series' is not a lowercase UUID") }
+            if let value = changes.project { try project(value) }
+            if let value = changes.after { try after(value) }
         case .recordLogged(let fields):
             if let reason = recordProblem(fields) { throw EventLineError(reason) }
         case .recordEdited(let changes):
@@ -80,7 +84,9 @@ public enum EventRules {
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
         case .athleteSet(let entry):
             if let reason = AthleteLimits.problem(entry) { throw EventLineError(reason) }
-        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterSaved, .filterReset,
+        case .filterSaved(_, let filter):
+            try filterExpression(filter["expression"])
+        case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterReset,
              .seriesEnded, .seriesResumed:
             break
         }
@@ -106,6 +112,32 @@ public enum EventRules {
 
     // The fast paths below answer for printable ASCII, where trimming, NFC and counting characters
     // are plain byte work (a bulk import checks every title); anything else goes to `Validation`.
+
+    /// A project in its stored form (`ProjectPath.normalized` keeps it as it is).
+    static func project(_ value: String?) throws(EventLineError) {
+        guard let value else { return }
+        guard ProjectPath.normalized(value) == value else {
+            throw EventLineError("project '\(value.prefix(40))' is not up to \(ProjectPath.maxDepth) dotted names of 1-\(Validation.maxTagLength) letters or digits, '_' and '-' (\(ProjectPath.maxLength) characters in all)")
+        }
+    }
+
+    /// The todos one waits for: lowercase UUIDs, each once, at most `TodoDependencies.maxAfter`.
+    static func after(_ ids: [String]) throws(EventLineError) {
+        guard ids.count <= TodoDependencies.maxAfter else { throw EventLineError("a todo waits for more than \(TodoDependencies.maxAfter) others") }
+        guard Set(ids).count == ids.count else { throw EventLineError("field 'after' names a todo twice") }
+        for id in ids where UUIDBytes.pack(id) == nil { throw EventLineError("field 'after' holds something that is not a lowercase UUID") }
+    }
+
+    /// A saved view's expression: text in the limits that parses (`FilterParser`).
+    static func filterExpression(_ value: JSON?) throws(EventLineError) {
+        guard let value else { return }
+        guard let text = value.stringValue else { throw EventLineError("field 'expression' of a view is not a string") }
+        do {
+            _ = try FilterParser.parse(text)
+        } catch {
+            throw EventLineError("field 'expression' of a view does not parse: \(error.english) at character \(error.offset + 1)")
+        }
+    }
 
     static func title(_ value: String) throws(EventLineError) {
         if printableASCII(value, max: Validation.maxTitleLength), value.utf8.contains(where: { $0 != 0x20 }) { return }

@@ -130,6 +130,8 @@ public enum Compensation {
             if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
             if changes.wait != nil, now.wait != previous.wait { back.wait = .some(previous.wait) }
             if changes.series != nil, now.series != previous.series { back.series = .some(previous.series) }
+            if changes.project != nil, now.project != previous.project { back.project = .some(previous.project) }
+            if changes.after != nil, now.after != previous.after { back.after = previous.after }
             return back.isEmpty ? nil : .todoEdited(back)
         case .recordLogged:
             guard let record = current.record(id: stream), !record.deleted else { return nil }

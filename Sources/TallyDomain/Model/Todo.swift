@@ -29,11 +29,16 @@ public struct Todo: Sendable, Equatable, Identifiable {
     public var version: Int
     /// Where an imported todo came from; nil for todos added in tally.
     public var origin: TodoOrigin?
+    /// The project, dotted for sub-projects (`home.garden`); see `ProjectPath`.
+    public var project: String?
+    /// The todos this one waits for (`--after`), by id, in the order they were added.
+    public var after: [String]
 
     public init(
         id: String, number: Int, title: String, tags: [String] = [], priority: Priority? = nil,
         due: Due? = nil, note: String? = nil, wait: Due? = nil, series: String? = nil, completed: Bool = false, completedAt: Int64? = nil,
-        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, origin: TodoOrigin? = nil
+        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, origin: TodoOrigin? = nil,
+        project: String? = nil, after: [String] = []
     ) {
         self.id = id
         self.number = number
@@ -51,6 +56,8 @@ public struct Todo: Sendable, Equatable, Identifiable {
         self.deleted = deleted
         self.version = version
         self.origin = origin
+        self.project = project
+        self.after = after
     }
 }
 

@@ -46,6 +46,10 @@ public struct TodoQuery: Sendable, Equatable {
     public var limit: Int?
     public var includeDeleted: Bool
     public var waiting: WaitingFilter = .hide
+    /// `--project home`: todos in the project or below it.
+    public var project: String?
+    /// A filter expression (`tag:shop or project:home`), on top of the other options.
+    public var expression: FilterExpression?
 
     public init(
         status: TodoStatus = .all, tags: [String] = [], priority: Priority? = nil,
@@ -84,6 +88,8 @@ extension TodoQuery {
         if let limit { object["limit"] = .int(Int64(limit)) }
         if includeDeleted { object["deleted"] = .bool(true) }
         if waiting != .hide { object["waiting"] = .string(waiting.rawValue) }
+        if let project { object["project"] = .string(project) }
+        if let expression { object["expression"] = .string(expression.canonical) }
         return object
     }
 
@@ -101,5 +107,8 @@ extension TodoQuery {
         if let value = object["limit"]?.intValue, value > 0 { limit = Int(value) }
         includeDeleted = object["deleted"]?.boolValue ?? false
         if let raw = object["waiting"]?.stringValue, let value = WaitingFilter(rawValue: raw) { waiting = value }
+        project = object["project"]?.stringValue.flatMap(ProjectPath.normalized)
+        // Stored in the canonical English form; every door checks it parses (`EventRules`).
+        if let raw = object["expression"]?.stringValue { expression = try? FilterParser.parse(raw) }
     }
 }

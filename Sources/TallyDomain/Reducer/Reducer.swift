@@ -2,7 +2,7 @@
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 7
+    public static let version = 8
 
     /// Folds one event into the model.
     ///
@@ -25,7 +25,8 @@ public enum Reducer {
             model.insertTodo(Todo(
                 id: stream.string, number: model.todos.count + 1, title: fields.title, tags: fields.tags,
                 priority: fields.priority, due: fields.due, note: fields.note, wait: fields.wait, series: fields.series,
-                createdAt: fields.origin?.createdAt ?? time, updatedAt: time, version: version, origin: fields.origin
+                createdAt: fields.origin?.createdAt ?? time, updatedAt: time, version: version, origin: fields.origin,
+                project: fields.project, after: fields.after
             ), key: stream)
         case .todoEdited(let changes):
             model.updateTodo(key: stream) { todo in
@@ -142,6 +143,8 @@ extension Todo {
         if let due = changes.due { self.due = due }
         if let note = changes.note { self.note = note }
         if let wait = changes.wait { self.wait = wait }
+        if let project = changes.project { self.project = project }
+        if let after = changes.after { self.after = after }
         if let series = changes.series { self.series = series }
     }
 

@@ -114,6 +114,8 @@ extension Todo {
             writer.string(origin.id)
             writer.optional(origin.createdAt) { $0.int($1) }
         }
+        writer.optional(project) { $0.string($1) }
+        writer.array(after) { $0.identifier($1) }
     }
 
     /// Reads one todo; written out field by field (no closures) because it runs once per todo at start-up.
@@ -139,10 +141,14 @@ extension Todo {
         let deleted = try reader.bool()
         let version = try reader.natural()
         let origin = try reader.bool() ? try TodoOrigin(reading: &reader) : nil
+        let project = try reader.bool() ? try reader.string() : nil
+        let afterCount = try reader.count()
+        var after: [String] = []
+        for _ in 0..<afterCount { after.append(try reader.identifier()) }
         self.init(
             id: id, number: number, title: title, tags: tags, priority: priority, due: due, note: note,
             wait: wait, series: series, completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
-            deleted: deleted, version: version, origin: origin
+            deleted: deleted, version: version, origin: origin, project: project, after: after
         )
     }
 }

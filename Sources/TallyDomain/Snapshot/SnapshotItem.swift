@@ -44,6 +44,8 @@ public struct ItemStatus: Sendable, Equatable {
     /// Has a wait date (whether it still waits depends on the clock).
     public var waits: Bool
     public var createdAt: Int64
+    /// Waits for other todos (`--after`).
+    public var linked: Bool = false
 }
 
 /// How many items of a table are in each state, kept by the table through every change and stored
@@ -58,6 +60,8 @@ public struct ItemCounts: Sendable, Equatable {
     private var lastCreatedAt = Int64.min
     /// Positions of the items that are neither deleted nor completed and have a wait date (few).
     public private(set) var waiting: Set<Int> = []
+    /// Positions of the items that wait for others (`--after`), in any state (few).
+    public private(set) var linked: Set<Int> = []
 
     init() {}
 
@@ -76,6 +80,9 @@ public struct ItemCounts: Sendable, Equatable {
     }
 
     private mutating func count(_ status: ItemStatus, at position: Int, by step: Int) {
+        if status.linked {
+            if step > 0 { linked.insert(position) } else { linked.remove(position) }
+        }
         if status.deleted {
             deleted += step
         } else if status.completed {
@@ -93,6 +100,8 @@ public struct ItemCounts: Sendable, Equatable {
         writer.fixed(lastCreatedAt)
         writer.fixed32(waiting.count)
         for position in waiting.sorted() { writer.fixed32(position) }
+        writer.fixed32(linked.count)
+        for position in linked.sorted() { writer.fixed32(position) }
     }
 
     /// Reads what `write` wrote for a table of `total` items.
@@ -109,6 +118,13 @@ public struct ItemCounts: Sendable, Equatable {
             guard position < total else { throw reader.failure("a waiting position is out of range") }
             waiting.insert(position)
         }
+        let links = try reader.fixed32()
+        guard links <= total else { throw reader.failure("the counts exceed the items") }
+        for _ in 0..<links {
+            let position = try reader.fixed32()
+            guard position < total else { throw reader.failure("a linked position is out of range") }
+            linked.insert(position)
+        }
     }
 }
 
@@ -122,17 +138,19 @@ public struct TodoSummary: Sendable, Equatable {
     public var updatedAt: Int64
     /// Whether the todo has a wait date (whether it still waits depends on the clock).
     public var waits: Bool = false
+    /// Whether the todo waits for other todos (`--after`).
+    public var linked: Bool = false
 }
 
 extension Todo: SnapshotItem {
     public var summary: TodoSummary {
-        TodoSummary(deleted: deleted, completed: completed, priority: priority, due: due, createdAt: createdAt, updatedAt: updatedAt, waits: wait != nil)
+        TodoSummary(deleted: deleted, completed: completed, priority: priority, due: due, createdAt: createdAt, updatedAt: updatedAt, waits: wait != nil, linked: !after.isEmpty)
     }
 
     public static var summarySize: Int { 26 }
 
     public static func status(_ summary: TodoSummary) -> ItemStatus {
-        ItemStatus(deleted: summary.deleted, completed: summary.completed, waits: summary.waits, createdAt: summary.createdAt)
+        ItemStatus(deleted: summary.deleted, completed: summary.completed, waits: summary.waits, createdAt: summary.createdAt, linked: summary.linked)
     }
 
     public static func placeholder(number: Int) -> Todo {
@@ -140,11 +158,11 @@ extension Todo: SnapshotItem {
     }
 
     /// A flags byte (bit 0 deleted, bit 1 completed, bits 2–3 the due kind: 0 none, 1 date, 2 instant,
-    /// bit 4 a wait date),
+    /// bit 4 a wait date, bit 5 waits for other todos),
     /// the priority rank (0 for none), then `createdAt`, `updatedAt` and the due value as little-endian
     /// 64-bit integers (a date packed as `year << 9 | month << 5 | day`).
     public static func writeSummary(_ summary: TodoSummary, to writer: inout BinaryWriter) {
-        var flags: UInt8 = (summary.deleted ? 1 : 0) | (summary.completed ? 2 : 0) | (summary.waits ? 1 << 4 : 0)
+        var flags: UInt8 = (summary.deleted ? 1 : 0) | (summary.completed ? 2 : 0) | (summary.waits ? 1 << 4 : 0) | (summary.linked ? 1 << 5 : 0)
         var due: Int64 = 0
         switch summary.due {
         case .date(let date)?:
@@ -168,7 +186,7 @@ extension Todo: SnapshotItem {
     @inline(__always)
     public static func checkedSummary(_ row: UnsafeRawBufferPointer) -> TodoSummary? {
         let flags = row[0]
-        guard flags & 0xE0 == 0, flags >> 2 & 3 != 3, row[1] <= 3 else { return nil }
+        guard flags & 0xC0 == 0, flags >> 2 & 3 != 3, row[1] <= 3 else { return nil }
         let summary = readSummary(row)
         guard SnapshotLimits.instants.contains(summary.createdAt), SnapshotLimits.instants.contains(summary.updatedAt) else { return nil }
         switch (flags >> 2 & 3, summary.due) {
@@ -191,7 +209,7 @@ extension Todo: SnapshotItem {
             priority: Priority.allCases.first { $0.rank == Int(row[1]) }, due: due,
             createdAt: Int64(littleEndian: row.loadUnaligned(fromByteOffset: 2, as: Int64.self)),
             updatedAt: Int64(littleEndian: row.loadUnaligned(fromByteOffset: 10, as: Int64.self)),
-            waits: flags & 1 << 4 != 0
+            waits: flags & 1 << 4 != 0, linked: flags & 1 << 5 != 0
         )
     }
 }

@@ -79,6 +79,8 @@ extension Todo {
         if let problem = SnapshotLimits.instant(self.updatedAt, "update time") { return problem }
         if let problem = SnapshotLimits.counter(self.version, "version") { return problem }
         if let problem = self.origin.flatMap(\.snapshotProblem) { return problem }
+        if !self.after.isEmpty, let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.after(self.after) }) { return problem }
+        if self.project != nil, let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.project(self.project) }) { return problem }
         return nil
     }
 }

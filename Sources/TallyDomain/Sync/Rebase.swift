@@ -178,10 +178,12 @@ public struct Rebase: Sendable {
             }
         case .todoEdited:
             guard let todo = liveTodo(stream, state, &decision) else { return }
-            editFields(event, current: EventCatalog.payload(of: .todoCreated(todo.fields)), seenTags: seen.todo(id: stream)?.tags, &decision)
+            let before = seen.todo(id: stream)
+            editFields(event, current: EventCatalog.payload(of: .todoCreated(todo.fields)), seenSets: ["tags": before?.tags, "after": before?.after], &decision)
+            refuseCycle(stream, state: state, &decision)
         case .recordEdited:
             guard let record = liveRecord(stream, state, &decision) else { return }
-            editFields(event, current: EventCatalog.payload(of: .recordLogged(record.fields)), seenTags: nil, &decision)
+            editFields(event, current: EventCatalog.payload(of: .recordLogged(record.fields)), seenSets: [:], &decision)
         case .todoCompleted, .todoReopened:
             guard let todo = liveTodo(stream, state, &decision) else { return }
             let value = event == .todoCompleted
@@ -244,14 +246,32 @@ public struct Rebase: Sendable {
         return record
     }
 
-    /// Keeps the fields of an edit that win, merging tags as sets; rewrites the payload when any was dropped.
-    private func editFields(_ event: DomainEvent, current: JSONObject, seenTags: [String]?, _ decision: inout Decision) {
+    /// An edit that would let the todo wait, through others, for itself on the merged state: its
+    /// `after` is dropped as a `cycle` conflict (its value is the local `after`).
+    private func refuseCycle(_ stream: String, state: ReadModel, _ decision: inout Decision) {
+        guard case .todoEdited(var changes)? = decision.kept, let after = changes.after,
+              let cycle = TodoDependencies(state).cycle(from: stream, after: after), !cycle.isEmpty else { return }
+        _ = cycle
+        decision.conflict(.cycle, field: "after", value: .array(after.map { .string($0) }))
+        changes.after = nil
+        guard !changes.isEmpty else {
+            decision.kept = nil
+            decision.payload = nil
+            return
+        }
+        decision.kept = .todoEdited(changes)
+        decision.payload = EventCatalog.payload(of: .todoEdited(changes))
+    }
+
+    /// Keeps the fields of an edit that win, merging tags and the todos one waits for as sets;
+    /// rewrites the payload when any was dropped.
+    private func editFields(_ event: DomainEvent, current: JSONObject, seenSets: [String: [String]?], _ decision: inout Decision) {
         let payload = EventCatalog.payload(of: event)
         var kept = JSONObject()
         var changed = false
         for (field, value) in payload.pairs {
-            let now = current[field] ?? .null
-            if field == "tags", let seenTags, let wanted = value.arrayValue?.compactMap(\.stringValue),
+            let now = current[field] ?? (seenSets[field] != nil ? .array([]) : .null)
+            if let seenSet = seenSets[field], let seenTags = seenSet, let wanted = value.arrayValue?.compactMap(\.stringValue),
                let have = now.arrayValue?.compactMap(\.stringValue)
             {
                 let added = wanted.filter { !seenTags.contains($0) }
@@ -260,7 +280,7 @@ public struct Rebase: Sendable {
                 if merged == have {
                     decision.conflict(.redundant, field: field, value: value)
                     changed = true
-                } else if merged.count > Validation.maxTags {
+                } else if merged.count > (field == "tags" ? Validation.maxTags : TodoDependencies.maxAfter) {
                     decision.conflict(.impossible, field: field, value: value)
                     changed = true
                 } else {
@@ -310,7 +330,7 @@ public struct Rebase: Sendable {
 extension Todo {
     /// The todo's current fields, as a creation would set them.
     var fields: TodoFields {
-        TodoFields(title: title, tags: tags, priority: priority, due: due, note: note)
+        TodoFields(title: title, tags: tags, priority: priority, due: due, note: note, project: project, after: after)
     }
 }
 

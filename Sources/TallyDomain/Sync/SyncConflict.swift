@@ -21,6 +21,9 @@ public struct SyncConflict: Sendable, Equatable {
         /// The change is not possible on the merged state (the item is missing, or tags would pass
         /// the limit): dropped.
         case impossible
+        /// The local change would let todos wait for each other in a circle once merged with the shared
+        /// log's changes (`after`): dropped; the conflict's value is the local `after`.
+        case cycle
     }
 
     public var kind: Kind

@@ -59,9 +59,9 @@ public enum Timestamp: Sendable {
     }
 
     /// The wall-clock time in `zone` for tables: `2026-11-21 15:30`, or `2026-11-21` without the time.
-    public static func formatLocal(_ ms: Int64, in zone: Zone, withTime: Bool) -> String {
+    public static func formatLocal(_ ms: Int64, in zone: Zone, withTime: Bool, withSeconds: Bool = false) -> String {
         let (date, msOfDay) = split(WallClock.localMs(ms, in: zone))
-        return withTime ? "\(date) \(clock(msOfDay, withSeconds: false))" : date.description
+        return withTime ? "\(date) \(clock(msOfDay, withSeconds: withSeconds))" : date.description
     }
 
     private static func split(_ ms: Int64) -> (LocalDate, Int64) {

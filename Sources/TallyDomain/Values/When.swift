@@ -67,8 +67,9 @@ public enum When: Sendable, Hashable {
     static let maxRelativeDigits = 6
     static let shape = ValueReasonKey.whenShape.english
 
-    private static func read(_ text: String, now: Int64, zone: Zone, allowLogPosition: Bool) throws(ParseReason) -> When {
+    private static func read(_ text: String, now: Int64, zone: Zone, allowLogPosition: Bool, dayTime: Bool = true) throws(ParseReason) -> When {
         guard !text.isEmpty else { throw ParseReason(.empty) }
+        if dayTime, let dayAndTime = try dayWithTime(text, now: now, zone: zone) { return dayAndTime }
         if let natural = try NaturalWhen.read(text, now: now, zone: zone) { return natural }
         let bytes = Array(text.utf8)
         if bytes[0] == UInt8(ascii: "@") {
@@ -85,6 +86,22 @@ public enum When: Sendable, Hashable {
             throw ParseReason(.whenShape)
         }
         return try relative(bytes, now: now, zone: zone)
+    }
+
+    /// `tomorrow 10:00`, `fri 9:30`, `in 2 days 18:00`: a day in any form, then a time of day
+    /// (`H:MM`, `HH:MM` or `HH:MM:SS`), as the local instant; nil when the text is not of that shape.
+    private static func dayWithTime(_ text: String, now: Int64, zone: Zone) throws(ParseReason) -> When? {
+        guard let space = text.lastIndex(where: \.isWhitespace) else { return nil }
+        let head = text[..<space].trimming(.whitespaces)
+        var time = String(text[text.index(after: space)...])
+        let parts = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard !head.isEmpty, parts.count == 2 || parts.count == 3, (1...2).contains(parts[0].count),
+              parts.dropFirst().allSatisfy({ $0.count == 2 }), parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+        else { return nil }
+        // The day is read without this rule again: one time at the end, never a recursion per word.
+        guard case .date(let day)? = try? read(head, now: now, zone: zone, allowLogPosition: false, dayTime: false) else { return nil }
+        if parts[0].count == 1 { time = "0" + time }
+        return absolute(try DateTimeText.parse(Array("\(day)T\(time)".utf8)), zone: zone)
     }
 
     private static func absolute(_ parsed: DateTimeText, zone: Zone) -> When {

@@ -19,6 +19,21 @@ public struct TodoView: Sendable, Equatable {
     public var waiting: Int = 0
     /// Deleted todos among the matches (only with `includeDeleted`), counted neither active nor completed.
     public var deleted: Int = 0
+    /// For shown todos that wait for pending todos or block pending ones: their numbers.
+    public var links: [String: TodoLinks] = [:]
+}
+
+/// The pending todos one todo waits for, and the pending ones it blocks, by number.
+public struct TodoLinks: Sendable, Equatable {
+    public var waitsFor: [Int]
+    public var blocks: [Int]
+
+    /// The links of `todo` in `graph`; nil when it has none.
+    public init?(_ todo: Todo, in graph: TodoDependencies) {
+        waitsFor = graph.blockers(of: todo).map(\.number)
+        blocks = graph.blocking(todo).map(\.number)
+        if waitsFor.isEmpty && blocks.isEmpty { return nil }
+    }
 }
 
 /// Serves filtered, sorted views of the todos.
@@ -33,8 +48,17 @@ public enum TodoProjection {
     /// - Complexity: O(n log k) in the number of todos n, with k the limit (or n); O(k + waiting)
     ///   for a page in creation order with the standard filters (see `firstPageInCreationOrder`).
     public static func run(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
-        if let view = firstPageInCreationOrder(query, on: model, now: now, zone: zone) { return view }
-        return try scan(query, on: model, now: now, zone: zone)
+        let graph = model.todos.counts.linked.isEmpty ? nil : TodoDependencies(model)
+        var view: TodoView
+        if let page = firstPageInCreationOrder(query, on: model, now: now, zone: zone) {
+            view = page
+        } else {
+            view = try scan(query, on: model, now: now, zone: zone, graph: graph)
+        }
+        if let graph {
+            for todo in view.todos { view.links[todo.id] = TodoLinks(todo, in: graph) }
+        }
+        return view
     }
 
     /// A limited page in creation order filtered only by status (the default `list --limit N`),
@@ -46,7 +70,7 @@ public enum TodoProjection {
         let counts = model.todos.counts
         guard let limit = query.limit, query.sort == .created, !query.reverse, query.tags.isEmpty, query.search == nil,
               query.priority == nil, query.dueBefore == nil, query.dueAfter == nil, !query.includeDeleted,
-              query.waiting != .only, counts.createdInOrder else { return nil }
+              query.waiting != .only, query.expression == nil, query.project == nil, counts.createdInOrder else { return nil }
         var waitingNow = 0
         for position in counts.waiting where model.todo(at: position).isWaiting(now: now, zone: zone) { waitingNow += 1 }
         let open = model.todos.count - counts.deleted - counts.completed - (query.waiting == .hide ? waitingNow : 0)
@@ -72,11 +96,15 @@ public enum TodoProjection {
     }
 
     /// Runs a query over every row.
-    static func scan(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> TodoView {
+    static func scan(_ query: TodoQuery, on model: ReadModel, now: Int64, zone: Zone, graph: TodoDependencies? = nil) throws(DomainError) -> TodoView {
         let before = try query.dueBefore.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let after = try query.dueAfter.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
-        let readsItems = !query.tags.isEmpty || needle != nil
+        let program = try query.expression.map { expression throws(DomainError) in try FilterProgram(expression, now: now, zone: zone) }
+        let readsItems = !query.tags.isEmpty || needle != nil || program != nil || query.project != nil
+        // An expression that names deleted or waiting todos considers them (`status:deleted`, `is:waiting`).
+        let includeDeleted = query.includeDeleted || query.expression?.namesDeleted == true
+        let waitingFilter = query.waiting == .hide && query.expression?.namesWaiting == true ? .include : query.waiting
 
         // With a limit, only the page is kept (a bounded heap); without one, every match is sorted.
         let less = ordering(query.sort, reverse: query.reverse)
@@ -89,7 +117,7 @@ public enum TodoProjection {
         var deleted = 0
         for index in 0..<model.todos.count {
             let row = model.todoSummary(at: index)
-            if row.deleted && !query.includeDeleted { continue }
+            if row.deleted && !includeDeleted { continue }
             switch query.status {
             case .active where row.completed: continue
             case .completed where !row.completed: continue
@@ -109,14 +137,16 @@ public enum TodoProjection {
                 let todo = model.todo(at: index)
                 if !query.tags.isEmpty, !query.tags.allSatisfy(todo.tags.contains) { continue }
                 if let needle, !matchesSearch(todo, needle) { continue }
+                if let project = query.project, !(todo.project.map { ProjectPath.isWithin($0, project) } ?? false) { continue }
+                if let program, !program.matches(todo, facts: FilterFacts(blocked: graph?.isBlocked(todo) ?? false)) { continue }
             }
             if row.waits {
                 // Few todos wait, so reading the item to compare its wait date costs little.
                 let isWaiting = !row.completed && model.todo(at: index).isWaiting(now: now, zone: zone)
                 if isWaiting { waiting += 1 }
-                if isWaiting && query.waiting == .hide { continue }
-                if !isWaiting && query.waiting == .only { continue }
-            } else if query.waiting == .only {
+                if isWaiting && waitingFilter == .hide { continue }
+                if !isWaiting && waitingFilter == .only { continue }
+            } else if waitingFilter == .only {
                 continue
             }
             let key: Int64? = switch query.sort {

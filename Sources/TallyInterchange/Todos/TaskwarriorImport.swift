@@ -9,7 +9,7 @@ import TallyDomain
 /// Reads what `task import` reads: a JSON array of tasks, one task object per line, or objects spread
 /// over several lines (pretty-printed), with or without a byte-order mark.
 ///
-/// Mapping: description → title, tags and project → tags, priority H/M/L → high/medium/low,
+/// Mapping: description → title, tags → tags, project → project, depends → the todos it waits for, priority H/M/L → high/medium/low,
 /// due → due (a local midnight becomes a whole day), annotations → note lines, entry → when created
 /// (in the origin), end (else modified) → when completed or deleted, uuid → the origin's id.
 /// Fields tally has no place for are kept in the note as `field: value` lines. See docs/guide/import-export.md.
@@ -17,7 +17,7 @@ public enum TaskwarriorImport {
     /// Fields that are mapped, or computed by `task` and worth nothing in another tool.
     public static let knownFields: Set<String> = [
         "id", "uuid", "description", "status", "tags", "priority", "project", "due", "entry", "end",
-        "modified", "annotations", "urgency", "imask", "parent",
+        "modified", "annotations", "urgency", "imask", "parent", "depends",
     ]
 
     /// Converts the file's bytes; throws when the JSON itself is broken or an element is not an object.
@@ -126,10 +126,11 @@ public enum TaskwarriorImport {
             lastLocation[key] = location
         }
         let parents = Set(tasks.compactMap { $0.object["parent"]?.stringValue?.lowercased() })
+        let inFile = Set(order)
         var batch = ImportBatch()
         for key in order {
             let entry = latest[key]!
-            convert(entry.object, key: key, source: entry.source, duplicateOf: entry.earlier, parents: parents, zone: zone, into: &batch)
+            convert(entry.object, key: key, source: entry.source, duplicateOf: entry.earlier, parents: parents, inFile: inFile, zone: zone, into: &batch)
         }
         TaskwarriorRecurrence.keepOneOpenInstance(&batch, zone: zone)
         return batch
@@ -138,7 +139,7 @@ public enum TaskwarriorImport {
     /// One task: appended to the batch's todos, or to its skipped items with the reason.
     public static func convert(
         _ task: JSONObject, key: String, source: ImportSource, duplicateOf earlier: ImportSource?,
-        parents: Set<String>, zone: Zone, into batch: inout ImportBatch
+        parents: Set<String>, inFile: Set<String> = [], zone: Zone, into batch: inout ImportBatch
     ) {
         var warnings: [ImportProblem] = []
         if let earlier { warnings.append(.duplicateTask(earlier: earlier)) }
@@ -167,8 +168,11 @@ public enum TaskwarriorImport {
         }
 
         var draft = ImportDraft(text: description)
-        if let project = task["project"]?.stringValue {
-            if let tag = ImportSupport.tag(project) { draft.tags.append(tag) } else { draft.unusableTags.append(project) }
+        // The project becomes the todo's project (dots make sub-projects, as in Taskwarrior); one that
+        // breaks tally's rules stays in the note with the tags that do. An empty one is no project.
+        var project: String?
+        if let raw = task["project"]?.stringValue, !raw.trimming(.whitespaces).isEmpty {
+            if let path = ProjectPath.normalized(raw) { project = path } else { draft.unusableTags.append(raw) }
         }
         let rawTags: [String]
         switch task["tags"] {
@@ -239,6 +243,23 @@ public enum TaskwarriorImport {
             }
         }
 
+        // `depends` (an array of uuids, or one comma-separated string): the tasks of this file become
+        // the todos it waits for; uuids of tasks not in the file stay in the note, reported.
+        var after: [String] = []
+        if let value = task["depends"] {
+            let uuids = (value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { $0.split(separator: ",").map(String.init) } ?? [])
+                .map { $0.trimming(.whitespaces).lowercased() }.filter { !$0.isEmpty }
+            var missing: [String] = []
+            for uuid in uuids {
+                let stream = NameUUID.make("taskwarrior:" + uuid)
+                if inFile.contains(uuid), uuid != key, !after.contains(stream), after.count < TodoDependencies.maxAfter { after.append(stream) } else if !inFile.contains(uuid) { missing.append(uuid) }
+            }
+            if !missing.isEmpty || (value.arrayValue == nil && value.stringValue == nil) {
+                draft.noteLines.append(keptField("depends", missing.isEmpty ? value : .array(missing.map { .string($0) }), zone: zone))
+                warnings.append(.unsupportedField("depends"))
+            }
+        }
+
         let recurrenceFields = TaskwarriorRecurrence.mappedFields(task, zone: zone)
         let extra = task.keys.filter { !knownFields.contains($0) && !recurrenceFields.contains($0) }.sorted()
         for field in extra {
@@ -260,6 +281,8 @@ public enum TaskwarriorImport {
         }
         let name = "taskwarrior:" + (uuid.isEmpty ? "\(key):\(description)" : uuid)
         fields.wait = TaskwarriorRecurrence.wait(task, zone: zone)
+        fields.project = project
+        fields.after = after
         let instance = TaskwarriorRecurrence.instance(task, due: fields.due, zone: zone)
         fields.series = instance?.series
         batch.todos.append(ImportedTodo(stream: instance?.stream ?? NameUUID.make(name), source: source, fields: fields, status: mapped, closedAt: closed))
@@ -275,7 +298,8 @@ public enum TaskwarriorImport {
     /// A field tally has no place for, as a note line: `wait: 2026-11-25`, `depends: 1c5e…, 2d4a…`.
     public static func keptField(_ field: String, _ value: JSON, zone: Zone) -> String {
         if ["wait", "scheduled", "until", "start"].contains(field), let instant = date(value, zone: zone) {
-            return "\(field): " + Timestamp.formatLocal(instant, in: zone, withTime: true)
+            // Seconds are kept when there are some (`start: 2026-11-23 06:43:24`), so nothing is lost.
+            return "\(field): " + Timestamp.formatLocal(instant, in: zone, withTime: true, withSeconds: instant % 60_000 != 0)
         }
         if let array = value.arrayValue {
             return "\(field): " + array.map(text).joined(separator: ", ")

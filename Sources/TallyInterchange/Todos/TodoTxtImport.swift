@@ -70,6 +70,10 @@ public enum TodoTxtImport {
                     header.createdOn = day
                     rest = after
                 }
+            } else if let day = LocalDate.parse(String(rest)) {
+                // `x 2026-01-01` and nothing after: completed on that day.
+                header.completedOn = day
+                rest = rest[rest.endIndex...]
             }
         } else {
             if let (first, after) = word(rest), isPriority(first) {
@@ -96,7 +100,11 @@ public enum TodoTxtImport {
         if header.description.trimming(.whitespaces).isEmpty {
             // Markers and nothing else: the whole line is the text, so nothing is lost.
             warnings.append(.markersOnly)
+            // ... but a completion keeps its day (`x 2026-01-01` is done on 2026-01-01).
+            let markers = header
             header = Header(description: line[...])
+            header.completed = markers.completed
+            header.completedOn = markers.completedOn
         }
 
         var draft = ImportDraft(text: "")

@@ -44,7 +44,9 @@ enum SnapshotForgery {
         var count: Int
         var counts: Int { table + 4 }
         var waiting: Int
-        var offsets: Int { counts + 21 + 4 * waiting }
+        /// Todos that wait for others (their positions follow the waiting ones).
+        var linked: Int
+        var offsets: Int { counts + 21 + 4 * waiting + 4 + 4 * linked }
         var summaries: Int { offsets + 4 * (count + 1) }
     }
 
@@ -61,7 +63,9 @@ enum SnapshotForgery {
             let table = reader.offset
             let count = try reader.fixed32()
             _ = try reader.raw(17)
-            return Layout(table: table, count: count, waiting: try reader.fixed32())
+            let waiting = try reader.fixed32()
+            _ = try reader.raw(4 * waiting)
+            return Layout(table: table, count: count, waiting: waiting, linked: try reader.fixed32())
         }
     }
 

@@ -75,6 +75,13 @@ enum SyncMessages {
         case .redundant: .syncRedundant
         case .duplicate: .syncDuplicate
         case .impossible: .syncImpossible
+        case .cycle: .syncCycle
+        }
+        if conflict.kind == .cycle {
+            // The cycle the dropped edges would close on the merged state.
+            let after = conflict.value?.arrayValue?.compactMap(\.stringValue) ?? []
+            let ids = TodoDependencies(now).cycle(from: conflict.stream, after: after) ?? []
+            arguments["cycle"] = ids.map { id in (now.todo(id: id) ?? before.todo(id: id)).map { String($0.number) } ?? String(id.prefix(8)) }.joined(separator: " → ")
         }
         return catalog.text(id, arguments)
     }

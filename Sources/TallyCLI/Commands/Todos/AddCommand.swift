@@ -8,7 +8,7 @@ enum AddCommand: CommandHandler {
         abstract: "Add a todo.",
         discussion: "The title is the words given, joined by spaces and trimmed; it must not be empty.",
         arguments: [ArgumentSpec(name: "TITLE", help: "The todo's title.", repeating: true)],
-        options: [TodoOptions.tag, TodoOptions.priority, TodoOptions.due, TodoOptions.note] + RecurrenceOptions.add,
+        options: [TodoOptions.tag, TodoOptions.priority, TodoOptions.due, TodoOptions.note, TodoOptions.project, TodoOptions.after] + RecurrenceOptions.add,
         examples: [
             CommandExample(command: "tally add Buy oat milk --tag shop --due tomorrow", explanation: "Add a todo due tomorrow, tagged shop."),
             CommandExample(command: "tally add \"Call the dentist\" --priority high", explanation: "Add a high-priority todo."),
@@ -18,15 +18,17 @@ enum AddCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let input = TodoInput(
+        var input = TodoInput(
             title: command.arguments.joined(separator: " "),
             tags: command.values("tag"),
             priority: command.value("priority"),
             due: command.value("due"),
             note: command.value("note"),
             wait: command.value("wait"),
-            recurrence: RecurrenceOptions.input(command)
+            recurrence: RecurrenceOptions.input(command),
+            project: command.value("project")
         )
+        input.after = TodoOptions.refs(command, "after")
         let outcome = try context.dispatcher().execute(.addTodo(input))
         MutationPrinter(context: context).print(outcome, single: true)
     }

@@ -14,6 +14,9 @@ enum EditCommand: CommandHandler {
             OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium, high, or none."),
             OptionSpec(name: "due", valueName: "WHEN", help: "A new due date, or none."),
             OptionSpec(name: "note", valueName: "TEXT", help: "A new note, or none."),
+            OptionSpec(name: "project", valueName: "PROJECT", help: "A new project (home.garden), or none."),
+            OptionSpec(name: "after", valueName: "REF[,REF]", repeatable: true, help: "Also wait for these todos."),
+            OptionSpec(name: "no-after", valueName: "REF[,REF]", repeatable: true, help: "No longer wait for these todos."),
         ] + RecurrenceOptions.edit,
         examples: [
             CommandExample(command: "tally edit 3 --title \"Buy oat milk\"", explanation: "Rename todo 3."),
@@ -23,7 +26,7 @@ enum EditCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let input = TodoEditInput(
+        var input = TodoEditInput(
             title: command.value("title"),
             tagChanges: command.values("tag"),
             priority: command.value("priority"),
@@ -31,10 +34,15 @@ enum EditCommand: CommandHandler {
             note: command.value("note"),
             wait: command.value("wait"),
             series: command.has("series"),
-            recurrence: RecurrenceOptions.input(command) ?? RecurrenceInput()
+            recurrence: RecurrenceOptions.input(command) ?? RecurrenceInput(),
+            project: command.value("project")
         )
+        input.addAfter = TodoOptions.refs(command, "after")
+        input.removeAfter = TodoOptions.refs(command, "no-after")
         guard !input.isEmpty else {
-            throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange)), commandPath: command.path)
+            // Every option that changes something (all but --series, which says what to change).
+            let options = spec.options.map(\.name).filter { $0 != "series" }.map { "--" + $0 }.joined(separator: ", ")
+            throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange, ["options": options])), commandPath: command.path)
         }
         let ref = command.arguments[0]
         MutationPrinter(context: context).print(try context.dispatcher().execute(.editTodo(ref, input)))

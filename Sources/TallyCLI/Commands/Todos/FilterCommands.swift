@@ -21,10 +21,12 @@ enum FilterSetCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "set",
         abstract: "Save the view a bare 'tally list' shows.",
+        arguments: [TodoOptions.filterArgument],
         options: TodoOptions.view,
         examples: [
             CommandExample(command: "tally filter set --status active --sort due", explanation: "Make 'tally list' show active todos, soonest due first."),
             CommandExample(command: "tally filter set --tag work --limit 10", explanation: "Show at most ten work todos by default."),
+            CommandExample(command: "tally filter set 'status:pending -tag:someday'", explanation: "Save a filter expression as the default view."),
         ]
     )
 

@@ -10,10 +10,12 @@ enum ListCommand: CommandHandler {
         aliases: ["ls"],
         abstract: "Show todos, filtered and sorted.",
         discussion: "Without view options, the saved default view ('tally filter set') is used, or all todos in creation order.",
+        arguments: [TodoOptions.filterArgument],
         options: TodoOptions.view + [TodoOptions.asOf],
         examples: [
             CommandExample(command: "tally list --status active --sort due", explanation: "Active todos, soonest due first."),
             CommandExample(command: "tally ls --tag home --search milk", explanation: "Todos tagged home that mention milk."),
+            CommandExample(command: "tally list 'tag:shop or (project:home due.before:fri)'", explanation: "A filter expression: or, not (or -), parentheses, field terms and words."),
             CommandExample(command: "tally list --as-of yesterday", explanation: "The list as it was at the end of yesterday."),
         ]
     )
@@ -63,7 +65,7 @@ enum ShowCommand: CommandHandler {
             if let series { object["series"] = series.json }
             context.printJSON(.object(object))
         } else {
-            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series))
+            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series, graph: TodoDependencies(state)))
         }
     }
 }
