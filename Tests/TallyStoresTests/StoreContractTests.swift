@@ -156,7 +156,7 @@ struct StoreContractTests {
         #expect(try store.lastVersion(ofStream: "s1") == 1)
     }
 
-    @Test("a write whose body throws keeps nothing of it, events or files; the store stays writable", arguments: ContractBackend.available)
+    @Test("a write whose body throws keeps nothing of it: events, files or snapshots; the store stays writable", arguments: ContractBackend.available)
     func allOrNothing(backend: ContractBackend) throws {
         struct Boom: Error {}
         let store = try backend.open(in: directory)
@@ -167,6 +167,8 @@ struct StoreContractTests {
             try store.write {
                 try store.append(events)
                 try store.putBlob(Self.blob("a-file"))
+                try store.saveSnapshot(SnapshotInfo(seq: 2, format: 1, reducerVersion: 1, createdAt: 0, checksum: "c", size: 2, chunkSize: 2),
+                                       body: [1, 2], chunkSums: [], keep: 2)
                 #expect(try store.head().seq == 2, "inside the write its own appends are visible")
                 throw Boom()
             }
@@ -175,6 +177,7 @@ struct StoreContractTests {
         #expect(try store.event(id: events[0].id) == nil)
         #expect(try store.blobNames().isEmpty)
         #expect(try !store.containsBlob(Self.blob("a-file").sha256))
+        #expect(try store.snapshots().isEmpty)
         let result = try store.write { () throws -> Int in
             try store.append(events)
             return 7
