@@ -91,7 +91,8 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: a seconds-long smoke run of the benchmark harness (quiet unless it fails), then every test: unit, storage,
+## test: the build (which fails on a compiler warning about Sources/, Tests/ or Benchmarks/), a seconds-long smoke
+## run of the benchmark harness (quiet unless it fails), then every test: unit, the store contract, storage,
 ## end-to-end (runs the built binary), then the named end-to-end suites again against a throw-away PostgreSQL
 ## cluster; ends with one line totalling every stage (scripts/test-all).
 test: deps

@@ -1,5 +1,4 @@
 // swift-tools-version:6.0
-// tally: licensed under the Apache License 2.0 (SPDX: Apache-2.0), see LICENSE.
 import PackageDescription
 
 /// Modules by responsibility, innermost first; every arrow points inward (docs/design/architecture.md):
@@ -60,10 +59,16 @@ let package = Package(
         // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
         .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyStores", "TallyEngine", "TallyTestSupport", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
         .target(name: "TallyTestSupport", dependencies: ["TallyEssentials", "TallyDomain", "TallyInterchange"], path: "Tests/TallyTestSupport"),
-        .testTarget(name: "TallyDomainTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyStorageTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallySQLite", "TallyDomain", "TallyTestSupport"]),
-        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyPostgres", "TallyStores", "TallyDomain", "TallyEngine", "TallyTestSupport"]),
-        .testTarget(name: "TallyAppTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyEngine", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyCLI", "TallyDomain", "TallySQLite", "TallyStores", "TallyTestSupport", "tally"], exclude: ["Golden", "Fixtures"]),
+        // One test target per module, each depending on what its tests use (and TallyTestSupport).
+        .testTarget(name: "TallyEssentialsTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyTestSupport"]),
+        .testTarget(name: "TallyDomainTests", dependencies: ["TallyEssentials", "TallyDomain", "TallyTestSupport"]),
+        .testTarget(name: "TallyEngineTests", dependencies: ["TallyEssentials", "TallyDomain", "TallyEngine", "TallyInterchange", "TallySQLite", "TallyStores", "TallyTestSupport"]),
+        .testTarget(name: "TallyInterchangeTests", dependencies: ["TallyEssentials", "TallyDomain", "TallyInterchange", "TallyTestSupport"]),
+        .testTarget(name: "TallySQLiteTests", dependencies: ["TallyEssentials", "TallyDomain", "TallySQLite", "CSQLite", "TallyTestSupport"]),
+        .testTarget(name: "TallyPostgresTests", dependencies: ["TallyEssentials", "TallyDomain", "TallyEngine", "TallyPostgres", "TallyTestSupport"]),
+        // The store contract: every backend (memory, SQLite, PostgreSQL) against the same cases, and store locations.
+        .testTarget(name: "TallyStoresTests", dependencies: ["TallyDomain", "TallyEngine", "TallySQLite", "TallyPostgres", "TallyStores", "TallyTestSupport"]),
+        .testTarget(name: "TallyArgumentsTests", dependencies: ["TallyEssentials", "TallyArguments"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyInterchange", "TallyArguments", "TallyCLI", "TallyDomain", "TallyEngine", "TallySQLite", "TallyPostgres", "TallyStores", "TallyTestSupport", "tally"], exclude: ["Golden", "Fixtures"]),
     ]
 )

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TallyEngine
-import TallyStores
 import TallyDomain
 @testable import TallyPostgres
 import TallyTestSupport
@@ -40,32 +39,6 @@ struct PostgresEventLogTests {
         #expect(try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: 1_000) != nil)
     }
 
-    @Test("appended events read back identically with the server's role, in order, per stream and backwards")
-    func appendAndRead() throws {
-        let log = try open(try server.makeDatabase())
-        var factory = EventFactory()
-        var events = [
-            factory.make(.todoCreated(TodoFields(title: "Buy milk", tags: ["shop"], note: "é ✓ \"quoted\" \\ back\tslash")), stream: "s1"),
-            factory.make(.todoCreated(TodoFields(title: "Other")), stream: "s2"),
-            factory.make(.todoCompleted, stream: "s1"),
-        ]
-        try log.write { try log.append(events) }
-        for index in events.indices { events[index].role = PostgresTestServer.superuser }
-        var read: [EventEnvelope] = []
-        try log.scan(after: 0, through: nil) { read.append($0) }
-        #expect(read == events)
-        #expect(try log.events(inStream: "s1") == [events[0], events[2]])
-        #expect(try log.head() == LogHead(seq: 3, hash: events[2].hash))
-        #expect(try log.event(id: events[1].id) == events[1])
-        #expect(try log.lastVersion(ofStream: "s1") == 2)
-        var backward: [Int64] = []
-        try log.scanBackward(before: 3) { backward.append($0.seq); return true }
-        #expect(backward == [2, 1])
-        var folded: [String] = []
-        try log.scanForFold(after: 1, through: 2) { folded.append(String(decoding: $0.data, as: UTF8.self)) }
-        #expect(folded == [events[1].data])
-    }
-
     @Test("scans page through a log longer than one page without losing or repeating an event")
     func paging() throws {
         let log = try open(try server.makeDatabase())
@@ -87,30 +60,12 @@ struct PostgresEventLogTests {
         #expect(tail == [Int64(events.count - 1), Int64(events.count)])
     }
 
-    @Test("the server rejects a duplicate id, a taken (stream, version) and a seq out of order; nothing of the batch stays")
-    func serverConstraints() throws {
+    @Test("the server rejects a seq out of order and keeps nothing of it (conflicts and duplicate ids: StoreContractTests)")
+    func seqOutOfOrder() throws {
         let log = try open(try server.makeDatabase())
         var factory = EventFactory()
         let first = factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")
         try log.write { try log.append([first]) }
-        var clash = factory.make(.todoCompleted, stream: "s2")
-        var other = EventFactory()
-        var duplicate = other.make(.todoCreated(TodoFields(title: "b")), stream: "s1")
-        clash.seq = 2
-        duplicate.seq = 3
-        duplicate.id = "e0000000-0000-4000-8000-0000000000ff"
-        duplicate.hash = EventHash.link(previous: clash.hash, duplicate)
-        #expect(throws: EventLogError.conflict(stream: "s1", version: 1)) {
-            try log.write { try log.append([clash, duplicate]) }
-        }
-        #expect(try log.head().seq == 1)
-        var sameID = factory.make(.todoCompleted, stream: "s1")
-        sameID.id = first.id
-        sameID.seq = 2
-        sameID.hash = EventHash.link(previous: first.hash, sameID)
-        #expect(throws: EventLogError.duplicateEventID(first.id)) {
-            try log.write { try log.append([sameID]) }
-        }
         var gap = factory.make(.todoCompleted, stream: "s3")
         gap.seq = 5
         #expect(throws: EventLogError.self) { try log.write { try log.append([gap]) } }
@@ -212,39 +167,6 @@ struct PostgresEventLogTests {
         #expect(kind(server.uri(database: database, user: "nobody"))?.0 == .authentication)
     }
 
-    @Test("snapshots are stored in chunks, read chunk by chunk, replaced, pruned and deleted through the port")
-    func snapshots() throws {
-        let log = try open(try server.makeDatabase())
-        func info(_ seq: Int64, format: Int = 1, size: Int = 5) -> SnapshotInfo {
-            SnapshotInfo(seq: seq, format: format, reducerVersion: 3, createdAt: seq * 10, checksum: "c\(seq)", size: size, chunkSize: 2)
-        }
-        try log.saveSnapshot(info(1), body: [0, 1, 2, 255, 4], chunkSums: [1], keep: 2)
-        try log.saveSnapshot(info(2), body: [9, 9, 9, 9, 9], chunkSums: [2], keep: 2)
-        try log.saveSnapshot(info(3), body: [7, 0, 7, 0, 5], chunkSums: [3, 3], keep: 2)
-        #expect(try log.snapshots() == [info(3), info(2)])
-        #expect(try log.snapshotBytes(info(3)) == [7, 0, 7, 0, 5])
-        #expect(try log.snapshotChunkSums(info(3)) == [3, 3])
-        // Each chunk on its own, the last one shorter; a wrong length or a missing chunk reads as false.
-        var two = [UInt8](repeating: 0, count: 2)
-        #expect(try two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 1, into: $0) })
-        #expect(two == [7, 0])
-        var one = [UInt8](repeating: 0, count: 1)
-        #expect(try one.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 2, into: $0) })
-        #expect(one == [5])
-        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 2, into: $0) })
-        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(3), index: 3, into: $0) })
-        #expect(try log.snapshotBytes(info(1)) == nil)
-        // Replacing a snapshot at the same position replaces its chunks.
-        try log.saveSnapshot(info(3, size: 3), body: [1, 1, 1], chunkSums: [4], keep: 2)
-        #expect(try log.snapshotBytes(info(3, size: 3)) == [1, 1, 1])
-        try log.saveSnapshot(info(4, format: 2, size: 4), body: [1, 2, 3, 4], chunkSums: [], keep: 2)
-        #expect(try log.snapshots() == [info(4, format: 2, size: 4)])
-        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(2), index: 0, into: $0) })
-        try log.deleteAllSnapshots()
-        #expect(try log.snapshots().isEmpty)
-        #expect(try !two.withUnsafeMutableBytes { try log.readSnapshotChunk(info(4, format: 2, size: 4), index: 0, into: $0) })
-    }
-
     @Test("two dispatchers on two connections take turns: each catches up under the lock, the chain stays one")
     func alternatingDispatchers() throws {
         let uri = try server.makeDatabase()
@@ -264,32 +186,5 @@ struct PostgresEventLogTests {
             seqs.append(event.seq)
         }
         #expect(seqs == Array(1 ... 13))
-    }
-}
-
-@Suite("Store locations and URIs")
-struct StoreLocationTests {
-    @Test("--db values: postgresql:// and postgres:// URIs (any case) are server logs, everything else a file path")
-    func parsing() {
-        #expect(StoreLocation("postgresql://u@h/db") == .postgres(uri: "postgresql://u@h/db"))
-        #expect(StoreLocation("POSTGRES://h/db") == .postgres(uri: "POSTGRES://h/db"))
-        #expect(StoreLocation("/home/a/tally.db") == .file(path: "/home/a/tally.db"))
-        #expect(StoreLocation("postgresql.db") == .file(path: "postgresql.db"))
-        #expect(StoreLocation("postgresql://h/db").isShared && !StoreLocation("x.db").isShared)
-    }
-
-    @Test("a password is never shown, wherever the URI carries it", arguments: [
-        ("postgresql://alice:s3cret@db.example.org:5432/team?sslmode=require", "postgresql://alice:***@db.example.org:5432/team?sslmode=require"),
-        ("postgres://alice:p%40ss@host/db", "postgres://alice:***@host/db"),
-        ("postgresql://alice@host/db?password=s3cret&sslmode=require", "postgresql://alice@host/db?password=***&sslmode=require"),
-        ("postgresql://host/db?sslmode=require&PASSWORD=s3cret", "postgresql://host/db?sslmode=require&password=***"),
-        ("postgresql://alice@host:5432/db", "postgresql://alice@host:5432/db"),
-        ("postgresql://:s3cret@host/db", "postgresql://:***@host/db"),
-        ("postgresql:///db?host=/run/postgresql", "postgresql:///db?host=/run/postgresql"),
-    ])
-    func redaction(uri: String, shown: String) {
-        #expect(PostgresURI.redacted(uri) == shown)
-        #expect(StoreLocation(uri).display == shown)
-        #expect(!shown.contains("s3cret"))
     }
 }

@@ -7,7 +7,10 @@ import TallyDomain
 public final class InMemoryStore: EventStore {
     public private(set) var events: [EventEnvelope]
     private var pending: [EventEnvelope]? = nil
-    private var snapshotRows: [(info: SnapshotInfo, body: [UInt8], sums: [UInt8])] = []
+    private typealias SnapshotRow = (info: SnapshotInfo, body: [UInt8], sums: [UInt8])
+    private var snapshotRows: [SnapshotRow] = []
+    /// The snapshots as the running write leaves them; kept only when it commits, like its events and files.
+    private var pendingSnapshotRows: [SnapshotRow]? = nil
     private var pendingBlobs: [String: Blob]? = nil
     private var blobs: [String: Blob] = [:]
 
@@ -51,13 +54,16 @@ public final class InMemoryStore: EventStore {
         guard pending == nil else { throw EventLogError.io("a write is already running on this store") }
         pending = events
         pendingBlobs = blobs
+        pendingSnapshotRows = snapshotRows
         defer {
             pending = nil
             pendingBlobs = nil
+            pendingSnapshotRows = nil
         }
         let result = try body()
         events = pending ?? events
         blobs = pendingBlobs ?? blobs
+        snapshotRows = pendingSnapshotRows ?? snapshotRows
         return result
     }
 
@@ -78,11 +84,11 @@ public final class InMemoryStore: EventStore {
     // MARK: SnapshotStore
 
     public func snapshots() throws(EventLogError) -> [SnapshotInfo] {
-        snapshotRows.map(\.info).sorted { $0.seq > $1.seq }
+        (pendingSnapshotRows ?? snapshotRows).map(\.info).sorted { $0.seq > $1.seq }
     }
 
-    private func snapshotRow(_ info: SnapshotInfo) -> (info: SnapshotInfo, body: [UInt8], sums: [UInt8])? {
-        snapshotRows.first { $0.info.seq == info.seq && $0.info.format == info.format && $0.info.reducerVersion == info.reducerVersion }
+    private func snapshotRow(_ info: SnapshotInfo) -> SnapshotRow? {
+        (pendingSnapshotRows ?? snapshotRows).first { $0.info.seq == info.seq && $0.info.format == info.format && $0.info.reducerVersion == info.reducerVersion }
     }
 
     public func snapshotChunkSums(_ info: SnapshotInfo) throws -> [UInt8]? {
@@ -99,14 +105,21 @@ public final class InMemoryStore: EventStore {
 
     public func saveSnapshot(_ info: SnapshotInfo, body: [UInt8], chunkSums: [UInt8], keep: Int) throws(EventLogError) {
         let same = { (other: SnapshotInfo) in other.format == info.format && other.reducerVersion == info.reducerVersion }
-        snapshotRows.removeAll { $0.info.seq == info.seq && same($0.info) }
-        snapshotRows.append((info, body, chunkSums))
-        let kept = snapshotRows.filter { same($0.info) }.sorted { $0.info.seq > $1.info.seq }.prefix(max(keep, 1)).map(\.info.seq)
-        snapshotRows.removeAll { !same($0.info) || !kept.contains($0.info.seq) }
+        var rows = pendingSnapshotRows ?? snapshotRows
+        rows.removeAll { $0.info.seq == info.seq && same($0.info) }
+        rows.append((info, body, chunkSums))
+        let kept = rows.filter { same($0.info) }.sorted { $0.info.seq > $1.info.seq }.prefix(max(keep, 1)).map(\.info.seq)
+        rows.removeAll { !same($0.info) || !kept.contains($0.info.seq) }
+        setSnapshotRows(rows)
     }
 
     public func deleteAllSnapshots() throws(EventLogError) {
-        snapshotRows.removeAll()
+        setSnapshotRows([])
+    }
+
+    /// Inside a write, the rows it commits or drops; outside one, the stored rows.
+    private func setSnapshotRows(_ rows: [SnapshotRow]) {
+        if pendingSnapshotRows != nil { pendingSnapshotRows = rows } else { snapshotRows = rows }
     }
 
     // MARK: BlobStore

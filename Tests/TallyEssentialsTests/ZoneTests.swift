@@ -1,10 +1,8 @@
 import Foundation
 import TallyTestSupport
 import Testing
-@testable import TallyDomain
 @testable import TallyEssentials
 @testable import TallyPlatform
-@testable import TallyInterchange
 
 /// UTC seconds of a UTC wall time.
 private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Int64 {
@@ -78,7 +76,7 @@ struct TZifZoneTests {
         while instant < utc(2150, 1, 1) {
             let expected = foundation.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
             if Int(zone.offsetSeconds(at: instant)) != expected, mismatches.count < 5 {
-                mismatches.append("\(Timestamp.format(instant * 1000)): \(zone.offsetSeconds(at: instant)) vs \(expected)")
+                mismatches.append("\(Date(timeIntervalSince1970: TimeInterval(instant))): \(zone.offsetSeconds(at: instant)) vs \(expected)")
             }
             instant += 6 * 3600
         }
@@ -223,23 +221,6 @@ struct WallClockTests {
         // 02:15 on 2026-10-04 is skipped (02:00 +10:30 became 02:30 +11).
         let local = LocalDate(year: 2026, month: 10, day: 4)!.dayNumber * WallClock.msPerDay + 8_100_000
         #expect(WallClock.instant(forLocal: local, in: lordHowe) == utc(2026, 10, 3, 15, 45) * 1000)
-    }
-
-    @Test func taskwarriorLocalTimesMatchCalendar() throws {
-        let prague = try named("Europe/Prague")
-        let foundation = try #require(TimeZone(identifier: "Europe/Prague"))
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = foundation
-        for (month, day) in [(3, 29), (10, 25), (7, 1)] {
-            for hour in 0..<5 {
-                for minute in [0, 30, 59] {
-                    let components = DateComponents(year: 2026, month: month, day: day, hour: hour, minute: minute, second: 7)
-                    let expected = Int64(try #require(calendar.date(from: components)).timeIntervalSince1970 * 1000)
-                    let ours = TaskwarriorImport.instant(year: 2026, month: month, day: day, hour: hour, minute: minute, second: 7, zone: prague)
-                    #expect(ours == expected, "2026-\(month)-\(day) \(hour):\(minute)")
-                }
-            }
-        }
     }
 }
 

@@ -1,5 +1,4 @@
 import Testing
-@testable import TallyCLI
 @testable import TallyEssentials
 @testable import TallyArguments
 @testable import TallyDomain

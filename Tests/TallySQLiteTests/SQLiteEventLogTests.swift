@@ -6,7 +6,7 @@ import TallyDomain
 import TallyTestSupport
 
 @Suite("SQLite event log")
-struct StorageTests {
+struct SQLiteEventLogTests {
     let directory = TemporaryDirectory()
 
     func sqlite(_ path: String, _ sql: String) throws -> String {
@@ -74,50 +74,6 @@ struct StorageTests {
         #expect(try MigrationDrift.differences(folder: "migrations/sqlite", embedded: embedded) == [])
     }
 
-    @Test("appended events read back identically, in order, and per stream")
-    func appendAndRead() throws {
-        let log = try SQLiteEventLog.openForWriting(path: directory.path("a.db"), now: 1)
-        var factory = EventFactory()
-        let events = [
-            factory.make(.todoCreated(TodoFields(title: "Buy milk", tags: ["shop"], note: "é ✓ \"quoted\"")), stream: "s1"),
-            factory.make(.todoCreated(TodoFields(title: "Other")), stream: "s2"),
-            factory.make(.todoCompleted, stream: "s1"),
-        ]
-        try log.write { try log.append(events) }
-        var read: [EventEnvelope] = []
-        try log.scan(after: 0, through: nil) { read.append($0) }
-        #expect(read == events)
-        #expect(try log.events(inStream: "s1") == [events[0], events[2]])
-        #expect(try log.head() == LogHead(seq: 3, hash: events[2].hash))
-        var tail: [Int64] = []
-        try log.scan(after: 1, through: 2) { tail.append($0.seq) }
-        #expect(tail == [2])
-    }
-
-    @Test("a (stream, version) clash is a typed conflict and nothing of the batch is kept")
-    func conflict() throws {
-        let log = try SQLiteEventLog.openForWriting(path: directory.path("c.db"), now: 1)
-        var factory = EventFactory()
-        let first = factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")
-        try log.write { try log.append([first]) }
-        var clash = factory.make(.todoCompleted, stream: "s2")
-        var other = EventFactory()
-        var duplicate = other.make(.todoCreated(TodoFields(title: "b")), stream: "s1")
-        duplicate.seq = 3
-        duplicate.id = "another-id"
-        clash.seq = 2
-        #expect(throws: EventLogError.conflict(stream: "s1", version: 1)) {
-            try log.write { try log.append([clash, duplicate]) }
-        }
-        #expect(try log.eventCount() == 1)
-        var sameID = factory.make(.todoCompleted, stream: "s1")
-        sameID.id = first.id
-        sameID.seq = 2
-        #expect(throws: EventLogError.duplicateEventID(first.id)) {
-            try log.write { try log.append([sameID]) }
-        }
-    }
-
     @Test("triggers reject UPDATE and DELETE of events")
     func appendOnly() throws {
         let path = directory.path("t.db")
@@ -128,21 +84,6 @@ struct StorageTests {
         #expect { try connection.execute("UPDATE events SET data = '{}'") } throws: { ($0 as? SQLiteError)?.message.contains("append-only") == true }
         #expect { try connection.execute("DELETE FROM events") } throws: { ($0 as? SQLiteError)?.message.contains("append-only") == true }
         #expect(try log.eventCount() == 1)
-    }
-
-    @Test("a write that throws rolls back everything it appended")
-    func rollback() throws {
-        struct Boom: Error {}
-        let log = try SQLiteEventLog.openForWriting(path: directory.path("r.db"), now: 1)
-        var factory = EventFactory()
-        let event = factory.make(.todoCreated(TodoFields(title: "a")), stream: "s1")
-        #expect(throws: Boom.self) {
-            try log.write {
-                try log.append([event])
-                throw Boom()
-            }
-        }
-        #expect(try log.eventCount() == 0)
     }
 
     @Test("a database from a newer tally is refused, for reading and writing")

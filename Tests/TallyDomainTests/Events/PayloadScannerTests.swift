@@ -168,8 +168,8 @@ struct PayloadScannerTests {
     @Test("the events and json fuzz corpora: same event or same error for every todo type")
     func corpora() {
         let types = ["todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored"]
-        var inputs: [(String, [UInt8])] = FuzzCorpusTests.corpus("json")
-        for (name, bytes) in FuzzCorpusTests.corpus("events") {
+        var inputs: [(String, [UInt8])] = FuzzCorpus.inputs("json")
+        for (name, bytes) in FuzzCorpus.inputs("events") {
             // The first line names a type, the rest is the payload.
             if let newline = bytes.firstIndex(of: 0x0A) { inputs.append((name, Array(bytes[(newline + 1)...]))) }
         }

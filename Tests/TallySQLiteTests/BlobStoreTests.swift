@@ -14,22 +14,6 @@ struct BlobStoreTests {
         Blob(sha256: SHA256.hex(SHA256.digest(Array(text.utf8))), encoding: encoding, bytes: Array(text.utf8))
     }
 
-    @Test("a blob is stored once, read back by name from another connection, and listed by name")
-    func storeAndRead() throws {
-        let path = directory.path("blobs.db")
-        let log = try SQLiteEventLog.openForWriting(path: path, now: 1)
-        let gpx = Self.blob("<gpx/>"), fit = Self.blob(".FIT", encoding: .gzip)
-        try log.putBlob(gpx)
-        try log.putBlob(fit)
-        try log.putBlob(Blob(sha256: gpx.sha256, encoding: .gzip, bytes: [1, 2, 3]))
-        let reader = try #require(try SQLiteEventLog.openForReading(path: path))
-        #expect(try reader.blob(gpx.sha256) == gpx, "the first copy stays: blobs are never replaced")
-        #expect(try reader.blob(fit.sha256) == fit)
-        #expect(try reader.containsBlob(fit.sha256) && !reader.containsBlob(String(repeating: "0", count: 64)))
-        #expect(try reader.blobNames() == [gpx.sha256, fit.sha256].sorted())
-        #expect(try reader.blob(String(repeating: "0", count: 64)) == nil)
-    }
-
     @Test("a blob put inside a write that rolls back is gone with the events; UPDATE is refused")
     func transactional() throws {
         let path = directory.path("rollback.db")

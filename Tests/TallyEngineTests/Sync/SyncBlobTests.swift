@@ -42,7 +42,7 @@ struct SyncBlobTests {
     @Test("files pushed by one replica reach the shared log and another replica; a second sync moves nothing", arguments: SharedBackend.available)
     func filesTravel(backend: SharedBackend) throws {
         let shared = try backend.open(in: directory, now: clock.now)
-        let sharedFiles = try #require(shared as? BlobStore)
+        let sharedFiles: any BlobStore = shared
         let laptop = try Replica(directory, "laptop", clock: clock)
         let desktop = try Replica(directory, "desktop", clock: clock)
         let laptopFixtures = ["cerknicko-jezero.gpx", "fenix5-run.fit"]
