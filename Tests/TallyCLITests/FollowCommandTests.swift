@@ -13,8 +13,8 @@ final class Follower {
     init(_ tally: TallyRunner, _ arguments: [String], name: String = "follow") throws {
         outputPath = tally.directory.path("\(name).out")
         errorPath = tally.directory.path("\(name).err")
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.executableURL = TallyRunner.binary
         process.arguments = arguments
         process.environment = tally.environment
