@@ -98,10 +98,10 @@ release: deps
 test: deps
 	SWIFT='$(SWIFT)' ./scripts/test-all
 
-## bench: release build, then the performance table (docs/performance.md) on generated stores (cached in .build/bench; the first run generates them).
+## bench: release build, then the performance table on generated stores (cached in .build/bench; the first run generates them), written into docs/performance.md between its markers.
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
-	.build/release/tally-bench --tally .build/release/tally --cache .build/bench
+	.build/release/tally-bench --tally .build/release/tally --cache .build/bench --doc docs/performance.md
 
 ## bench-quick: the same measurements on smaller stores, in well under a minute.
 bench-quick: deps

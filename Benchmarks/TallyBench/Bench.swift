@@ -269,7 +269,11 @@ final class Bench {
         }
         rows += try syncRows(postgres: postgres?.makeDatabase)
         rows += try ActivityBench(bench: self, activities: profile.activities.count, points: profile.activities.points).rows()
-        print(Report(profile: profile, rows: rows).markdown())
+        let report = Report(profile: profile, rows: rows)
+        print(report.markdown())
+        if let document = options.document {
+            try report.replaceLatest(in: document)
+        }
     }
 
     /// Bytes of the tally binary as `make install` installs it: a stripped copy; 0 when `strip` is missing.

@@ -27,6 +27,23 @@ struct Report {
         return lines.joined(separator: "\n")
     }
 
+    /// The markers around the latest table in docs/performance.md.
+    static let begin = "<!-- latest make bench: begin -->"
+    static let end = "<!-- latest make bench: end -->"
+
+    /// Replaces what stands between the markers in `path` with this run's date and table, so the
+    /// document always shows one current table (older figures live in CHANGELOG.md). A file without
+    /// both markers is left as it is, and that is an error.
+    func replaceLatest(in path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard let start = text.range(of: Self.begin), let stop = text.range(of: Self.end), start.upperBound <= stop.lowerBound else {
+            throw BenchError("\(path) has no '\(Self.begin)' ... '\(Self.end)' section to replace")
+        }
+        let day = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let section = "\nMeasured \(day), `make bench`:\n\n" + markdown() + "\n\n"
+        try (text[..<start.upperBound] + section + text[stop.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     /// Seconds as milliseconds with one decimal.
     static func ms(_ seconds: Double) -> String {
         String(format: "%.1f ms", seconds * 1000)
@@ -42,5 +59,14 @@ struct Report {
         if value >= 1_000_000, value % 1_000_000 == 0 { return "\(value / 1_000_000)M" }
         if value >= 1000, value % 1000 == 0 { return "\(value / 1000)k" }
         return String(value)
+    }
+}
+
+/// A benchmark run that cannot go on, with what to do about it.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

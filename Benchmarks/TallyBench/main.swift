@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import TallyDomain
 
-/// `tally-bench [--quick | --smoke] [--scale] [--tally PATH] [--cache DIR] [--runs N]`
+/// `tally-bench [--quick | --smoke] [--scale] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
 ///
 /// `--scale` measures only the largest store (10M events; 1M with `--quick`).
 ///
@@ -39,6 +39,8 @@ struct Options {
     var cache = ".build/bench"
     /// Only the rows of the largest store.
     var scaleOnly = false
+    /// A Markdown file whose table between the `make bench` markers is replaced by this run's.
+    var document: String?
 
     /// Reads the command line; an unknown argument prints the usage and exits 64.
     init(_ arguments: [String]) {
@@ -50,6 +52,7 @@ struct Options {
             case "--scale": scaleOnly = true
             case "--tally": tally = rest.popFirst() ?? tally
             case "--cache": cache = rest.popFirst() ?? cache
+            case "--doc": document = rest.popFirst()
             case "--runs": if let runs = rest.popFirst().flatMap(Int.init), runs > 0 { profile.runs = runs }
             default:
                 FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
