@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// tally: licensed under the Apache License 2.0 (SPDX: Apache-2.0), see LICENSE.
 import PackageDescription
 
 /// Modules by responsibility, innermost first; every arrow points inward (docs/design/architecture.md):

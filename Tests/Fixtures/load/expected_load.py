@@ -4,7 +4,7 @@ independently of tally from the published formulas: Banister's TRIMP (Banister 1
 0.64 / 1.92 constants), Foster's session RPE (Foster et al. 2001) and the Coggan/TrainingPeaks
 Performance Manager (CTL 42 days, ATL 7 days, TSB = yesterday's CTL - yesterday's ATL).
 The heart rate and moving time of the Edge 810 ride come from python-fitparse
-(../activities/sensors.py: 154 bpm; session total_timer_time 4700.05 s). Run by hand; the output
+(../expected/sensors.py: 154 bpm; session total_timer_time 4700.05 s). Run by hand; the output
 is committed in the test."""
 import math
 from datetime import date, timedelta

@@ -5,7 +5,7 @@ import TallyTestSupport
 @testable import TallyInterchange
 
 /// Heart rate, cadence and power read from real files. The expected figures were computed by
-/// Tests/Fixtures/activities/sensors.py with python-fitparse (FIT) and Python's XML parser (TCX),
+/// Tests/Fixtures/expected/sensors.py with python-fitparse (FIT) and Python's XML parser (TCX),
 /// by the method of docs/guide/training.md, and are also compared with what the device itself
 /// wrote in the session message (within 1 bpm / 1 W).
 @Suite("sensor figures from real files")
