@@ -84,7 +84,7 @@ struct ReportCommandTests {
         #expect(svgs.count == 6 + routeIDs.count + Self.count("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"elev-", in: html))
         // The todo charts, from the history: on the last day 1 open of 3 live... the period ends in 2022.
         #expect(html.contains("id=\"burndown\"") && html.contains("id=\"done\""))
-        #expect(html.contains("Training load") && html.contains("keeps no training-load figures"))
+        #expect(html.contains("<section id=\"load\">") && html.contains("No activity up to this period") && !html.contains("id=\"load-chart\""), "no athlete settings and no effort: no load to draw")
         // Best efforts reuse `record bests`: its first running best appears in the table.
         let bests = tally.run("record", "bests", "--json").json
         #expect(bests != nil)
@@ -242,5 +242,29 @@ struct ReportCommandTests {
         let json = tally.run("--json", "report", "--html", file, "--from", "2026-11-01").json?.objectValue
         #expect(json?["path"]?.stringValue == file && json?["from"] == "2026-11-01" && json?["to"] == "2026-11-21")
         #expect(json?["seq"]?.intValue == 0 && json?["hash"]?.stringValue == LogHead.empty.hash)
+    }
+
+    @Test("training load: drawn from the activities' loads with the values `tally load` computes, else a sentence and no chart")
+    func trainingLoad() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let file = tally.directory.path("load.html")
+        // Heart rate and power files without athlete settings, and a record without effort: no load anywhere.
+        tally.run("record", "add", "Easy run", "--category", "running", "--duration", "40m", "--date", "2026-11-10")
+        #expect(tally.run("report", "--html", file, "--from", "2026-11-01").status == 0)
+        var html = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(html.contains("<section id=\"load\">") && html.contains("No activity up to this period") && !html.contains("id=\"load-chart\""))
+        // Two sessions with an effort: session RPE loads, and the chart names the same end values as `tally load`.
+        #expect(tally.run("record", "add", "Intervals", "--category", "running", "--duration", "50m", "--date", "2026-11-12", "--effort", "8").status == 0)
+        #expect(tally.run("record", "add", "Long ride", "--category", "cycling", "--duration", "2h", "--date", "2026-11-15", "--effort", "5").status == 0)
+        #expect(tally.run("report", "--html", file, "--from", "2026-11-01").status == 0)
+        html = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(html.contains("id=\"load-chart\"") && html.contains("<title id=\"load-chart-t\">Fitness, fatigue and form</title>"))
+        let days = tally.run("--json", "load", "--from", "2026-11-01", "--to", "2026-11-21").json?.objectValue?["days"]?.arrayValue ?? []
+        let last = try #require(days.last?.objectValue)
+        let fitness = try #require(last["fitness"]?.doubleValue)
+        let fatigue = try #require(last["fatigue"]?.doubleValue)
+        #expect(fitness > 0 && fatigue > 0)
+        #expect(html.contains("fitness \(Int(fitness.rounded()))") && html.contains("fatigue \(Int(fatigue.rounded()))"), "\(fitness) \(fatigue)")
+        try Self.validate(html: html, file: file, svgs: ReportTools.svgElements(html), in: tally)
     }
 }

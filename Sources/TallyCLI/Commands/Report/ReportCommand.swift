@@ -46,7 +46,8 @@ enum ReportCommand: CommandHandler {
         let todos = TodoReportProjection.run(changes: changes, period: period, on: state, now: anchor.now, zone: context.zone)
         // A file that cannot be read back leaves its activity without a route, not the report unwritten.
         let routes = training.tracked.map { ReportPage.Route(record: $0, line: try? TrackLoader.line(of: $0, in: log)) }
-        let page = ReportPage(training: training, todos: todos, routes: routes, position: anchor.position, zone: context.zone, byDistance: command.value("measure") == "distance")
+        var page = ReportPage(training: training, todos: todos, routes: routes, position: anchor.position, zone: context.zone, byDistance: command.value("measure") == "distance")
+        page.loadDays = TrainingLoad.series(TrainingLoad.loads(state, zone: context.zone).loads, from: period.first, through: period.last)
         try write(page.render(), to: file)
         if context.json {
             context.printJSON(.object([

@@ -31,6 +31,8 @@ struct ReportPage {
     var zone: Zone
     /// The calendar's shades measure distance instead of time (`--measure distance`).
     var byDistance = false
+    /// The fitness-fatigue model over the period's days (empty when nothing has a load).
+    var loadDays: [LoadDay] = []
 
     func render() -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -109,7 +111,12 @@ struct ReportPage {
     }
 
     private func load() -> String {
-        section("load", "Training load", "<p>Not shown: this version of tally keeps no training-load figures (acute and chronic load need a per-activity load it does not compute yet), and the report draws nothing it would have to invent.</p>\n")
+        guard loadDays.contains(where: { $0.load > 0 || $0.fitness >= 0.5 }) else {
+            return section("load", "Training load", "<p>No activity up to this period's end has a training load. A load needs heart rate and the athlete's heart rates (<code>tally athlete set</code>), power and an FTP, or an effort given with <code>record add --effort</code>; the report draws nothing it would have to invent.</p>\n")
+        }
+        let caption = "Fitness (42-day) and fatigue (7-day) load each day, and form (yesterday's fitness less fatigue). "
+            + "A day's load is the sum of its activities' TRIMP, TSS or session RPE; activities with none of these add nothing."
+        return section("load", "Training load", figure(TrainingCharts.load(loadDays), caption: caption))
     }
 
     private func routesSection() -> String {

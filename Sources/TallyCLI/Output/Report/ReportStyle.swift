@@ -19,7 +19,7 @@ enum ReportStyle {
     .start{fill:var(--bg);stroke:var(--fg);stroke-width:2}.finish{fill:var(--fg)}
     .elev{fill:var(--accent);fill-opacity:.25}.elevline{fill:none;stroke:var(--accent);stroke-width:1.5}
     .heat{fill:none;stroke:var(--heat);stroke-opacity:.35;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
-    .open{fill:none;stroke:var(--c1);stroke-width:2}.done{fill:none;stroke:var(--c2);stroke-width:2;stroke-dasharray:6 3}
+    .open{fill:none;stroke:var(--c1);stroke-width:2}.done{fill:none;stroke:var(--c2);stroke-width:2;stroke-dasharray:6 3}.form{fill:none;stroke:var(--c3);stroke-width:2;stroke-dasharray:1 3}
     .bar{fill:var(--c2)}.sheet{fill:var(--bg)}
     """
 

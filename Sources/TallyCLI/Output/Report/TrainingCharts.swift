@@ -147,4 +147,45 @@ enum TrainingCharts {
         }
         return svg + SVGChart.close
     }
+
+    /// Fitness (solid) and fatigue (dashed) each day of the period, and form (dotted) around a zero line,
+    /// on one axis from the lowest form to the highest fitness or fatigue; each line named at its end.
+    static func load(_ days: [LoadDay]) -> String {
+        let width = 640.0, height = 220.0, left = 40.0, right = 70.0, top = 10.0, bottom = 22.0
+        let chart = SVGChart(id: "load-chart", width: width, height: height)
+        let highest = days.map { max($0.fitness, $0.fatigue, $0.form) }.max() ?? 0
+        let lowest = min(0, days.map(\.form).min() ?? 0)
+        let upper = LinearScale.niceAxis(maximum: highest, ticks: 4)
+        let lower = lowest < 0 ? (LinearScale.niceAxis(maximum: -lowest, ticks: 2).top) : 0
+        let x = LinearScale(domain: 0 ... Double(max(days.count - 1, 1)), range: left ... width - right)
+        let y = LinearScale(domain: -lower ... upper.top, range: top ... height - bottom, flipped: true)
+        var desc = "Training load each day"
+        if let first = days.first, let last = days.last {
+            desc += " from \(first.date) to \(last.date); at the end fitness \(Markup.number(last.fitness.rounded())), "
+            desc += "fatigue \(Markup.number(last.fatigue.rounded())), form \(Markup.number(last.form.rounded()))"
+        }
+        var svg = chart.open(title: "Fitness, fatigue and form", desc: desc + ". The solid line is fitness, the dashed line fatigue, the dotted line form.")
+        var tick = -lower
+        while tick <= upper.top + upper.step / 2 {
+            svg += "<path class=\"grid\" d=\"M\(Markup.number(left)) \(Markup.number(y(tick)))H\(Markup.number(width - right))\"/>"
+            svg += SVGChart.label(Markup.number(tick), x: left - 4, y: y(tick) + 3, anchor: "end")
+            tick += upper.step
+        }
+        let fitness = days.enumerated().map { ChartPoint(x: x(Double($0.offset)), y: y($0.element.fitness)) }
+        let fatigue = days.enumerated().map { ChartPoint(x: x(Double($0.offset)), y: y($0.element.fatigue)) }
+        let form = days.enumerated().map { ChartPoint(x: x(Double($0.offset)), y: y($0.element.form)) }
+        svg += "<path class=\"open\" d=\"\(SVGPath.line(fitness))\"/>"
+        svg += "<path class=\"done\" d=\"\(SVGPath.line(fatigue))\"/>"
+        svg += "<path class=\"form\" d=\"\(SVGPath.line(form))\"/>"
+        if let day = days.last, let a = fitness.last, let b = fatigue.last, let c = form.last {
+            svg += SVGChart.label("fitness \(Markup.number(day.fitness.rounded()))", x: a.x + 4, y: a.y + 3)
+            svg += SVGChart.label("fatigue \(Markup.number(day.fatigue.rounded()))", x: b.x + 4, y: b.y + (abs(a.y - b.y) < 12 ? 13 : 3))
+            svg += SVGChart.label("form \(Markup.number(day.form.rounded()))", x: c.x + 4, y: c.y + (abs(c.y - b.y) < 12 ? 15 : 3))
+        }
+        if let first = days.first, let last = days.last {
+            svg += SVGChart.label(first.date.description, x: left, y: height - 6)
+            svg += SVGChart.label(last.date.description, x: width - right, y: height - 6, anchor: "end")
+        }
+        return svg + SVGChart.close
+    }
 }
