@@ -198,7 +198,7 @@ extension ItemTable {
         var offsets: [Int] = []
         offsets.reserveCapacity(total + 1)
         for position in 0..<total {
-            offsets.append(area.bytes.count)
+            offsets.append(area.count)
             if position >= baseCount {
                 // Borrowed in place: `self[position]` would copy the item (a retain per field).
                 appended[position - baseCount].write(to: &area)
@@ -208,7 +208,7 @@ extension ItemTable {
                 self[position].write(to: &area)
             }
         }
-        offsets.append(area.bytes.count)
+        offsets.append(area.count)
 
         writer.fixed32(total)
         counts.write(to: &writer)

@@ -4,7 +4,9 @@
 /// varint byte count followed by UTF-8, optionals a presence byte followed by the value.
 public struct BinaryWriter: Sendable {
     /// What has been written so far.
-    public var bytes: [UInt8] { storage }
+    @inlinable public var bytes: [UInt8] { storage }
+    /// How many bytes have been written (without handing out the buffer).
+    @inlinable public var count: Int { storage.count }
     /// The bytes, internal so that the inlinable writers below (called per value by other
     /// modules' encoders) can append to them.
     @usableFromInline var storage: [UInt8] = []
