@@ -267,4 +267,27 @@ struct ReportCommandTests {
         #expect(html.contains("fitness \(Int(fitness.rounded()))") && html.contains("fatigue \(Int(fatigue.rounded()))"), "\(fitness) \(fatigue)")
         try Self.validate(html: html, file: file, svgs: ReportTools.svgElements(html), in: tally)
     }
+
+    @Test("todos per project: a project counts its sub-projects' todos, then those without a project; none without projects")
+    func perProject() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let file = tally.directory.path("projects.html")
+        tally.run("add", "No project yet")
+        #expect(tally.run("report", "--html", file).status == 0)
+        #expect(!(try String(contentsOfFile: file, encoding: .utf8)).contains("Per project"))
+        tally.run("add", "Dig the bed", "--project", "home.garden", "--due", "2026-11-01")
+        tally.run("add", "Fix the gate", "--project", "home")
+        tally.run("add", "Call the <b>plumber</b>", "--project", "home.kitchen")
+        tally.run("done", "3")
+        #expect(tally.run("report", "--html", file).status == 0)
+        let html = try String(contentsOfFile: file, encoding: .utf8)
+        func row(_ name: String, _ open: Int, _ done: Int, _ overdue: Int) -> String {
+            "<tr><td><bdi>\(name)</bdi></td><td class=\"n\">\(open)</td><td class=\"n\">\(done)</td><td class=\"n\">\(overdue)</td></tr>"
+        }
+        #expect(html.contains("<h3>Per project</h3>"))
+        #expect(html.contains(row("home", 2, 1, 1)) && html.contains(row("home.garden", 1, 0, 1)) && html.contains(row("home.kitchen", 1, 0, 0)))
+        #expect(html.contains("<tr><td>(no project)</td><td class=\"n\">1</td><td class=\"n\">0</td><td class=\"n\">0</td></tr>"))
+        #expect(!html.contains("<b>plumber</b>"))
+        try Self.validate(html: html, file: file, svgs: ReportTools.svgElements(html), in: tally)
+    }
 }

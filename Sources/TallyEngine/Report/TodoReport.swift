@@ -1,7 +1,8 @@
 import TallyDomain
 import TallyEssentials
 
-/// The todo half of a report: open against done over the period, done per week, overdue now, per tag.
+/// The todo half of a report: open against done over the period, done per week, overdue now, per
+/// project and per tag.
 public struct TodoReport: Sendable, Equatable {
     /// Open and done (live) todos at the end of each day of the period.
     public struct Day: Sendable, Equatable {
@@ -25,6 +26,9 @@ public struct TodoReport: Sendable, Equatable {
     public var overdue: [Todo]
     /// Tags by name, then the untagged.
     public var tags: [Tag]
+    /// Projects by name, each counting its sub-projects' todos too (as `tally projects` does), then the
+    /// todos without a project; `tag` holds the project's dotted name.
+    public var projects: [Tag]
 }
 
 /// Folds the todo events of the log into the burndown, and reads the rest from the read model.
@@ -116,6 +120,8 @@ public enum TodoReportProjection {
         var overdue: [Todo] = []
         var tags: [String: TodoReport.Tag] = [:]
         var untagged = TodoReport.Tag(tag: nil, open: 0, done: 0, overdue: 0)
+        var projects: [String: TodoReport.Tag] = [:]
+        var noProject = TodoReport.Tag(tag: nil, open: 0, done: 0, overdue: 0)
         for todo in model.todos where !todo.deleted {
             let late = isOverdue(todo)
             if late { overdue.append(todo) }
@@ -125,10 +131,22 @@ public enum TodoReportProjection {
             }
             if todo.tags.isEmpty { count(&untagged) }
             for tag in Set(todo.tags) { count(&tags[tag, default: TodoReport.Tag(tag: tag, open: 0, done: 0, overdue: 0)]) }
+            if let project = todo.project {
+                // The project and every project above it: `home.garden` counts for `home` too.
+                var name = ""
+                for part in project.split(separator: ".") {
+                    name += name.isEmpty ? String(part) : "." + part
+                    count(&projects[name, default: TodoReport.Tag(tag: name, open: 0, done: 0, overdue: 0)])
+                }
+            } else {
+                count(&noProject)
+            }
         }
         overdue.sort { ($0.due?.sortInstant(in: zone) ?? 0, $0.number) < ($1.due?.sortInstant(in: zone) ?? 0, $1.number) }
         var tagRows = tags.keys.sorted().map { tags[$0]! }
         if untagged.open + untagged.done > 0 { tagRows.append(untagged) }
-        return TodoReport(days: days, donePerBucket: donePerBucket, overdue: overdue, tags: tagRows)
+        var projectRows = projects.keys.sorted().map { projects[$0]! }
+        if !projectRows.isEmpty, noProject.open + noProject.done > 0 { projectRows.append(noProject) }
+        return TodoReport(days: days, donePerBucket: donePerBucket, overdue: overdue, tags: tagRows, projects: projectRows)
     }
 }

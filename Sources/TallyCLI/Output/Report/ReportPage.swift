@@ -156,6 +156,14 @@ struct ReportPage {
             }
             body += "</tbody></table></div>\n"
         }
+        if !todos.projects.isEmpty {
+            body += "<h3>Per project</h3>\n"
+            body += "<div class=\"scroll\"><table><thead><tr><th>Project</th><th class=\"n\">Open</th><th class=\"n\">Done</th><th class=\"n\">Overdue</th></tr></thead><tbody>\n"
+            for project in todos.projects {
+                body += "<tr><td>\(project.tag.map(Self.user) ?? "(no project)")</td><td class=\"n\">\(project.open)</td><td class=\"n\">\(project.done)</td><td class=\"n\">\(project.overdue)</td></tr>\n"
+            }
+            body += "</tbody></table></div>\n"
+        }
         body += "<h3>Per tag</h3>\n"
         if todos.tags.isEmpty {
             body += "<p>No todos.</p>\n"
