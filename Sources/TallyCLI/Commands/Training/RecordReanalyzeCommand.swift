@@ -23,8 +23,8 @@ enum RecordReanalyzeCommand: CommandHandler {
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
-        let dispatcher = try context.dispatcher()
-        guard let blobs = dispatcher.log as? BlobStore else { preconditionFailure("the event log of this backend has no blob store") }
+        // Every store keeps the original files next to its log (the BlobStore port).
+        let (blobs, dispatcher) = try context.writing()
         let kept = KeptTrack(blobs: blobs, inflate: { bytes, limit in try Gzip.decompress(bytes, limit: limit) })
         let report = try RecordReanalysis(kept: kept).run(all: command.has("all"), dispatcher: dispatcher)
         let renderer = RecordRenderer(context: context)

@@ -13,9 +13,9 @@ enum TrainingDetail {
     static let speedCategories: Set<String> = ["cycling", "skiing", "snowboarding", "skating"]
 
     /// The detail of `record`, or nil when it has no track or its file is not stored.
-    static func compute(_ record: Record, state: ReadModel, log: EventLog, miles: Bool, zone: Zone) throws -> (ActivityDetail, AthleteSettings)? {
-        guard let track = record.track, let blobs = log as? BlobStore else { return nil }
-        let kept = KeptTrack(blobs: blobs, inflate: { bytes, limit in try Gzip.decompress(bytes, limit: limit) })
+    static func compute(_ record: Record, state: ReadModel, log: any EventStore, miles: Bool, zone: Zone) throws -> (ActivityDetail, AthleteSettings)? {
+        guard let track = record.track else { return nil }
+        let kept = KeptTrack(blobs: log, inflate: { bytes, limit in try Gzip.decompress(bytes, limit: limit) })
         guard case .success(let (_, activity)) = try kept.parsed(track) else { return nil }
         let settings = state.athlete.settings(on: LocalDate.containing(record.date, in: zone))
         return (ActivityDetail.compute(activity, category: record.category, settings: settings, splitMeters: miles ? mile : 1_000), settings)
