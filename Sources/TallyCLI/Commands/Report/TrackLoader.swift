@@ -1,7 +1,7 @@
 import TallyEngine
 import TallyDomain
 import TallyInterchange
-import TallyInterchange
+import TallyEssentials
 
 /// Why a route could not be drawn.
 enum ReportError: Error {
@@ -9,6 +9,8 @@ enum ReportError: Error {
     case noTrack(ref: String)
     /// The kept file is missing from the store or cannot be decoded.
     case trackUnreadable(ref: String, reason: String)
+    /// The kept file is there but no longer reads as an activity file.
+    case trackFile(ref: String, problem: ActivityFileProblem)
 
     func failure(catalog: Catalog) -> Failure {
         switch self {
@@ -16,33 +18,35 @@ enum ReportError: Error {
             Failure(exit: .failure, code: "no_track", message: catalog.text(.errorNoTrack, ["ref": ref]))
         case .trackUnreadable(let ref, let reason):
             Failure(exit: .ioError, code: "corrupt", message: catalog.text(.errorTrackUnreadable, ["ref": ref, "reason": reason]))
+        case .trackFile(let ref, let problem):
+            Failure(exit: .ioError, code: "corrupt", message: catalog.text(.errorTrackUnreadable, ["ref": ref, "reason": RecordImportCommand.reason(problem, catalog)]))
         }
     }
 }
 
-/// Reads a record's kept track file back from the blob store into the points a chart draws.
+/// Reads a record's kept track file back from the blob store into the points a chart draws, through
+/// `KeptTrack` (the reader `record show`'s detail and `record reanalyze` use).
 enum TrackLoader {
     /// The drawable points of the record's kept file; nil when it keeps none.
     static func line(of record: Record, in log: any EventStore) throws(ReportError) -> RouteLine? {
         guard let track = record.track else { return nil }
         let ref = String(record.number)
-        let blob: Blob?
+        let kept = KeptTrack(blobs: log, inflate: { bytes, limit in try Gzip.decompress(bytes, limit: limit) })
+        let parsed: Result<(format: String, activity: ParsedActivity), KeptTrack.Problem>
         do {
-            blob = try log.blob(track.sha256)
+            parsed = try kept.parsed(track)
         } catch {
-            throw .trackUnreadable(ref: ref, reason: "\(error)")
+            throw .trackUnreadable(ref: ref, reason: ErrorWords.text(error))
         }
-        guard let blob else { throw .trackUnreadable(ref: ref, reason: "the file \(track.sha256.prefix(16)) is not in the store") }
-        let bytes: [UInt8]
-        do {
-            bytes = blob.encoding == .gzip ? try Gzip.decompress(blob.bytes, limit: ActivityLimits.maxFileBytes) : blob.bytes
-        } catch {
-            throw .trackUnreadable(ref: ref, reason: "\(error)")
-        }
-        do {
-            return RouteLine(try ActivityFile.parse(bytes).activity.points)
-        } catch {
-            throw .trackUnreadable(ref: ref, reason: "\(error)")
+        switch parsed {
+        case .success(let (_, activity)):
+            return RouteLine(activity.points)
+        case .failure(.missing):
+            throw .trackUnreadable(ref: ref, reason: "the file \(track.sha256.prefix(16)) is not in the store")
+        case .failure(.damaged):
+            throw .trackUnreadable(ref: ref, reason: "the stored file \(track.sha256.prefix(16)) no longer matches its hash")
+        case .failure(.file(let problem)):
+            throw .trackFile(ref: ref, problem: problem)
         }
     }
 }
