@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import TallyEssentials
-import TallyEssentials
 import TallyDomain
 
 /// A foreign file that cannot be read at all (exit 65): where, and why.

