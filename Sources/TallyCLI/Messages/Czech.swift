@@ -731,6 +731,17 @@ extension Language {
             .periodMonths: .plural([.one: "měsíc", .few: "{count} měsíce", .other: "{count} měsíců"]),
             .periodYears: .plural([.one: "rok", .few: "{count} roky", .other: "{count} let"]),
             .periodWeekday: .text("pracovní den"),
+            // Files the way devices write them (multisport legs, GPX days, world-record filter)
+            .noticeRecordImportedWhole: .text("Záznam {number} obsahuje celý tento soubor, importovaný dřívější verzí; jeho další části se vedle něj nepřidaly. Rozdělí ho 'tally record reanalyze'."),
+            .activityEffortsDropped: .text("Vynecháno z nejlepších výkonů, rychlejší než světový rekord (chyba GPS nebo jízda zaznamenaná jako běh):"),
+            .activityEffortDroppedLine: .text("  {record}: {distance} za {time} ({category}; světový rekord je {record_time})"),
+            .reanalyzeSplit: .text("Záznam {number} obsahoval celý soubor s {parts} aktivitami: teď je první z nich, ostatní byly přidány."),
+            .fieldMultisport: .text("Multisport"),
+            .multisportLegLine: .text("úsek {index} z {count}: {legs}"),
+            .multisportTotal: .text("celkem {time}, {distance}"),
+            .fieldFilePart: .text("Ze souboru"),
+            .filePartDay: .text("den {index} z {count} (ostatní dny souboru jsou samostatné záznamy)"),
+            .recordLegName: .text("{name} (úsek {index}/{count})"),
         ]
     )
 }

@@ -653,6 +653,17 @@ extension Language {
             .periodMonths: .plural([.one: "month", .other: "{count} months"]),
             .periodYears: .plural([.one: "year", .other: "{count} years"]),
             .periodWeekday: .text("weekday"),
+            // Files the way devices write them (multisport legs, GPX days, world-record filter)
+            .noticeRecordImportedWhole: .text("Record {number} holds this whole file, imported by an earlier version; its other parts were not added beside it. 'tally record reanalyze' splits it."),
+            .activityEffortsDropped: .text("Left out of the best efforts, faster than the world record (a GPS error, or a ride recorded as a run):"),
+            .activityEffortDroppedLine: .text("  {record}: {distance} in {time} ({category}; the world record is {record_time})"),
+            .reanalyzeSplit: .text("Record {number} held a whole file of {parts} activities: it is now the first of them, the others were added."),
+            .fieldMultisport: .text("Multisport"),
+            .multisportLegLine: .text("leg {index} of {count}: {legs}"),
+            .multisportTotal: .text("{time} in all, {distance}"),
+            .fieldFilePart: .text("From its file"),
+            .filePartDay: .text("day {index} of {count} (the file's other days are records of their own)"),
+            .recordLegName: .text("{name} (leg {index}/{count})"),
         ]
     )
 }

@@ -659,4 +659,16 @@ enum MessageID: String, CaseIterable, Sendable {
     case periodMonths = "period.months"
     case periodYears = "period.years"
     case periodWeekday = "period.weekday"
+
+    // Files the way devices write them (multisport legs, GPX days, world-record filter)
+    case noticeRecordImportedWhole = "notice.record-imported-whole"
+    case activityEffortsDropped = "activity.efforts-dropped"
+    case activityEffortDroppedLine = "activity.effort-dropped-line"
+    case reanalyzeSplit = "reanalyze.split"
+    case fieldMultisport = "field.multisport"
+    case multisportLegLine = "multisport.leg-line"
+    case multisportTotal = "multisport.total"
+    case fieldFilePart = "field.file-part"
+    case filePartDay = "file-part.day"
+    case recordLegName = "record.leg-name"
 }

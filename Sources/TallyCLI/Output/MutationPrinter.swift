@@ -81,6 +81,7 @@ enum NoticeText {
         case .becameReady(let number, let title): catalog.text(.noticeBecameReady, ["number": String(number), "title": title])
         case .noLongerBlocks(let number, let dependents):
             catalog.text(.noticeNoLongerBlocks, ["number": String(number), "dependents": dependents.map(String.init).joined(separator: ", ")])
+        case .recordImportedWhole(let number): catalog.text(.noticeRecordImportedWhole, ["number": String(number)])
         }
     }
 }

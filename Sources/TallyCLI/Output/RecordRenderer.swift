@@ -30,10 +30,34 @@ struct RecordRenderer {
         record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? ""
     }
 
-    /// The name cell: deleted records say so in words, dimmed on a terminal.
+    /// The name cell: deleted records say so in words, dimmed on a terminal; a multisport leg
+    /// says which leg of its activity it is.
     func name(_ record: Record) -> String {
-        guard record.deleted else { return TerminalText.escaped(record.name) }
-        return Style(color: context.settings.color).dim(catalog.text(.recordDeletedName, ["name": record.name]))
+        var name = record.name
+        if let part = record.track?.part, part.kind == .leg {
+            name = catalog.text(.recordLegName, ["name": name, "index": String(part.index), "count": String(part.count)])
+        }
+        guard record.deleted else { return TerminalText.escaped(name) }
+        return Style(color: context.settings.color).dim(catalog.text(.recordDeletedName, ["name": name]))
+    }
+
+    /// The rows saying where a record's file put it: the legs of its multisport activity with
+    /// their total, or the day of a file of several days.
+    func partRows(_ record: Record, legs: [Record]) -> [(String, String)] {
+        guard let part = record.track?.part else { return [] }
+        switch part.kind {
+        case .day:
+            return [(catalog.text(.fieldFilePart), catalog.text(.filePartDay, ["index": String(part.index), "count": String(part.count)]))]
+        case .leg:
+            let shown = legs.filter { !$0.deleted || $0.id == record.id }
+            let list = shown.map { "\($0.number) \($0.category) \(ActivityDuration.format($0.durationSeconds))" }.joined(separator: ", ")
+            let seconds = shown.reduce(0) { $0 + $1.durationSeconds }
+            let meters = shown.reduce(0.0) { $0 + ($1.distanceMeters ?? 0) }
+            return [
+                (catalog.text(.fieldMultisport), catalog.text(.multisportLegLine, ["index": String(part.index), "count": String(part.count), "legs": list])),
+                ("", catalog.text(.multisportTotal, ["time": ActivityDuration.format(seconds), "distance": Distance.format(meters)])),
+            ]
+        }
     }
 
     /// The list table and its footer.
@@ -96,7 +120,7 @@ struct RecordRenderer {
     }
 
     /// The detail view of `record show`, ending with the record's history.
-    func detail(_ record: Record, history: [EventEnvelope]) -> String {
+    func detail(_ record: Record, history: [EventEnvelope], legs: [Record] = []) -> String {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(record.number)),
             (catalog.text(.fieldID), record.id),
@@ -121,7 +145,7 @@ struct RecordRenderer {
                 (catalog.text(.fieldMovingTime), ActivityDuration.format(max(track.movingSeconds, 1))),
                 (catalog.text(.fieldElevationGain), track.elevationGainMeters.map { "\(Int($0.rounded())) m" } ?? "-"),
                 (catalog.text(.fieldTrack), "\(track.format) sha256:\(track.sha256.prefix(16))"),
-            ] + sensorRows(track.sensors), at: 8)
+            ] + sensorRows(track.sensors) + partRows(record, legs: legs), at: 8)
         }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }

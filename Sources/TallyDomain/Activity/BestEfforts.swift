@@ -6,9 +6,13 @@ public enum BestEfforts {
     /// Distances in metres for cycling: 10, 20, 40 and 100 km.
     public static let cyclingDistances = [10_000, 20_000, 40_000, 100_000]
 
-    /// The distances that count for a category.
+    /// The distances that count for a category; none for a multisport file's transitions.
     public static func distances(category: String) -> [Int] {
-        category == "cycling" ? cyclingDistances : footDistances
+        switch category {
+        case "cycling": cyclingDistances
+        case "transition": []
+        default: footDistances
+        }
     }
 
     /// The men's world records on foot (World Athletics, November 2026), seconds: 400 m 43.03

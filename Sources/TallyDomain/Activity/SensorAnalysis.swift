@@ -16,8 +16,9 @@ import Darwin
 /// averaged, and the fourth root taken; it needs at least 30 seconds of power.
 public enum SensorAnalysis {
     /// The version of the analysis stored with each track (`TrackSummary.analysisVersion`): 1 is
-    /// what imports computed before sensors were read (no sensor figures); 2 adds them.
-    public static let version = 2
+    /// what imports computed before sensors were read (no sensor figures); 2 adds them; 3 makes a
+    /// file holding several activities several records (multisport legs, GPX days: `FileSplit`).
+    public static let version = 3
     /// Longest time (ms) a sample holds; a longer gap between two samples is a pause.
     public static let maxGap: Int64 = 60_000
     /// Window of the rolling average of normalised power, in seconds.

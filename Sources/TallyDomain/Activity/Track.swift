@@ -45,6 +45,10 @@ public struct ParsedActivity: Sendable, Equatable {
     public var localClock = false
     /// The file was cut short (a FIT file whose header promises more bytes): this is what it held.
     public var truncated = false
+    /// The FIT `session` messages, in file order (several in a multisport file: one per leg).
+    public var sessions: [ParsedSession] = []
+    /// The GPX tracks, in file order: where each begins in `points`, its name and type.
+    public var tracks: [ParsedTrack] = []
 
     public init(
         sport: String? = nil, name: String? = nil, deviceStart: Int64? = nil, deviceElapsedSeconds: Double? = nil,
@@ -60,6 +64,46 @@ public struct ParsedActivity: Sendable, Equatable {
         self.deviceAscentMeters = deviceAscentMeters
         self.points = points
     }
+}
+
+/// One FIT `session` message: a leg of a multisport activity, or the whole of any other.
+public struct ParsedSession: Sendable, Equatable {
+    /// ms since the Unix epoch; nil when the session names no start time.
+    public var start: Int64?
+    /// `fit:SPORT` or `fit:SPORT:SUB_SPORT`, mapped by `SportCategory`.
+    public var sport: String?
+    public var elapsedSeconds: Double?
+    public var timerSeconds: Double?
+    public var distanceMeters: Double?
+    public var ascentMeters: Double?
+
+    public init(start: Int64?, sport: String? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil, distanceMeters: Double? = nil, ascentMeters: Double? = nil) {
+        self.start = start
+        self.sport = sport
+        self.elapsedSeconds = elapsedSeconds
+        self.timerSeconds = timerSeconds
+        self.distanceMeters = distanceMeters
+        self.ascentMeters = ascentMeters
+    }
+
+    /// Most sessions kept per file (each is a few numbers; more than `FilePart.maxCount` legs refuse the file).
+    public static let maxSessions = 10_000
+}
+
+/// One GPX `trk`: the index of its first point in `ParsedActivity.points`, its `name` and `type`.
+public struct ParsedTrack: Sendable, Equatable {
+    public var firstPoint: Int
+    public var name: String?
+    public var sport: String?
+
+    public init(firstPoint: Int, name: String? = nil, sport: String? = nil) {
+        self.firstPoint = firstPoint
+        self.name = name
+        self.sport = sport
+    }
+
+    /// Most tracks kept per file.
+    public static let maxTracks = 100_000
 }
 
 /// Why a file could not become an activity (the import reports it and goes on).
@@ -130,6 +174,7 @@ extension ParsedActivity {
         for index in points.indices { points[index].time = points[index].time.map { $0 + ms } }
         for index in samples.indices { samples[index].time += ms }
         for index in laps.indices { laps[index].start += ms }
+        for index in sessions.indices { sessions[index].start = sessions[index].start.map { $0 + ms } }
         localClock = false
     }
 }

@@ -46,6 +46,10 @@ public enum Notice: Sendable, Equatable {
     case becameReady(number: Int, title: String)
     /// A deleted todo no longer blocks these (their numbers).
     case noLongerBlocks(number: Int, dependents: [Int])
+    // Files holding several activities (multisport legs, GPX days).
+    /// An earlier version imported this file as the one record `number`: the file's other parts
+    /// were not added beside it (`record reanalyze` splits it).
+    case recordImportedWhole(number: Int)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

@@ -33,13 +33,19 @@ extension Decider {
         case .deleteRecords(let refs):
             var seen: Set<String> = []
             for ref in refs {
-                let record = try ReferenceResolver.record(ref, in: state)
-                guard seen.insert(record.id).inserted else { continue }
-                builder.affected.append(record.id)
-                if record.deleted {
-                    builder.notices.append(.recordAlreadyDeleted(number: record.number))
-                } else {
-                    builder.append(.recordDeleted, to: record.id)
+                let named = try ReferenceResolver.record(ref, in: state)
+                // A leg of a multisport activity goes with its whole activity.
+                for record in state.legs(of: named) {
+                    guard seen.insert(record.id).inserted else { continue }
+                    if record.deleted {
+                        if record.id == named.id {
+                            builder.affected.append(record.id)
+                            builder.notices.append(.recordAlreadyDeleted(number: record.number))
+                        }
+                    } else {
+                        builder.affected.append(record.id)
+                        builder.append(.recordDeleted, to: record.id)
+                    }
                 }
             }
 

@@ -16,6 +16,12 @@ public struct ImportedRecord: Sendable, Equatable {
     /// The stream of an activity with a track file.
     public static func stream(sha256: String) -> String { NameUUID.make("track:" + sha256) }
 
+    /// The stream of one record of a file that holds several: the first keeps the file's own
+    /// stream (so a file imported whole by an earlier version and split later keeps its record).
+    public static func stream(sha256: String, part index: Int) -> String {
+        index <= 1 ? stream(sha256: sha256) : NameUUID.make("track:" + sha256 + "#part:\(index)")
+    }
+
     /// The stream of an export row without a track file.
     public static func stream(rowKey: String) -> String { NameUUID.make("activity:" + rowKey) }
 }
@@ -26,6 +32,7 @@ extension Decider {
     /// (an undone import imported again comes back).
     static func decideRecordImport(_ items: [ImportedRecord], state: ReadModel, into builder: inout DecisionBuilder) throws(DomainError) {
         var seen: Set<String> = []
+        var wholeNoticed: Set<String> = []
         for item in items {
             guard seen.insert(item.stream).inserted else {
                 builder.notices.append(.recordAlreadyImported(id: item.stream))
@@ -40,18 +47,29 @@ extension Decider {
                 }
                 continue
             }
+            // A later part of a file an earlier version imported whole: adding it would count the part twice.
+            if let track = item.fields.track, let part = track.part, part.index > 1,
+               let whole = state.record(id: ImportedRecord.stream(sha256: track.sha256)), whole.track?.part == nil {
+                if wholeNoticed.insert(whole.id).inserted { builder.notices.append(.recordImportedWhole(number: whole.number)) }
+                continue
+            }
             guard state.version(of: item.stream) == 0 else {
                 builder.notices.append(.recordAlreadyImported(id: item.stream))
                 continue
             }
-            var fields = item.fields
-            fields.name = try Validation.name(fields.name)
-            fields.category = try Validation.category(fields.category)
-            guard fields.durationSeconds > 0, fields.durationSeconds <= Validation.maxDurationSeconds else {
-                throw .invalid(.durationOutOfRange(seconds: fields.durationSeconds))
-            }
-            builder.append(.recordLogged(fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
-            builder.affected.append(item.stream)
+            try logImported(item, into: &builder)
         }
+    }
+
+    /// Logs one new imported activity (its name and category checked again).
+    static func logImported(_ item: ImportedRecord, into builder: inout DecisionBuilder) throws(DomainError) {
+        var fields = item.fields
+        fields.name = try Validation.name(fields.name)
+        fields.category = try Validation.category(fields.category)
+        guard fields.durationSeconds > 0, fields.durationSeconds <= Validation.maxDurationSeconds else {
+            throw .invalid(.durationOutOfRange(seconds: fields.durationSeconds))
+        }
+        builder.append(.recordLogged(fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
+        builder.affected.append(item.stream)
     }
 }

@@ -9,9 +9,19 @@ extension Decider {
                 return (todo.id, todo.deleted, .todoRestored, .notDeleted(number: todo.number))
             }
         case .restoreRecords(let refs):
-            try restore(refs, into: &builder) { ref throws(DomainError) in
-                let record = try ReferenceResolver.record(ref, in: state)
-                return (record.id, record.deleted, .recordRestored, .recordNotDeleted(number: record.number))
+            // A leg of a multisport activity comes back with its whole activity (the deleted legs).
+            var seen: Set<String> = []
+            for ref in refs {
+                let named = try ReferenceResolver.record(ref, in: state)
+                for record in state.legs(of: named) where seen.insert(record.id).inserted {
+                    if record.deleted {
+                        builder.affected.append(record.id)
+                        builder.append(.recordRestored, to: record.id)
+                    } else if record.id == named.id {
+                        builder.affected.append(record.id)
+                        builder.notices.append(.recordNotDeleted(number: record.number))
+                    }
+                }
             }
         default:
             preconditionFailure("not a restore command: \(command)")

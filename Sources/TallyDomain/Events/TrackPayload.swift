@@ -7,6 +7,8 @@ import TallyEssentials
 /// Tracks analysed with sensors (analysis version 2) add `"analysis": 2` and, when the file had
 /// any, `"sensors": {"averageHeartRate","maxHeartRate","averageCadence","averagePower","normalizedPower"}`
 /// (each key only when known); a track without them is analysis 1 without sensor figures.
+/// A record that is one of several from its file (analysis 3) adds `"part": {"index","count","kind"}`
+/// (`kind` `leg` or `day`); without it the file is one record.
 public enum TrackPayload {
     /// Formats an imported track may have.
     public static let formats: Set<String> = ["gpx", "tcx", "fit"]
@@ -21,6 +23,9 @@ public enum TrackPayload {
         ]
         if track.analysisVersion != 1 { object["analysis"] = .int(Int64(track.analysisVersion)) }
         if let sensors = track.sensors { object["sensors"] = .object(encode(sensors)) }
+        if let part = track.part {
+            object["part"] = .object(["index": .int(Int64(part.index)), "count": .int(Int64(part.count)), "kind": .string(part.kind.rawValue)])
+        }
         return object
     }
 
@@ -94,9 +99,16 @@ public enum TrackPayload {
             guard let members = value.objectValue, let read = decodeSensors(members) else { return nil }
             sensors = read.isEmpty ? nil : read
         }
+        var part: FilePart?
+        if let value = object["part"], !value.isNull {
+            guard let members = value.objectValue, let index = members["index"]?.intValue, let count = members["count"]?.intValue,
+                  let whole = Int(exactly: index), let total = Int(exactly: count),
+                  let kind = members["kind"]?.stringValue.flatMap(FilePart.Kind.init(rawValue:)) else { return nil }
+            part = FilePart(index: whole, count: total, kind: kind)
+        }
         return TrackSummary(
             sha256: sha, format: format, movingSeconds: movingSeconds, elevationGainMeters: gain, bestEfforts: efforts,
-            sensors: sensors, analysisVersion: analysis
+            sensors: sensors, analysisVersion: analysis, part: part
         )
     }
 
@@ -104,6 +116,9 @@ public enum TrackPayload {
     static func sensorProblem(_ track: TrackSummary) -> String? {
         guard (1...maxAnalysisVersion).contains(track.analysisVersion) else {
             return "field 'track.analysis' is not between 1 and \(maxAnalysisVersion)"
+        }
+        if let part = track.part, !part.isValid {
+            return "field 'track.part' is not an index from 1 to a count of 2 to \(FilePart.maxCount)"
         }
         guard let sensors = track.sensors else { return nil }
         for (key, path) in sensorKeys {

@@ -31,10 +31,13 @@ public struct TrackSummary: Sendable, Equatable, Hashable {
     /// Which analysis computed these figures (`SensorAnalysis.version`); 1 for tracks stored
     /// before the analysis had a version.
     public var analysisVersion: Int
+    /// Which record of its file this is, when the file holds several activities (the legs of a
+    /// multisport file, the days of a GPX file); nil when the file is one record.
+    public var part: FilePart?
 
     public init(
         sha256: String, format: String, movingSeconds: Int, elevationGainMeters: Double? = nil, bestEfforts: [TrackEffort] = [],
-        sensors: SensorSummary? = nil, analysisVersion: Int = 1
+        sensors: SensorSummary? = nil, analysisVersion: Int = 1, part: FilePart? = nil
     ) {
         self.sha256 = sha256
         self.format = format
@@ -43,5 +46,38 @@ public struct TrackSummary: Sendable, Equatable, Hashable {
         self.bestEfforts = bestEfforts
         self.sensors = sensors
         self.analysisVersion = analysisVersion
+        self.part = part
+    }
+}
+
+/// One record of a file that holds several: its place among them and why the file was split.
+public struct FilePart: Sendable, Equatable, Hashable {
+    /// Why a file becomes several records.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A leg of a multisport activity (a FIT session): the legs are one activity, shown,
+        /// deleted and restored together.
+        case leg
+        /// A day of a GPX file with tracks on different days: each day is an activity of its own.
+        case day
+    }
+
+    /// 1-based position in the file, in time order.
+    public var index: Int
+    /// How many records the file became.
+    public var count: Int
+    public var kind: Kind
+
+    public init(index: Int, count: Int, kind: Kind) {
+        self.index = index
+        self.count = count
+        self.kind = kind
+    }
+
+    /// Most records one file becomes (legs or days); a file with more sessions or days is refused.
+    public static let maxCount = 100
+
+    /// True when index and count are possible: 1 ≤ index ≤ count ≤ `maxCount`, count ≥ 2.
+    public var isValid: Bool {
+        (2...Self.maxCount).contains(count) && (1...count).contains(index)
     }
 }

@@ -2,7 +2,7 @@
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 8
+    public static let version = 9
 
     /// Folds one event into the model.
     ///

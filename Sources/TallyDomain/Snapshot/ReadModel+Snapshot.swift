@@ -207,7 +207,8 @@ extension Record {
 
 extension TrackSummary {
     /// The hash and format as strings, moving seconds, the gain as IEEE 754 bits, then each effort's
-    /// metres and seconds' bits; then the analysis version and the optional sensor figures (format 8).
+    /// metres and seconds' bits; then the analysis version and the optional sensor figures (format 8), then the optional file part
+    /// (index, count, kind; format 10).
     func write(to writer: inout BinaryWriter) {
         writer.string(sha256)
         writer.string(format)
@@ -222,6 +223,11 @@ extension TrackSummary {
             for (_, path) in TrackPayload.sensorKeys {
                 writer.optional(sensors[keyPath: path]) { $0.count($1) }
             }
+        }
+        writer.optional(part) { writer, part in
+            writer.count(part.index)
+            writer.count(part.count)
+            writer.string(part.kind.rawValue)
         }
     }
 
@@ -245,9 +251,17 @@ extension TrackSummary {
             }
             sensors = read
         }
+        var part: FilePart?
+        if try reader.bool() {
+            let index = try reader.natural()
+            let count = try reader.natural()
+            let raw = try reader.string()
+            guard let kind = FilePart.Kind(rawValue: raw) else { throw reader.failure("unknown file part '\(raw)'") }
+            part = FilePart(index: index, count: count, kind: kind)
+        }
         self.init(
             sha256: sha256, format: format, movingSeconds: moving, elevationGainMeters: gain, bestEfforts: efforts,
-            sensors: sensors, analysisVersion: analysis
+            sensors: sensors, analysisVersion: analysis, part: part
         )
     }
 }

@@ -126,7 +126,7 @@ extension TrackSummary {
         guard bestEfforts.count <= 64 else { return "its track has too many best efforts" }
         let effortsInRange = bestEfforts.allSatisfy { (1 ... 1_000_000_000).contains($0.meters) && SnapshotLimits.magnitude($0.seconds, "") == nil }
         guard effortsInRange else { return "a best effort of its track is out of range" }
-        return TrackPayload.sensorProblem(self) == nil ? nil : "its track's analysis or sensor figures are out of range"
+        return TrackPayload.sensorProblem(self) == nil ? nil : "its track's analysis, sensor figures or file part are out of range"
     }
 }
 

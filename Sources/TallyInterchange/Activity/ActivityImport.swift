@@ -15,6 +15,21 @@ public struct ActivitySkip: Sendable, Equatable {
     public var problem: ActivityFileProblem
 }
 
+/// Stretches of a record left out of its best efforts: faster than the world record for their
+/// distance (a GPS error, a ride recorded as a run).
+public struct DroppedEfforts: Sendable, Equatable {
+    /// The record's stream.
+    public var stream: String
+    public var category: String
+    public var efforts: [TrackEffort]
+
+    public init(stream: String, category: String, efforts: [TrackEffort]) {
+        self.stream = stream
+        self.category = category
+        self.efforts = efforts
+    }
+}
+
 /// What `record import` did.
 public struct ActivityImportReport: Sendable {
     /// Records logged by this import (restored ones included), in import order.
@@ -24,6 +39,8 @@ public struct ActivityImportReport: Sendable {
     public var skipped: [ActivitySkip] = []
     /// Files imported with a warning: cut short, what they held was imported.
     public var cutShort: [String] = []
+    /// Per imported record, the efforts left out for beating the world record.
+    public var droppedEfforts: [DroppedEfforts] = []
     /// Bytes of files read (as stored on disk) and the files read.
     public var bytesRead = 0
     public var filesRead = 0
@@ -77,7 +94,7 @@ public struct ActivityImport {
             for job in jobs {
                 switch job {
                 case .track(let path, let folder):
-                    if let item = try track(path, folder: folder, name: nil, category: nil, source: path, report: &report, total: total) {
+                    for item in try track(path, folder: folder, name: nil, category: nil, source: path, report: &report, total: total) {
                         items.append(item)
                         sources[item.stream] = sources[item.stream] ?? path
                     }
@@ -96,6 +113,8 @@ public struct ActivityImport {
             return decision
         })
         report.imported = outcome.decision.affected.compactMap { outcome.state.record(id: $0) }
+        let logged = Set(outcome.decision.affected)
+        report.droppedEfforts = report.droppedEfforts.filter { logged.contains($0.stream) }
         report.outcome = outcome
         return report
     }
@@ -157,9 +176,10 @@ public struct ActivityImport {
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
-    /// Reads, decompresses, hashes and measures one track file, keeping the original as a blob.
-    private func track(_ path: String, folder: String?, shown: String? = nil, readSource: String? = nil, name: String?, category: String?, source: String, report: inout ActivityImportReport, total: Int) throws -> ImportedRecord? {
-        guard let stored = read(path, folder: folder, shown: shown ?? path, source: readSource ?? source, report: &report) else { return nil }
+    /// Reads, decompresses, hashes and measures one track file, keeping the original as a blob:
+    /// its record, or its records when it holds several activities (`FileSplit`).
+    private func track(_ path: String, folder: String?, shown: String? = nil, readSource: String? = nil, name: String?, category: String?, source: String, report: inout ActivityImportReport, total: Int) throws -> [ImportedRecord] {
+        guard let stored = read(path, folder: folder, shown: shown ?? path, source: readSource ?? source, report: &report) else { return [] }
         report.bytesRead += stored.count
         report.filesRead += 1
         try progress(report.bytesRead, total)
@@ -170,23 +190,25 @@ public struct ActivityImport {
                 content = try inflate(stored, ActivityLimits.maxFileBytes)
             } catch {
                 report.skipped.append(ActivitySkip(source: source, problem: .corrupt("the gzip data cannot be read (\(ErrorWords.text(error)))")))
-                return nil
+                return []
             }
         } else {
             content = stored
         }
-        let fields: RecordFields
+        let reading: FileReading
         do {
-            let summary = try ActivityFile.summarizeReporting(content, name: name, category: category, zone: zone)
-            fields = summary.fields
-            if summary.truncated { report.cutShort.append(source) }
+            reading = try ActivityFile.read(content, name: name, category: category, zone: zone)
+            if reading.truncated { report.cutShort.append(source) }
         } catch {
             report.skipped.append(ActivitySkip(source: source, problem: error))
-            return nil
+            return []
         }
-        guard let track = fields.track else { return nil }
-        try blobs.putBlob(Blob(sha256: track.sha256, encoding: gzipped ? .gzip : .identity, bytes: stored))
-        return ImportedRecord(stream: ImportedRecord.stream(sha256: track.sha256), fields: fields)
+        guard let sha256 = reading.records.first?.fields.track?.sha256 else { return [] }
+        try blobs.putBlob(Blob(sha256: sha256, encoding: gzipped ? .gzip : .identity, bytes: stored))
+        for record in reading.records where !record.dropped.isEmpty {
+            report.droppedEfforts.append(DroppedEfforts(stream: record.stream, category: record.fields.category, efforts: record.dropped))
+        }
+        return reading.records.map { ImportedRecord(stream: $0.stream, fields: $0.fields) }
     }
 
     /// The rows of a Strava or Garmin CSV: each with its track file when it names one, else from the row's figures.
@@ -215,8 +237,9 @@ public struct ActivityImport {
                 // The row names a file inside the export folder; it never leads out of it.
                 let trackPath = PathText.appending(folder, file)
                 let contained = file.hasPrefix("/") ? file : trackPath
-                if var item = try track(contained, folder: folder, shown: file, readSource: source, name: row.name, category: category, source: trackPath, report: &report, total: total) {
-                    item.fields.note = note ?? item.fields.note
+                // The note goes to the file's first record (a multisport file's first leg).
+                for (index, var item) in try track(contained, folder: folder, shown: file, readSource: source, name: row.name, category: category, source: trackPath, report: &report, total: total).enumerated() {
+                    if index == 0 { item.fields.note = note ?? item.fields.note }
                     result.append((item, trackPath))
                 }
                 continue

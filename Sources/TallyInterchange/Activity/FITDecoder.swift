@@ -77,6 +77,7 @@ public enum FITDecoder {
         for index in state.activity.points.indices { state.activity.points[index].time = state.activity.points[index].time.map(move) }
         for index in state.activity.samples.indices { state.activity.samples[index].time = move(state.activity.samples[index].time) }
         for index in state.activity.laps.indices { state.activity.laps[index].start = move(state.activity.laps[index].start) }
+        for index in state.activity.sessions.indices { state.activity.sessions[index].start = state.activity.sessions[index].start.map(move) }
         state.activity.localClock = true
     }
 
@@ -208,12 +209,21 @@ public enum FITDecoder {
             if let name = string(bytes, field: 3, definition, start: start), !name.isEmpty { state.activity.name = name }
         case 18:
             state.sawSessionOrRecord = true
-            if let sport = unsigned(5) { state.activity.sport = "fit:\(sport)" }
+            // The sport with its sub-sport when the file names one (`fit:4:14`, indoor rowing).
+            let sport = unsigned(5).map { sport in unsigned(6).map { "fit:\(sport):\($0)" } ?? "fit:\(sport)" }
+            if let sport { state.activity.sport = sport }
+            var session = ParsedSession(start: nil, sport: sport)
             if let start = unsigned(2) {
                 let seconds = try dateTime(start, field: "session start_time")
                 if seconds < firstAbsolute { state.sawRelative = true }
                 state.activity.deviceStart = min(state.activity.deviceStart ?? .max, instant(seconds))
+                session.start = instant(seconds)
             }
+            session.elapsedSeconds = unsigned(7).map { Double($0) / 1000 }
+            session.timerSeconds = unsigned(8).map { Double($0) / 1000 }
+            session.distanceMeters = unsigned(9).map { Double($0) / 100 }
+            session.ascentMeters = unsigned(22).map { Double($0) }
+            if state.activity.sessions.count < ParsedSession.maxSessions { state.activity.sessions.append(session) }
             if let elapsed = unsigned(7) { state.activity.deviceElapsedSeconds = (state.activity.deviceElapsedSeconds ?? 0) + Double(elapsed) / 1000 }
             if let timer = unsigned(8) { state.activity.deviceTimerSeconds = (state.activity.deviceTimerSeconds ?? 0) + Double(timer) / 1000 }
             if let distance = unsigned(9) { state.activity.deviceDistanceMeters = (state.activity.deviceDistanceMeters ?? 0) + Double(distance) / 100 }

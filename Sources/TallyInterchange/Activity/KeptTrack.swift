@@ -41,8 +41,8 @@ public struct KeptTrack {
         return .success(bytes)
     }
 
-    /// The track's file parsed again.
-    public func parsed(_ track: TrackSummary) throws -> Result<(format: String, activity: ParsedActivity), Problem> {
+    /// The whole of the track's file parsed again.
+    public func whole(_ track: TrackSummary) throws -> Result<(format: String, activity: ParsedActivity), Problem> {
         switch try content(track) {
         case .failure(let problem): return .failure(problem)
         case .success(let bytes):
@@ -54,17 +54,68 @@ public struct KeptTrack {
         }
     }
 
+    /// The record's own part of its file parsed again: the whole file, or the leg or day the
+    /// track is (`FileSplit`).
+    public func parsed(_ track: TrackSummary) throws -> Result<(format: String, activity: ParsedActivity), Problem> {
+        switch try whole(track) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let (format, activity)):
+            guard let part = track.part else { return .success((format, activity)) }
+            do {
+                let parts = try FileSplit.parts(activity)
+                guard parts.count == part.count, let piece = parts.dropFirst(part.index - 1).first else {
+                    return .failure(.file(.impossible("the file now holds \(parts.count) records; this is record \(part.index) of \(part.count)")))
+                }
+                return .success((format, piece.activity))
+            } catch {
+                return .failure(.file(error))
+            }
+        }
+    }
+
+    /// What today's analysis makes of a record's file.
+    public enum Analysis: Sendable {
+        /// The record's track summary, computed again (its own leg or day when it is one).
+        case summary(TrackSummary, dropped: [TrackEffort])
+        /// The record holds a whole file that today is several records (a multisport file, a GPX
+        /// file of several days, imported by an earlier version): the records it becomes, the first
+        /// keeping the record's stream. Dates follow the record's (an edited date moves them all).
+        case split([FileRecord])
+    }
+
     /// Today's analysis of a record's file: the track summary `record import` would compute now,
-    /// in the record's own category.
-    public func analysis(of record: Record) throws -> Result<TrackSummary, Problem> {
+    /// in the record's own category, or the records the file becomes when it is several.
+    public func analysis(of record: Record) throws -> Result<Analysis, Problem> {
         guard let track = record.track else { return .failure(.missing) }
-        switch try parsed(track) {
+        switch try whole(track) {
         case .failure(let problem): return .failure(problem)
         case .success(let (format, activity)):
             do {
-                let fields = try ActivityFile.fields(activity, format: format, sha256: track.sha256, name: record.name, category: record.category)
-                guard let fresh = fields.track else { return .failure(.missing) }
-                return .success(fresh)
+                let parts = try FileSplit.parts(activity)
+                if let part = track.part {
+                    guard parts.count == part.count, let piece = parts.dropFirst(part.index - 1).first else {
+                        return .failure(.file(.impossible("the file now holds \(parts.count) records; this is record \(part.index) of \(part.count)")))
+                    }
+                    let fresh = try ActivityFile.record(piece.activity, format: format, sha256: track.sha256, name: record.name, category: record.category, part: piece.part)
+                    guard let summary = fresh.fields.track else { return .failure(.missing) }
+                    return .success(.summary(summary, dropped: fresh.dropped))
+                }
+                if parts.count == 1 {
+                    let fresh = try ActivityFile.record(activity, format: format, sha256: track.sha256, name: record.name, category: record.category, part: nil)
+                    guard let summary = fresh.fields.track else { return .failure(.missing) }
+                    return .success(.summary(summary, dropped: fresh.dropped))
+                }
+                // The whole file's start as read today (no time zone applied) against the record's date:
+                // the shift an import's zone (or the user's edit) put on it, given to every part.
+                let whole = try? ActivityFile.record(activity, format: format, sha256: track.sha256, name: nil, category: nil, part: nil)
+                let shift = whole.map { record.date &- $0.fields.date } ?? 0
+                var records: [FileRecord] = []
+                for piece in parts {
+                    var fresh = try ActivityFile.record(piece.activity, format: format, sha256: track.sha256, name: record.name, category: record.category, part: piece.part)
+                    fresh.fields.date = fresh.fields.date &+ shift
+                    records.append(fresh)
+                }
+                return .success(.split(records))
             } catch {
                 return .failure(.file(error))
             }
@@ -80,6 +131,10 @@ public struct ReanalysisReport: Sendable {
     public var unchanged = 0
     /// Records whose file could not be read again, with why.
     public var skipped: [(record: Record, problem: KeptTrack.Problem)] = []
+    /// Records that held a whole file of several activities, by number, with how many records it became.
+    public var split: [(number: Int, parts: Int)] = []
+    /// Per record read again, the efforts left out for beating the world record.
+    public var droppedEfforts: [DroppedEfforts] = []
     public var outcome: CommandOutcome?
 }
 
@@ -104,8 +159,17 @@ public struct RecordReanalysis {
                 switch try kept.analysis(of: record) {
                 case .failure(let problem):
                     report.skipped.append((record, problem))
-                case .success(let fresh):
+                case .success(.summary(let fresh, let dropped)):
+                    if !dropped.isEmpty { report.droppedEfforts.append(DroppedEfforts(stream: record.id, category: record.category, efforts: dropped)) }
                     if fresh == track { report.unchanged += 1 } else { items.append(RecordAnalysis(stream: record.id, track: fresh)) }
+                case .success(.split(let parts)):
+                    guard let first = parts.first, let track = first.fields.track else { continue }
+                    let others = parts.dropFirst().map { ImportedRecord(stream: $0.stream, fields: $0.fields) }
+                    items.append(RecordAnalysis(stream: record.id, track: track, split: RecordSplit(first: first.fields, others: others)))
+                    report.split.append((record.number, parts.count))
+                    for part in parts where !part.dropped.isEmpty {
+                        report.droppedEfforts.append(DroppedEfforts(stream: part.stream, category: part.fields.category, efforts: part.dropped))
+                    }
                 }
             }
             return try Decider.decide(.reanalyzeRecords(items), state: state, context: context)

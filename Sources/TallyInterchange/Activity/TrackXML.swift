@@ -25,6 +25,9 @@ public enum TrackXML {
                 path.append(name)
                 text = ""
                 if name == "trkseg" { segmentStart = true }
+                if name == "trk", activity.tracks.count < ParsedTrack.maxTracks {
+                    activity.tracks.append(ParsedTrack(firstPoint: activity.points.count))
+                }
                 if name == "trkpt" {
                     guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init) else {
                         throw ActivityFileProblem.corrupt("a trkpt without a numeric lat and lon")
@@ -40,9 +43,13 @@ public enum TrackXML {
                 case ("trkpt", "ele"): point?.elevation = Double(trimmed(text))
                 case ("trkpt", "time"): point?.time = Timestamp.parse(trimmed(text))
                 // A file of several tracks is named after its first.
-                case ("trk", "name"): if activity.name == nil { activity.name = trimmed(text) }
+                case ("trk", "name"):
+                    if activity.name == nil { activity.name = trimmed(text) }
+                    if !activity.tracks.isEmpty, !trimmed(text).isEmpty { activity.tracks[activity.tracks.count - 1].name = trimmed(text) }
                 case ("metadata", "name"), ("gpx", "name"): metadataName = trimmed(text)
-                case ("trk", "type"): if activity.sport == nil { activity.sport = trimmed(text) }
+                case ("trk", "type"):
+                    if activity.sport == nil { activity.sport = trimmed(text) }
+                    if !activity.tracks.isEmpty { activity.tracks[activity.tracks.count - 1].sport = trimmed(text) }
                 default: break
                 }
                 if point != nil, let channel = sensorChannel(name) {

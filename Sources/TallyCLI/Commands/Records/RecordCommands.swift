@@ -122,13 +122,17 @@ enum RecordShowCommand: CommandHandler {
         let history = try log.events(inStream: record.id).filter { Replayer.includes($0, bound: bound) }
         let miles = command.has("miles")
         let detail = try TrainingDetail.compute(record, state: state, log: log, miles: miles, zone: context.zone)
+        let legs = state.legs(of: record)
         if context.json {
-            context.printJSON(.object([
+            var object: JSONObject = [
                 "record": JSONShapes.record(record), "history": .array(history.map(JSONShapes.event)),
                 "detail": detail.map { TrainingDetail.json($0.0, miles: miles) } ?? .null,
-            ]))
+            ]
+            // The legs of its multisport activity, in order (null when it is no leg).
+            object["multisport"] = record.track?.part?.kind == .leg ? .array(legs.map(JSONShapes.record)) : .null
+            context.printJSON(.object(object))
         } else {
-            var text = RecordRenderer(context: context).detail(record, history: history)
+            var text = RecordRenderer(context: context).detail(record, history: history, legs: legs)
             if let (computed, _) = detail {
                 let sections = TrainingDetail.text(computed, record: record, miles: miles, context: context)
                 if !sections.isEmpty { text += "\n\n" + sections }

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import TallyEngine
 import TallyDomain
+import TallyEssentials
 import TallyInterchange
 import TallyArguments
 
@@ -65,6 +66,7 @@ enum RecordImportCommand: CommandHandler {
                 "skipped": .array(report.skipped.map { .object(["source": .string($0.source), "reason": .string(reason($0.problem, english))]) }),
                 "filesRead": .int(Int64(report.filesRead)),
                 "bytesRead": .int(Int64(report.bytesRead)),
+                "droppedEfforts": droppedJSON(report.droppedEfforts, state: report.outcome?.state),
             ]))
             return
         }
@@ -79,12 +81,49 @@ enum RecordImportCommand: CommandHandler {
         if !report.alreadyPresent.isEmpty {
             context.console.line(catalog.plural(.activityAlreadyPresent, count: report.alreadyPresent.count))
         }
+        for notice in report.outcome?.decision.notices ?? [] {
+            if case .recordImportedWhole = notice { context.console.line(NoticeText.text(notice, catalog)) }
+        }
+        printDropped(report.droppedEfforts, state: report.outcome?.state, context)
         if !report.skipped.isEmpty {
             context.console.line(catalog.plural(.activitySkipped, count: report.skipped.count))
             for skip in report.skipped {
                 context.console.line(catalog.text(.activitySkipLine, ["source": skip.source, "reason": reason(skip.problem, catalog)]))
             }
         }
+    }
+
+    /// Says which stretches were left out of the best efforts for beating the world record.
+    static func printDropped(_ dropped: [DroppedEfforts], state: ReadModel?, _ context: CLIContext) {
+        guard !dropped.isEmpty else { return }
+        let catalog = context.catalog
+        let renderer = RecordRenderer(context: context)
+        context.console.line(catalog.text(.activityEffortsDropped))
+        for item in dropped {
+            let label = state?.record(id: item.stream).map(renderer.label) ?? String(item.stream.prefix(8))
+            for effort in item.efforts {
+                context.console.line(catalog.text(.activityEffortDroppedLine, [
+                    "record": label, "distance": RecordBestsCommand.label(effort.meters, catalog), "time": RecordBestsCommand.time(effort.seconds),
+                    "category": item.category, "record_time": BestEfforts.footWorldRecords[effort.meters].map(RecordBestsCommand.time) ?? "-",
+                ]))
+            }
+        }
+    }
+
+    /// `[{"id","number","category","meters","seconds","worldRecordSeconds"}]`, one per effort left out.
+    static func droppedJSON(_ dropped: [DroppedEfforts], state: ReadModel?) -> JSON {
+        var items: [JSON] = []
+        for item in dropped {
+            let number: JSON = state?.record(id: item.stream).map { .int(Int64($0.number)) } ?? .null
+            for effort in item.efforts {
+                let world: JSON = BestEfforts.footWorldRecords[effort.meters].map { .double($0) } ?? .null
+                items.append(.object([
+                    "id": .string(item.stream), "number": number, "category": .string(item.category),
+                    "meters": .int(Int64(effort.meters)), "seconds": .double(effort.seconds), "worldRecordSeconds": world,
+                ]))
+            }
+        }
+        return .array(items)
     }
 
     /// Words for why a file was skipped.

@@ -11,6 +11,8 @@ enum RecordReanalyzeCommand: CommandHandler {
         discussion: """
             Every imported record whose figures come from an older analysis is read again from its original file \
             (kept by 'record import'): heart rate, cadence and power, moving time, elevation gain and best efforts. \
+            A record that holds a whole multisport file, or a GPX file of several days, is split into one record \
+            per leg or day, the first keeping its number. \
             The new figures are appended as events, all in one command: one 'tally undo' takes them back. A record \
             whose file is not stored is listed and left as it is.
             """,
@@ -33,6 +35,8 @@ enum RecordReanalyzeCommand: CommandHandler {
                 "analysisVersion": .int(Int64(SensorAnalysis.version)),
                 "analyzed": .array(report.analyzed.map(JSONShapes.record)),
                 "unchanged": .int(Int64(report.unchanged)),
+                "split": .array(report.split.map { .object(["number": .int(Int64($0.number)), "records": .int(Int64($0.parts))]) }),
+                "droppedEfforts": RecordImportCommand.droppedJSON(report.droppedEfforts, state: report.outcome?.state),
                 "skipped": .array(report.skipped.map { skip in
                     .object(["number": .int(Int64(skip.record.number)), "id": .string(skip.record.id), "reason": .string(reason(skip.problem, english))])
                 }),
@@ -47,6 +51,10 @@ enum RecordReanalyzeCommand: CommandHandler {
             context.console.line(catalog.plural(.reanalyzeDone, count: report.analyzed.count, ["version": version]))
         }
         if report.unchanged > 0 { context.console.line(catalog.plural(.reanalyzeUnchanged, count: report.unchanged)) }
+        for split in report.split {
+            context.console.line(catalog.text(.reanalyzeSplit, ["number": String(split.number), "parts": String(split.parts)]))
+        }
+        RecordImportCommand.printDropped(report.droppedEfforts, state: report.outcome?.state, context)
         for skip in report.skipped {
             context.console.line(catalog.text(.activitySkipLine, ["source": renderer.label(skip.record), "reason": reason(skip.problem, catalog)]))
         }
