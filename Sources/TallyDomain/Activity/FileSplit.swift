@@ -31,6 +31,15 @@ public enum FileSplit {
         // Stable: two sessions of the same start keep their file order.
         sessions = sessions.enumerated().sorted { ($0.element.start ?? 0, $0.offset) < ($1.element.start ?? 0, $1.offset) }.map(\.element)
         guard sessions.count >= 2 else { return [(parsed, nil)] }
+        // The legs of one activity last at most 7 days together (checked before they are added up past it).
+        var total = 0.0
+        for session in sessions {
+            guard let seconds = session.elapsedSeconds else { continue }
+            total += seconds.isFinite ? max(seconds, 0) : .infinity
+            guard total <= Double(Validation.maxDurationSeconds) else {
+                throw .impossible("its sessions last \(total.isFinite ? String(Int(total)) : "endless") s together, longer than 7 days")
+            }
+        }
         let starts = sessions.map { $0.start ?? 0 }
         var pieces = sessions.map { session in
             var leg = ParsedActivity(

@@ -55,7 +55,8 @@ def analyse(samples):
     return dict(averageHeartRate=avg(1), maxHeartRate=max(hrs) if hrs else None, averageCadence=avg(2),
                 averagePower=avg(3), normalizedPower=np_, samples=len(samples))
 
-for path in sys.argv[1:]:
+if __name__ == '__main__':
+  for path in sys.argv[1:]:
     print(path, analyse(fit_samples(path) if path.endswith('.fit') else tcx_samples(path)))
 
 def zones(samples, key, bounds):
