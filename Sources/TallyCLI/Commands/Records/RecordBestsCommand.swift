@@ -72,11 +72,12 @@ enum RecordBestsCommand: CommandHandler {
 
     /// `4:05.3` under an hour, `1:02:03` above: the effort's time to the tenth under ten minutes.
     static func time(_ seconds: Double) -> String {
-        let whole = Int(seconds)
         if seconds < 600 {
-            let tenths = Int(((seconds - Double(whole)) * 10).rounded())
+            // Rounded to the tenth first, so 131.96 s is 2:12, not 2:11.
+            let all = Int((seconds * 10).rounded())
+            let (whole, tenths) = (all / 10, all % 10)
             let (m, s) = (whole / 60, whole % 60)
-            return "\(m):" + (s < 10 ? "0" : "") + "\(s)" + (tenths > 0 && tenths < 10 ? ".\(tenths)" : "")
+            return "\(m):" + (s < 10 ? "0" : "") + "\(s)" + (tenths > 0 ? ".\(tenths)" : "")
         }
         let rounded = Int(seconds.rounded())
         let (h, m, s) = (rounded / 3600, rounded / 60 % 60, rounded % 60)

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+@testable import TallyEssentials
+
+/// Multisport files end to end on the built binary: one record per leg shown, deleted, restored and
+/// undone together; a file imported whole by an earlier version split by `record reanalyze`; efforts
+/// faster than the world record named at import.
+@Suite("multisport and multi-day files, end to end")
+struct MultisportCommandTests {
+    static let fixture = PackageFiles.url("Tests/Fixtures/activities/fenix2-multisport.fit").path
+
+    @Test("a multisport file is seven legs: listed and shown as one activity, deleted and restored together, one undo step")
+    func legs() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let imported = tally.run("record", "import", Self.fixture)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("Imported 7 activities"))
+        #expect(tally.eventCount == 7)
+        let list = tally.run("record", "list").stdout
+        #expect(list.contains("Multisport: Running (leg 3/7)"))
+        #expect(list.contains("7 records, 6:50:17, 69.83 km"))
+        let show = tally.run("record", "show", "3").stdout
+        #expect(show.contains("Multisport      leg 3 of 7: 1 other 3:15:38, 2 transition 5:35, 3 running 38:15, 4 transition 0:04, 5 running 1:52:44, 6 transition 4:30, 7 cycling 53:31\n"))
+        #expect(show.contains("                6:50:17 in all, 69.83 km\n"))
+        let json = try #require(tally.run("record", "show", "7", "--json").json?.objectValue)
+        #expect(json["multisport"]?.arrayValue?.count == 7)
+        #expect(json["record"]?.objectValue?["track"]?.objectValue?["part"] == .object(["index": .int(7), "count": .int(7), "kind": .string("leg")]))
+        // Deleting one leg deletes the activity; one undo brings it all back.
+        let delete = tally.run("record", "delete", "5")
+        #expect(delete.status == 0)
+        #expect(delete.stdout.split(separator: "\n").count == 7)
+        #expect(tally.run("record", "list").stdout.hasPrefix("No records."))
+        #expect(tally.run("undo").status == 0)
+        #expect(tally.run("record", "list").stdout.contains("7 records"))
+        #expect(tally.run("record", "delete", "1").status == 0)
+        #expect(tally.run("record", "restore", "6").stdout.split(separator: "\n").count == 7)
+        // Importing again adds nothing; bests come from the legs of their own category.
+        let again = tally.run("record", "import", Self.fixture)
+        #expect(again.stdout.contains("7 activities were imported before; skipped."))
+        let bests = tally.run("--json", "record", "bests").json?.objectValue?["bests"]?.arrayValue ?? []
+        let categories = bests.compactMap { $0.objectValue?["category"]?.stringValue }
+        #expect(Set(categories) == ["other", "running", "cycling"])
+        #expect(tally.run("verify").status == 0)
+    }
+
+    /// The export of a log holding this file as one record, the way versions before the split stored it.
+    static func wholeExport(_ tally: TallyRunner) throws -> String {
+        let first = TallyRunner(now: "2026-11-20T12:00:00Z")
+        first.run("record", "import", Self.fixture)
+        var lines: [String] = []
+        for line in first.run("export").stdout.split(separator: "\n") {
+            guard case .object(var object)? = try? JSON.parse(String(line)) else { continue }
+            if object["blob"] != nil { lines.append(String(line)); continue }
+            guard object["type"] == "record.logged", case .object(var data)? = object["data"], case .object(var track)? = data["track"],
+                  track["part"]?.objectValue?["index"] == .int(1) else { continue }
+            track["part"] = nil
+            track["analysis"] = .int(2)
+            data["track"] = .object(track)
+            data["name"] = "Race"
+            data["category"] = "running"
+            data["durationSeconds"] = .int(24_626)
+            data["note"] = "a good day"
+            object["data"] = .object(data)
+            lines.append(JSON.object(object).serialized())
+        }
+        let path = tally.directory.path("whole.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("a file imported whole before is not added again beside itself; record reanalyze splits it openly, one undo step, nothing lost")
+    func splitOld() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        #expect(tally.run("import", try Self.wholeExport(tally)).status == 0)
+        #expect(tally.eventCount == 1)
+        let imported = tally.run("record", "import", Self.fixture)
+        #expect(imported.stdout.contains("Record 1 holds this whole file, imported by an earlier version; its other parts were not added beside it. 'tally record reanalyze' splits it.\n"))
+        #expect(tally.eventCount == 1)
+        let split = tally.run("record", "reanalyze")
+        #expect(split.status == 0, "\(split.stderr)")
+        #expect(split.stdout.contains("Record 1 held a whole file of 7 activities: it is now the first of them, the others were added.\n"))
+        #expect(tally.eventCount == 8)
+        let list = tally.run("record", "list").stdout
+        #expect(list.contains("7 records, 6:50:17, 69.83 km"))
+        let first = tally.run("record", "show", "1").stdout
+        #expect(first.contains("Name            Race: Other\n"))
+        #expect(first.contains("Note            a good day\n"))
+        #expect(first.contains("Multisport      leg 1 of 7"))
+        #expect(tally.run("record", "show", "2").stdout.contains("Name            Race: Transition\n"))
+        // Nothing more to do; importing the file finds every leg present.
+        #expect(tally.run("record", "reanalyze").stdout.hasPrefix("No record needed a new analysis"))
+        #expect(tally.run("record", "import", Self.fixture).stdout.contains("7 activities were imported before; skipped."))
+        // One undo takes the split back: the one record as it was.
+        #expect(tally.run("undo").status == 0)
+        let back = tally.run("record", "list").stdout
+        #expect(back.contains("1 record, 6:50:26"))
+        #expect(tally.run("record", "show", "1").stdout.contains("Name            Race\n"))
+        #expect(tally.run("verify").status == 0)
+    }
+
+    @Test("an effort faster than the world record is left out of the best efforts and named at import")
+    func worldRecord() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let path = tally.directory.path("fast.gpx")
+        try SyntheticTrack.gpx(SyntheticTrack.line(speed: 11.9, seconds: 200), name: "Car").write(toFile: path, atomically: true, encoding: .utf8)
+        let result = tally.run("record", "import", path)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Left out of the best efforts, faster than the world record (a GPS error, or a ride recorded as a run):\n"))
+        #expect(result.stdout.contains("  1: Car: 400 m in 0:33.6 (running; the world record is 0:43)\n"))
+        #expect(result.stdout.contains("  1: Car: 1 km in 1:24 (running; the world record is 2:12)\n"))
+        #expect(tally.run("record", "bests").stdout.contains("No best efforts") || !tally.run("record", "bests").stdout.contains("Car"))
+        let again = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let json = try #require(again.run("--json", "record", "import", path).json?.objectValue?["droppedEfforts"]?.arrayValue)
+        #expect(json.first?.objectValue?["meters"] == .int(400))
+        #expect(json.first?.objectValue?["worldRecordSeconds"] == .double(43.03))
+        #expect(json.first?.objectValue?["number"] == .int(1))
+    }
+}
