@@ -7,7 +7,7 @@ import TallyTestSupport
 /// Multisport files end to end on the built binary: one record per leg shown, deleted, restored and
 /// undone together; a file imported whole by an earlier version split by `record reanalyze`; efforts
 /// faster than the world record named at import.
-@Suite("multisport and multi-day files, end to end")
+@Suite("multisport and multi-day files, end to end", .tags(.postgresql))
 struct MultisportCommandTests {
     static let fixture = PackageFiles.url("Tests/Fixtures/activities/fenix2-multisport.fit").path
 
@@ -43,6 +43,14 @@ struct MultisportCommandTests {
         let categories = bests.compactMap { $0.objectValue?["category"]?.stringValue }
         #expect(Set(categories) == ["other", "running", "cycling"])
         #expect(tally.run("verify").status == 0)
+        // Export and import keep the legs and their group.
+        let path = tally.directory.path("all.jsonl")
+        #expect(tally.run("export", "--output", path).status == 0)
+        let other = TallyRunner(now: "2026-11-22T12:00:00Z")
+        #expect(other.run("import", path).status == 0)
+        #expect(other.run("record", "show", "3").stdout.contains("Multisport      leg 3 of 7: "))
+        #expect(other.run("record", "delete", "2").stdout.split(separator: "\n").count == 7)
+        #expect(other.run("verify").status == 0)
     }
 
     /// The export of a log holding this file as one record, the way versions before the split stored it.
@@ -97,6 +105,33 @@ struct MultisportCommandTests {
         let back = tally.run("record", "list").stdout
         #expect(back.contains("1 record, 6:50:26"))
         #expect(tally.run("record", "show", "1").stdout.contains("Name            Race\n"))
+        #expect(tally.run("verify").status == 0)
+    }
+
+    @Test("a GPX file of a three-day hike is three records, each a day of its own (deleted one by one)")
+    func gpxDays() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let day: Int64 = 86_400_000
+        var points: [TrackPoint] = []
+        var text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">"
+        for number in 0..<3 {
+            points = SyntheticTrack.line(start: 1_700_000_000_000 + Int64(number) * day, speed: 1.2, seconds: 3_600)
+            text += "<trk><name>Stage \(number + 1)</name><type>hiking</type><trkseg>"
+            for point in points {
+                text += "<trkpt lat=\"\(point.latitude + Double(number) * 0.05)\" lon=\"\(point.longitude)\"><time>\(Timestamp.format(point.time ?? 0))</time></trkpt>"
+            }
+            text += "</trkseg></trk>"
+        }
+        let path = tally.directory.path("hike.gpx")
+        try (text + "</gpx>").write(toFile: path, atomically: true, encoding: .utf8)
+        let result = tally.run("record", "import", path)
+        #expect(result.stdout.hasPrefix("Imported 3 activities"), "\(result.stdout)\(result.stderr)")
+        let list = tally.run("record", "list").stdout
+        #expect(list.contains("Stage 1") && list.contains("Stage 2") && list.contains("Stage 3") && !list.contains("(leg"))
+        #expect(tally.run("record", "show", "2").stdout.contains("From its file   day 2 of 3 (the file's other days are records of their own)\n"))
+        #expect(tally.run("record", "delete", "2").stdout.split(separator: "\n").count == 1)
+        #expect(tally.run("record", "list").stdout.contains("2 records"))
+        #expect(tally.run("record", "import", path).stdout.contains("2 activities were imported before; skipped."))
         #expect(tally.run("verify").status == 0)
     }
 
