@@ -322,12 +322,22 @@ public enum ActivityFileInvariant {
     /// every door shares, whose event survives the export form unchanged and which a snapshot can
     /// hold; otherwise what broke. A trap is the other way to fail, and fails the run by itself.
     public static func violation(_ bytes: [UInt8]) -> String? {
-        let fields: RecordFields
+        let records: [FileRecord]
         do {
-            fields = try ActivityFile.summarize(bytes)
+            records = try ActivityFile.read(bytes).records
         } catch {
             return nil
         }
+        // Every record the file becomes (each leg or day), not only the first.
+        guard (1...FilePart.maxCount).contains(records.count) else { return "accepted as \(records.count) records" }
+        for record in records {
+            if let problem = violation(record.fields) { return problem }
+        }
+        return nil
+    }
+
+    /// What breaks when `fields` is stored, exported and folded; nil when nothing does.
+    static func violation(_ fields: RecordFields) -> String? {
         let event = DomainEvent.recordLogged(fields)
         do {
             try EventRules.checkPayload(event)
