@@ -36,6 +36,15 @@ struct MultisportCommandTests {
         #expect(tally.run("record", "list").stdout.contains("7 records"))
         #expect(tally.run("record", "delete", "1").status == 0)
         #expect(tally.run("record", "restore", "6").stdout.split(separator: "\n").count == 7)
+        // A new date for one leg moves the whole activity (one undo step); a new name is the leg's own.
+        let moved = tally.run("record", "edit", "3", "--date", "2015-08-30 10:36")
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(tally.run("record", "show", "7").stdout.contains("Date            2015-08-30 13:11\n"))
+        #expect(tally.run("record", "show", "1").stdout.contains("Date            2015-08-30 07:14\n"))
+        #expect(tally.run("undo").status == 0)
+        #expect(tally.run("record", "show", "7").stdout.contains("Date            2015-08-29 13:11\n"))
+        #expect(tally.run("record", "edit", "3", "--name", "Hill run").status == 0)
+        #expect(tally.run("record", "list").stdout.contains("Multisport: Running (leg 5/7)"))
         // Importing again adds nothing; bests come from the legs of their own category.
         let again = tally.run("record", "import", Self.fixture)
         #expect(again.stdout.contains("7 activities were imported before; skipped."))

@@ -29,6 +29,19 @@ extension Decider {
             } else {
                 builder.append(.recordEdited(changes), to: record.id)
             }
+            // A new date of one leg of a multisport activity moves its other legs by as much (the
+            // activity stays whole); every other change is the leg's own.
+            if let date = changes.date {
+                let (shift, overflow) = date.subtractingReportingOverflow(record.date)
+                for leg in state.legs(of: record) where leg.id != record.id && !leg.deleted && !overflow {
+                    let (moved, past) = leg.date.addingReportingOverflow(shift)
+                    guard !past, Timestamp.supportedRange.contains(moved) else {
+                        throw .invalid(.outsideLimits(reason: "moving leg \(leg.number) with it would put it outside the years 0001-9999"))
+                    }
+                    builder.append(.recordEdited(RecordChanges(date: moved)), to: leg.id)
+                    builder.affected.append(leg.id)
+                }
+            }
 
         case .deleteRecords(let refs):
             var seen: Set<String> = []
