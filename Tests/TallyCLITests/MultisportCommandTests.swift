@@ -44,13 +44,17 @@ struct MultisportCommandTests {
         #expect(tally.run("undo").status == 0)
         #expect(tally.run("record", "show", "7").stdout.contains("Date            2015-08-29 13:11\n"))
         #expect(tally.run("record", "edit", "3", "--name", "Hill run").status == 0)
+        // A leg's category edited by hand stays through a reanalysis of every record.
+        #expect(tally.run("record", "edit", "1", "--category", "swimming").status == 0)
+        #expect(tally.run("record", "reanalyze", "--all").status == 0)
+        #expect(tally.run("record", "show", "1").stdout.contains("Category        swimming\n"))
         #expect(tally.run("record", "list").stdout.contains("Multisport: Running (leg 5/7)"))
         // Importing again adds nothing; bests come from the legs of their own category.
         let again = tally.run("record", "import", Self.fixture)
         #expect(again.stdout.contains("7 activities were imported before; skipped."))
         let bests = tally.run("--json", "record", "bests").json?.objectValue?["bests"]?.arrayValue ?? []
         let categories = bests.compactMap { $0.objectValue?["category"]?.stringValue }
-        #expect(Set(categories) == ["other", "running", "cycling"])
+        #expect(Set(categories) == ["swimming", "running", "cycling"])
         #expect(tally.run("verify").status == 0)
         // Export and import keep the legs and their group.
         let path = tally.directory.path("all.jsonl")

@@ -51,7 +51,8 @@ public enum ActivityFile {
         let sha = SHA256.hex(SHA256.digest(bytes))
         var records: [FileRecord] = []
         for (piece, part) in try FileSplit.parts(parsed) {
-            records.append(try record(piece, format: format, sha256: sha, name: name, category: category, part: part))
+            // A CSV's category names the whole file, not its legs: each leg takes its own sport's.
+            records.append(try record(piece, format: format, sha256: sha, name: name, category: part?.kind == .leg ? nil : category, part: part))
         }
         return FileReading(records: records, truncated: parsed.truncated)
     }
@@ -82,11 +83,11 @@ public enum ActivityFile {
     /// One record of a file (`part` says which when the file holds several), with the efforts
     /// left out for beating the world record.
     ///
-    /// A leg's category is its own sport's (a CSV's category names the whole file, not its legs),
-    /// and its name the file's (or the CSV's) with the leg's sport: `Race: Swimming`. A day keeps
-    /// its track's name, or the CSV's with the day: `Alps (day 2 of 3)`.
+    /// `category` overrides the sport's (a record's own category when it is read again); a leg's
+    /// name is the file's (or the CSV's) with the leg's sport: `Race: Swimming`. A day keeps its
+    /// track's name, or the CSV's with the day: `Alps (day 2 of 3)`.
     public static func record(_ parsed: ParsedActivity, format: String, sha256: String, name: String?, category: String?, part: FilePart?) throws(ActivityFileProblem) -> FileRecord {
-        let category = part?.kind == .leg ? SportCategory.category(parsed.sport) : category ?? SportCategory.category(parsed.sport)
+        let category = category ?? SportCategory.category(parsed.sport)
         let profile = TrackGeometry.profile(parsed.points, category: category)
         let hasTrack = profile.meters.count >= 2
         guard let start = parsed.deviceStart ?? (hasTrack ? profile.start : nil) else { throw .noTimestamps }

@@ -111,7 +111,9 @@ public struct KeptTrack {
                 let shift = whole.map { record.date &- $0.fields.date } ?? 0
                 var records: [FileRecord] = []
                 for piece in parts {
-                    var fresh = try ActivityFile.record(piece.activity, format: format, sha256: track.sha256, name: record.name, category: record.category, part: piece.part)
+                    // The whole record's category is not its legs' (each takes its sport's); a day keeps it.
+                    let category = piece.part?.kind == .leg ? nil : record.category
+                    var fresh = try ActivityFile.record(piece.activity, format: format, sha256: track.sha256, name: record.name, category: category, part: piece.part)
                     fresh.fields.date = fresh.fields.date &+ shift
                     records.append(fresh)
                 }
