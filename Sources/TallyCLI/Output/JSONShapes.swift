@@ -53,6 +53,7 @@ enum JSONShapes {
             "track": record.track.map { .object(TrackPayload.encode($0)) } ?? .null,
         ]
         if let effort = record.effort { shape["effort"] = .int(Int64(effort)) }
+        shape["gear"] = record.gear.map { .string($0) } ?? .null
         return .object(shape)
     }
 

@@ -96,7 +96,7 @@ struct RecordRenderer {
     }
 
     /// The detail view of `record show`, ending with the record's history.
-    func detail(_ record: Record, history: [EventEnvelope]) -> String {
+    func detail(_ record: Record, history: [EventEnvelope], gearNames: [String: String] = [:]) -> String {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(record.number)),
             (catalog.text(.fieldID), record.id),
@@ -110,6 +110,7 @@ struct RecordRenderer {
             (catalog.text(.fieldNote), record.note.map(TerminalText.escapedKeepingLines) ?? "-"),
         ]
         if let effort = record.effort { rows.append((catalog.text(.fieldEffort), "\(effort)/10")) }
+        if let gear = record.gear { rows.append((catalog.text(.columnGear), TerminalText.escaped(gearNames[gear] ?? String(gear.prefix(8))))) }
         rows += [
             (catalog.text(.fieldSource), record.source.rawValue),
             (catalog.text(.fieldStatus), catalog.text(record.deleted ? .statusDeleted : .statusActive)),
@@ -127,7 +128,7 @@ struct RecordRenderer {
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
         lines.append("")
         lines.append(Style(color: context.settings.color).bold(catalog.text(.fieldHistory)))
-        let describer = EventDescriber(catalog: catalog, zone: context.zone)
+        let describer = EventDescriber(catalog: catalog, zone: context.zone, gearNames: gearNames)
         for event in history {
             lines.append("  " + describer.historyLine(event))
         }

@@ -50,6 +50,7 @@ extension Decider {
             guard fields.durationSeconds > 0, fields.durationSeconds <= Validation.maxDurationSeconds else {
                 throw .invalid(.durationOutOfRange(seconds: fields.durationSeconds))
             }
+            if fields.gear == nil { fields.gear = state.gear.defaultGear(for: fields.category)?.id }
             builder.append(.recordLogged(fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
             builder.affected.append(item.stream)
         }
