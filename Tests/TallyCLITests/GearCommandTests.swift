@@ -89,8 +89,8 @@ struct GearCommandTests {
             (["record", "edit", "1", "--category", "walking"], 1,
              "Error: Gear 'Pegasus 40' is for running, not walking: name gear of walking with --gear, or give --no-gear.\n"),
             (["gear", "add", "X", "--category", "running", "--retire-at", "500m"], 65,
-             "Error: Outside the limits: a gear's retirement distance is not between 1 km and 100,000 km.\n"),
-            (["gear", "add", "--category", "running"], 65, "Error: The name is empty.\n"),
+             "Error: Nothing was changed: a value is outside tally's limits (a gear's retirement distance is not between 1 km and 100,000 km).\n"),
+            (["gear", "add", " ", "--category", "running"], 65, "Error: The name is empty.\n"),
         ]
         for (arguments, status, stderr) in cases {
             let result = tally.run(arguments)

@@ -120,6 +120,7 @@ extension Decider {
 
     /// `--retire-at`: a DISTANCE from 1 km to 100,000 km.
     private static func retireDistance(_ raw: String) throws(DomainError) -> Double {
+        guard raw.utf8.count <= 40 else { throw .invalid(.outsideLimits(reason: GearLimits.retireProblem(.infinity)!)) }
         let meters: Double
         do {
             meters = try Distance.parse(raw)
