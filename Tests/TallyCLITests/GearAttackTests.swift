@@ -125,3 +125,47 @@ struct GearAttackTests {
         #expect(tally.run("verify").status == 0)
     }
 }
+
+/// Hostile goal values and imported goal events.
+@Suite("goals under attack")
+struct GoalAttackTests {
+    @Test("targets that are not in range or not values exit 64 or 65; nothing is appended", arguments: [
+        ["--distance", ""], ["--distance", "-5km"], ["--distance", "1e400km"], ["--distance", "nan km"], ["--distance", String(repeating: "9", count: 50_000) + "km"],
+        ["--time", "0s"], ["--time", "99999999h"], ["--time", "\u{0}"], ["--count", "1e3"], ["--count", "٣"], ["--count", String(repeating: "1", count: 50_000)],
+        ["--count", "3", "--from", "10000-01-01"], ["--count", "3", "--from", "2099-01-01"], ["--count", "3", "--category", String(repeating: "a", count: 40)],
+    ])
+    func targets(_ options: [String]) throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let result = tally.run(["goal", "set", "--per", "week"] + options)
+        #expect(result.status == 65 || result.status == 64, "\(options.map { $0.prefix(20) }): \(result.stderr.prefix(200))")
+        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.count < 500)
+        #expect(tally.eventCount == 0)
+    }
+
+    @Test("imported goal events past the limits or of the wrong shape are refused")
+    func importedEvents() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("goal", "set", "--per", "week", "--distance", "40km")
+        guard case .object(let line) = try JSON.parse(String(tally.run("export").stdout.split(separator: "\n")[0])), case .object(let data)? = line["data"] else {
+            Issue.record("no exported goal event")
+            return
+        }
+        let hostile: [(String, JSON?)] = [
+            ("target", .double(-1)), ("target", .double(1e300)), ("target", .string("40km")), ("per", .string("fortnight")),
+            ("metric", .string("calories")), ("category", .string("Bad!")), ("from", .string("2026-02-30")), ("from", nil), ("target", nil),
+        ]
+        for (key, value) in hostile {
+            let other = TallyRunner(now: "2026-11-21T12:00:00Z")
+            var event = line
+            var payload = data
+            payload[key] = value
+            event["data"] = .object(payload)
+            event["hash"] = nil
+            let path = other.directory.path("hostile.jsonl")
+            try (JSON.object(event).serialized() + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let result = other.run("import", path)
+            #expect(result.status == 65, "\(key) = \(String(describing: value)) was imported")
+            #expect(other.eventCount <= 0)
+        }
+    }
+}

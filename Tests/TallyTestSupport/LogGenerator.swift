@@ -11,7 +11,7 @@ public struct LogGenerator {
         "todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored",
         "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
         "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
-        "gear.added", "gear.changed", "gear.defaulted",
+        "gear.added", "gear.changed", "gear.defaulted", "goal.set", "goal.removed",
     ]
 
     private var random: SeededRandom
@@ -64,6 +64,11 @@ public struct LogGenerator {
         (0..<count).map { gearEvent(roll: $0 % 4) }
     }
 
+    /// `count` goal events (set and removed), continuing the log generated so far.
+    public mutating func goalEvents(_ count: Int) -> [EventEnvelope] {
+        (0..<count).map { _ in goalEvent() }
+    }
+
     /// `count` envelopes continuing the log generated so far.
     public mutating func events(_ count: Int) -> [EventEnvelope] {
         (0..<count).map { _ in next() }
@@ -76,8 +81,9 @@ public struct LogGenerator {
 
     /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
     private mutating func next() -> EventEnvelope {
-        let roll = Int.random(in: 0..<152, using: &random)
-        if roll >= 148 { return gearEvent(roll: roll - 148) }
+        let roll = Int.random(in: 0..<159, using: &random)
+        if roll >= 156 { return goalEvent() }
+        if roll >= 148 { return gearEvent(roll: (roll - 148) % 4) }
         if roll >= 145 { return athleteEvent() }
         if roll >= 130 { return nextSeriesEvent(roll: roll - 130) }
         if roll >= 100 { return nextRecordEvent(roll: roll - 100) }
@@ -152,6 +158,22 @@ public struct LogGenerator {
             guard let record = records.randomElement(using: &random) else { return factory.make(.gearChanged(GearChanges(retired: true)), stream: gear) }
             return factory.make(.recordEdited(RecordChanges(gear: .some(Bool.random(using: &random) ? gear : nil))), stream: record)
         }
+    }
+
+    /// A goal set (two thirds) or removed, on a few keys.
+    private mutating func goalEvent() -> EventEnvelope {
+        let key = GoalKey(
+            per: GoalPeriod.allCases.randomElement(using: &random)!, metric: GoalMetric.allCases.randomElement(using: &random)!,
+            category: Bool.random(using: &random) ? nil : category()
+        )
+        if Int.random(in: 0..<3, using: &random) == 0 { return factory.make(.goalRemoved(key), stream: GoalBook.stream) }
+        let target: Double = switch key.metric {
+        case .distance: Double(Int.random(in: 1...500, using: &random)) * 1_000
+        case .time: Double(Int.random(in: 1...100, using: &random)) * 3_600
+        case .count: Double(Int.random(in: 1...30, using: &random))
+        }
+        let from = LocalDate(year: 2025, month: Int.random(in: 1...12, using: &random), day: Int.random(in: 1...28, using: &random))!
+        return factory.make(.goalSet(Goal(key: key, target: target, from: from)), stream: GoalBook.stream)
     }
 
     private mutating func newStream() -> String {

@@ -108,6 +108,8 @@ enum FailureMapper {
             return Failure(exit: .failure, code: "deleted", message: catalog.text(kind == .todo ? .errorTodoDeleted : .errorRecordDeleted, ["number": String(number)]))
         case .gear(let refusal):
             return GearMessages.failure(refusal, catalog: catalog)
+        case .noGoal(let key):
+            return Failure(exit: .failure, code: "goal_not_found", message: catalog.text(.errorNoGoal, ["goal": key.description]))
         }
     }
 

@@ -761,6 +761,31 @@ extension Language {
             .errorGearCategory: .text("Vybavení '{name}' je pro {gearCategory}, ne pro {category}: uveďte vybavení pro {category} v --gear, nebo --no-gear."),
             .errorGearRetiredDefault: .text("Vybavení '{name}' je vyřazené a nemůže být výchozí; vraťte ho do používání přes --active."),
             .errorTooMuchGear: .text("Nejvýše {max} kusů vybavení."),
+            // Goals (training)
+            .usageGoalNeedsTarget: .text("Uveďte cíl: --distance, --time nebo --count."),
+            .goalSaved: .text("Cíl: {goal}, počítaný od {from}"),
+            .goalNone: .text("Zatím žádné cíle: nastavte si je příkazem 'tally goal set --per week --distance 40km'."),
+            .goalWeekly: .text("Týdně {metric}{category}: {target}"),
+            .goalMonthly: .text("Měsíčně {metric}{category}: {target}"),
+            .goalYearly: .text("Ročně {metric}{category}: {target}"),
+            .goalCurrent: .text("{period}: hotovo {done}, zbývá {left} ({percent} %), {days}"),
+            .goalCurrentMet: .text("{period}: hotovo {done}, cíl je splněn ({percent} %), {days}"),
+            .columnPeriod: .text("Období"),
+            .columnMet: .text("Splněno"),
+            .goalMetYes: .text("ano"),
+            .goalMetNo: .text("ne"),
+            .goalMetSummary: .text("Splněno v {met} z {shown} vypsaných období (minulých období celkem {all})."),
+            .noticeGoalUnchanged: .text("Cíl už je právě takový."),
+            .errorNoGoal: .text("Pro {goal} není nastaven žádný cíl."),
+            .historyGoalSet: .text("cíl {goal}, počítaný od {from}"),
+            .historyGoalRemoved: .text("cíl odebrán: {goal}"),
+            .auditGoalChange: .text("  cíl: {from} → {to}"),
+            .goalDaysLeft: .plural([.one: "zbývá 1 den", .few: "zbývají {count} dny", .other: "zbývá {count} dní"]),
+            // Stats range (training)
+            .statsDefaultWeeks: .text("Posledních {count} týdnů, od {since}; --since rozsah rozšíří (--since {earlier} nebo dřívější den)."),
+            .statsDefaultMonths: .text("Posledních {count} měsíců, od {since}; --since rozsah rozšíří (--since {earlier} nebo dřívější den)."),
+            // Speed (training)
+            .fieldSpeed: .text("Rychlost"),
         ]
     )
 }

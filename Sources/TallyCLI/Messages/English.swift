@@ -683,6 +683,31 @@ extension Language {
             .errorGearCategory: .text("Gear '{name}' is for {gearCategory}, not {category}: name gear of {category} with --gear, or give --no-gear."),
             .errorGearRetiredDefault: .text("Gear '{name}' is retired and cannot be the default; bring it back with --active."),
             .errorTooMuchGear: .text("At most {max} pieces of gear."),
+            // Goals (training)
+            .usageGoalNeedsTarget: .text("Give the target: --distance, --time or --count."),
+            .goalSaved: .text("Goal: {goal}, counted from {from}"),
+            .goalNone: .text("No goals yet: set one with 'tally goal set --per week --distance 40km'."),
+            .goalWeekly: .text("Weekly {metric}{category}: {target}"),
+            .goalMonthly: .text("Monthly {metric}{category}: {target}"),
+            .goalYearly: .text("Yearly {metric}{category}: {target}"),
+            .goalCurrent: .text("{period}: {done} done, {left} to go ({percent} %), {days}"),
+            .goalCurrentMet: .text("{period}: {done} done, the goal is met ({percent} %), {days}"),
+            .columnPeriod: .text("Period"),
+            .columnMet: .text("Met"),
+            .goalMetYes: .text("yes"),
+            .goalMetNo: .text("no"),
+            .goalMetSummary: .text("Met in {met} of the {shown} periods shown ({all} past periods in all)."),
+            .noticeGoalUnchanged: .text("The goal is already this."),
+            .errorNoGoal: .text("No goal is set for {goal}."),
+            .historyGoalSet: .text("goal {goal}, counted from {from}"),
+            .historyGoalRemoved: .text("goal removed: {goal}"),
+            .auditGoalChange: .text("  goal: {from} → {to}"),
+            .goalDaysLeft: .plural([.one: "1 day left", .other: "{count} days left"]),
+            // Stats range (training)
+            .statsDefaultWeeks: .text("The last {count} weeks, from {since}; --since widens the range (--since {earlier} or an earlier day)."),
+            .statsDefaultMonths: .text("The last {count} months, from {since}; --since widens the range (--since {earlier} or an earlier day)."),
+            // Speed (training)
+            .fieldSpeed: .text("Speed"),
         ]
     )
 }

@@ -690,4 +690,32 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorGearCategory = "error.gear-category"
     case errorGearRetiredDefault = "error.gear-retired-default"
     case errorTooMuchGear = "error.too-much-gear"
+
+    // Goals (training)
+    case usageGoalNeedsTarget = "usage.goal-needs-target"
+    case goalSaved = "goal.saved"
+    case goalNone = "goal.none"
+    case goalWeekly = "goal.weekly"
+    case goalMonthly = "goal.monthly"
+    case goalYearly = "goal.yearly"
+    case goalCurrent = "goal.current"
+    case goalCurrentMet = "goal.current-met"
+    case columnPeriod = "column.period"
+    case columnMet = "column.met"
+    case goalMetYes = "goal.met-yes"
+    case goalMetNo = "goal.met-no"
+    case goalMetSummary = "goal.met-summary"
+    case noticeGoalUnchanged = "notice.goal-unchanged"
+    case errorNoGoal = "error.no-goal"
+    case historyGoalSet = "history.goal-set"
+    case historyGoalRemoved = "history.goal-removed"
+    case auditGoalChange = "audit.goal-change"
+    case goalDaysLeft = "goal.days-left"
+
+    // Stats range (training)
+    case statsDefaultWeeks = "stats.default-weeks"
+    case statsDefaultMonths = "stats.default-months"
+
+    // Speed (training)
+    case fieldSpeed = "field.speed"
 }

@@ -104,6 +104,10 @@ struct ChangeDescriber {
                 ]))
             }
         }
+        for key in Set(before.goals.goals.keys).union(after.goals.goals.keys).sorted() where before.goals[key] != after.goals[key] {
+            func text(_ goal: Goal?) -> String { goal.map { GoalText.title($0, miles: false, catalog: catalog) } ?? "-" }
+            lines.append(catalog.text(.auditGoalChange, ["from": text(before.goals[key]), "to": text(after.goals[key])]))
+        }
         for scope in FilterScope.allCases where before.filters[scope] != after.filters[scope] {
             lines.append(catalog.text(.auditViewChange, ["scope": scope.rawValue, "from": view(before.filters[scope]), "to": view(after.filters[scope])]))
         }

@@ -92,6 +92,10 @@ struct EventDescriber {
             if let removed = changes.removed { parts.append(catalog.text(removed ? .auditGearRemoved : .auditGearAdded)) }
             let name = gearNames[envelope.stream].map(quote) ?? String(envelope.stream.prefix(8))
             return catalog.text(.historyGearChanged, ["name": name, "changes": parts.joined(separator: ", ")])
+        case .goalSet(let goal):
+            return catalog.text(.historyGoalSet, ["goal": GoalText.title(goal, miles: false, catalog: catalog), "from": goal.from.description])
+        case .goalRemoved(let key):
+            return catalog.text(.historyGoalRemoved, ["goal": key.description])
         case .gearDefaulted(let category, let gear):
             return catalog.text(.historyGearDefault, ["category": category, "gear": gear.map(gearName) ?? "-"])
         case .historyUndone(let command):

@@ -78,6 +78,7 @@ enum NoticeText {
         case .recordNotDeleted(let number): catalog.text(.noticeRecordNotDeleted, ["number": String(number)])
         case .recordAlreadyImported(let id): catalog.text(.noticeRecordAlreadyImported, ["id": String(id.prefix(8))])
         case .athleteUnchanged: catalog.text(.noticeAthleteUnchanged)
+        case .goalUnchanged: catalog.text(.noticeGoalUnchanged)
         case .gearUnchanged(let name): catalog.text(.noticeGearUnchanged, ["name": TerminalText.escaped(name)])
         case .becameReady(let number, let title): catalog.text(.noticeBecameReady, ["number": String(number), "title": title])
         case .noLongerBlocks(let number, let dependents):

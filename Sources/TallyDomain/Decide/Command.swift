@@ -187,4 +187,8 @@ public enum Command: Sendable, Equatable {
     case addGear(GearInput)
     /// Changes to a piece of gear, named by its name (`gear edit`, `gear retire`).
     case editGear(String, GearEditInput)
+    /// A goal per week, month or year (`goal set`).
+    case setGoal(GoalInput)
+    /// Removes a goal (`goal remove`).
+    case removeGoal(GoalKey)
 }

@@ -79,6 +79,8 @@ public enum DomainError: Error, Sendable, Equatable {
     case itemDeleted(ItemKind, number: Int)
     /// A gear command or `--gear` refused (exit 1).
     case gear(GearRefusal)
+    /// `goal remove` of a goal that is not set (exit 1).
+    case noGoal(GoalKey)
 }
 
 /// Why gear could not be used or changed as asked.

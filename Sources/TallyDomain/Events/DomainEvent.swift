@@ -179,4 +179,8 @@ public enum DomainEvent: Sendable, Equatable {
     case gearChanged(GearChanges)
     /// The gear new activities of a category get (stream `gear:defaults`); nil: none.
     case gearDefaulted(category: String, gear: String?)
+    /// A goal set or changed (stream `goals`).
+    case goalSet(Goal)
+    /// A goal removed (stream `goals`).
+    case goalRemoved(GoalKey)
 }

@@ -26,6 +26,7 @@ public enum EventCatalog {
         "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
         "athlete.set": 1,
         "gear.added": 1, "gear.changed": 1, "gear.defaulted": 1,
+        "goal.set": 1, "goal.removed": 1,
     ]
 
     /// Every known event type name, sorted.
@@ -83,6 +84,8 @@ public enum EventCatalog {
         case .gearAdded: "gear.added"
         case .gearChanged: "gear.changed"
         case .gearDefaulted: "gear.defaulted"
+        case .goalSet: "goal.set"
+        case .goalRemoved: "goal.removed"
         }
     }
 
@@ -170,6 +173,10 @@ public enum EventCatalog {
             return object
         case .gearDefaulted(let category, let gear):
             return ["category": .string(category), "gear": gear.map { .string($0) } ?? .null]
+        case .goalSet(let goal):
+            return GoalPayload.encode(goal)
+        case .goalRemoved(let key):
+            return GoalPayload.key(key)
         }
     }
 
@@ -347,6 +354,16 @@ public enum EventCatalog {
             return .gearChanged(changes)
         case "gear.defaulted":
             return .gearDefaulted(category: try reader.string("category"), gear: try reader.optional("gear", reader.identifier))
+        case "goal.set":
+            guard let goal = GoalPayload.decode(data) else {
+                throw EventDecodingError(type: type, reason: "the payload is not a period, a metric, a category or null, a number and a date")
+            }
+            return .goalSet(goal)
+        case "goal.removed":
+            guard let key = GoalPayload.decodeKey(data) else {
+                throw EventDecodingError(type: type, reason: "the payload is not a period, a metric and a category or null")
+            }
+            return .goalRemoved(key)
         case "athlete.set":
             guard let entry = AthletePayload.decode(data) else {
                 throw EventDecodingError(type: type, reason: "the payload is not a date and whole numbers or null for each setting")

@@ -32,6 +32,8 @@ public enum EventRules {
             guard stream == scope.stream else { throw EventLineError("a \(scope.rawValue) view event belongs on stream '\(scope.stream)'") }
         case .historyUndone, .historyRedone:
             guard stream == HistoryStream.name else { throw EventLineError("a history marker belongs on stream '\(HistoryStream.name)'") }
+        case .goalSet, .goalRemoved:
+            guard stream == GoalBook.stream else { throw EventLineError("a goal event belongs on stream '\(GoalBook.stream)'") }
         case .gearDefaulted:
             guard stream == GearBook.defaultsStream else { throw EventLineError("a gear default belongs on stream '\(GearBook.defaultsStream)'") }
         case .athleteSet:
@@ -89,6 +91,10 @@ public enum EventRules {
         case .gearChanged(let changes):
             if let name = changes.name, let reason = GearLimits.nameProblem(name) { throw EventLineError(reason) }
             if let retireAt = changes.retireAtMeters, let reason = GearLimits.retireProblem(retireAt) { throw EventLineError(reason) }
+        case .goalSet(let goal):
+            if let reason = GoalPayload.problem(goal) { throw EventLineError(reason) }
+        case .goalRemoved(let key):
+            if let reason = GoalPayload.keyProblem(key) { throw EventLineError(reason) }
         case .gearDefaulted(let gearCategory, let gear):
             try category(gearCategory)
             if let gear, UUIDBytes.pack(gear) == nil { throw EventLineError("field 'gear' is not a lowercase UUID") }

@@ -76,7 +76,8 @@ public enum Compensation {
                     filter: applied.event.filterScope.flatMap { running.filters[$0] },
                     athlete: applied.event.athleteDay.flatMap { running.athlete.entry(on: $0) },
                     gear: running.gear[applied.stream],
-                    gearDefault: applied.event.gearCategory.map { running.gear.defaults[$0] }
+                    gearDefault: applied.event.gearCategory.map { running.gear.defaults[$0] },
+                    goal: applied.event.goalKey.map { running.goals[$0] }
                 )
             )
             Reducer.evolve(&running, applied.event, stream: applied.stream, version: running.version(of: applied.stream) + 1, seq: running.position, at: now)
@@ -104,6 +105,8 @@ public enum Compensation {
         var gear: Gear?
         /// The default gear of the category a `gear.defaulted` event sets, before it.
         var gearDefault: String??
+        /// The goal of the key a goal event sets or removes, before it.
+        var goal: Goal??
     }
 
     /// The event that undoes `applied` given what its stream held before; nil when `current` already matches.
@@ -180,6 +183,14 @@ public enum Compensation {
             if changes.retired != nil, now.retired != previous.retired { back.retired = previous.retired }
             if changes.removed != nil, now.removed != previous.removed { back.removed = previous.removed }
             return back.isEmpty ? nil : .gearChanged(back)
+        case .goalSet(let goal):
+            let before = prior.goal ?? nil
+            guard current.goals[goal.key] != before else { return nil }
+            return before.map(DomainEvent.goalSet) ?? .goalRemoved(goal.key)
+        case .goalRemoved(let key):
+            let before = prior.goal ?? nil
+            guard current.goals[key] != before, let before else { return nil }
+            return .goalSet(before)
         case .gearDefaulted(let category, _):
             let before = prior.gearDefault ?? nil
             guard current.gear.defaults[category] != before else { return nil }
@@ -244,6 +255,15 @@ extension DomainEvent {
     var filterScope: FilterScope? {
         switch self {
         case .filterSaved(let scope, _), .filterReset(let scope): scope
+        default: nil
+        }
+    }
+
+    /// The goal a goal event sets or removes.
+    var goalKey: GoalKey? {
+        switch self {
+        case .goalSet(let goal): goal.key
+        case .goalRemoved(let key): key
         default: nil
         }
     }

@@ -99,6 +99,9 @@ public enum RevertTo {
         where current.gear.defaults[category] != target.gear.defaults[category] {
             builder.append(.gearDefaulted(category: category, gear: target.gear.defaults[category]), to: GearBook.defaultsStream)
         }
+        for key in Set(current.goals.goals.keys).union(target.goals.goals.keys).sorted() where current.goals[key] != target.goals[key] {
+            builder.append(target.goals[key].map(DomainEvent.goalSet) ?? .goalRemoved(key), to: GoalBook.stream)
+        }
         return Plan(decision: builder.decision, createdSince: createdSince)
     }
 }

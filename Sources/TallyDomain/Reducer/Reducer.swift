@@ -111,6 +111,12 @@ public enum Reducer {
         case .gearDefaulted(let category, let gear):
             model.gear.setDefault(category, gear)
             model.settingsVersions[stream.string] = version
+        case .goalSet(let goal):
+            if GoalPayload.problem(goal) == nil { model.goals.set(goal) }
+            model.settingsVersions[stream.string] = version
+        case .goalRemoved(let key):
+            model.goals.remove(key)
+            model.settingsVersions[stream.string] = version
         case .seriesStarted(let fields):
             guard model.version(of: stream.string) == 0 else { return }
             model.series.insert(Series(id: stream.string, fields: fields, createdAt: time, updatedAt: time, version: version))

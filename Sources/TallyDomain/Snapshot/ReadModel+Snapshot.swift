@@ -33,6 +33,7 @@ extension ReadModel {
             writer.string(category)
             writer.identifier(gear.defaults[category]!)
         }
+        writer.array(goals.sorted) { writer, goal in writer.string(JSON.object(GoalPayload.encode(goal)).serialized(.canonical)) }
     }
 
     /// Reads the properties back in the order `write(to:)` wrote them; the item tables stay in
@@ -83,6 +84,13 @@ extension ReadModel {
             defaults[category] = id
         }
         gear = GearBook(items: items, defaults: defaults)
+        for _ in 0..<(try reader.count()) {
+            guard case .object(let object)? = try? JSON.parse(try reader.string()), let goal = GoalPayload.decode(object) else {
+                throw reader.failure("a goal is not a goal")
+            }
+            if let problem = GoalPayload.problem(goal) { throw reader.failure("a goal is out of range: " + problem) }
+            goals.set(goal)
+        }
     }
 }
 

@@ -214,6 +214,12 @@ public struct Rebase: Sendable {
         case .gearChanged:
             guard let gear = state.gear[stream] else { return decision.conflict(.impossible) }
             editFields(event, current: EventCatalog.payload(of: .gearChanged(gear.changeable)), seenSets: [:], &decision)
+        case .goalSet(let goal):
+            let current = state.goals[goal.key].map { JSON.object(GoalPayload.encode($0)) } ?? .null
+            if resolve("goal \(goal.key.description)", local: .object(GoalPayload.encode(goal)), current: current, &decision) == .keep { decision.kept = event }
+        case .goalRemoved(let key):
+            let current = state.goals[key].map { JSON.object(GoalPayload.encode($0)) } ?? .null
+            if resolve("goal \(key.description)", local: .null, current: current, &decision) == .keep { decision.kept = event }
         case .gearDefaulted(let category, let gear):
             let current = state.gear.defaults[category].map(JSON.string) ?? .null
             if resolve("default \(category)", local: gear.map(JSON.string) ?? .null, current: current, &decision) == .keep { decision.kept = event }
@@ -323,6 +329,8 @@ public struct Rebase: Sendable {
         case .todoEdited, .recordEdited, .gearChanged:
             return EventCatalog.payload(of: event).pairs.map { ($0.key, $0.value) }
         case .gearDefaulted(let category, let gear): return [("default \(category)", gear.map(JSON.string) ?? .null)]
+        case .goalSet(let goal): return [("goal \(goal.key.description)", .object(GoalPayload.encode(goal)))]
+        case .goalRemoved(let key): return [("goal \(key.description)", .null)]
         case .todoCompleted: return [("completed", .bool(true))]
         case .todoReopened: return [("completed", .bool(false))]
         case .todoDeleted, .recordDeleted: return [("deleted", .bool(true))]

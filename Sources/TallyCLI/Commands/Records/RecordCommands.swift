@@ -132,7 +132,7 @@ enum RecordShowCommand: CommandHandler {
                 "detail": detail.map { TrainingDetail.json($0.0, miles: miles) } ?? .null,
             ]))
         } else {
-            var text = RecordRenderer(context: context).detail(record, history: history, gearNames: GearText.names(state))
+            var text = RecordRenderer(context: context).detail(record, history: history, gearNames: GearText.names(state), miles: miles)
             if let (computed, _) = detail {
                 let sections = TrainingDetail.text(computed, record: record, miles: miles, context: context)
                 if !sections.isEmpty { text += "\n\n" + sections }
