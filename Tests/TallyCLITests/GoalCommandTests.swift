@@ -67,7 +67,7 @@ struct GoalCommandTests {
             (["goal", "set", "--per", "week", "--distance", "ten"], 65, "Error: "),
             (["goal", "set", "--per", "week", "--count", "3", "--category", "Not valid"], 65, "Error: "),
             (["goal", "remove", "--per", "week", "--metric", "count"], 1, "Error: No goal is set for week count.\n"),
-            (["goal", "show", "--periods", "-1"], 64, "Error: "),
+            (["goal", "show", "--periods", "-1"], 65, "Error: "),
         ]
         for (arguments, status, stderr) in cases {
             let result = tally.run(arguments)

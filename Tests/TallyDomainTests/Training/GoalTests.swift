@@ -28,7 +28,7 @@ struct GoalTests {
         var seq: Int64 = 0
         func log(_ fields: RecordFields, _ n: Int) {
             seq += 1
-            Reducer.evolve(&model, .recordLogged(fields), stream: "cccccccc-0000-4000-8000-\(String(n).leftPadded(to: 12))", version: 1, seq: seq, at: Fixtures.epoch)
+            Reducer.evolve(&model, .recordLogged(fields), stream: "cccccccc-0000-4000-8000-" + String(String(n + 1_000_000_000_000).suffix(12)), version: 1, seq: seq, at: Fixtures.epoch)
         }
         for (index, text) in runs.enumerated() {
             log(RecordFields(name: "Run", category: "running", durationSeconds: 2400, distanceMeters: 10_000, date: day(text).startInstant(in: .utc) + 3_600_000), index + 1)

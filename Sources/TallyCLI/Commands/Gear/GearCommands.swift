@@ -89,7 +89,10 @@ enum GearRetireCommand: CommandHandler {
         name: "retire",
         abstract: "Retire gear: its activities keep it, new activities no longer get it by default.",
         arguments: [ArgumentSpec(name: "NAME", help: "The gear's name (any case).", repeating: true)],
-        examples: [CommandExample(command: "tally gear retire Pegasus 40", explanation: "Worn out; 'tally gear edit Pegasus 40 --active' brings it back.")]
+        examples: [
+            CommandExample(command: "tally gear retire Pegasus 40", explanation: "Worn out; 'tally gear edit Pegasus 40 --active' brings it back."),
+            CommandExample(command: "tally gear list --all", explanation: "Retired gear is listed with --all."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
@@ -166,7 +169,10 @@ enum GearShowCommand: CommandHandler {
         abstract: "Show a piece of gear, its totals and its latest activities.",
         arguments: [ArgumentSpec(name: "NAME", help: "The gear's name (any case).", repeating: true)],
         options: [OptionSpec(name: "miles", help: "Distances in miles."), TodoOptions.asOf],
-        examples: [CommandExample(command: "tally gear show Pegasus 40", explanation: "How far the shoes have gone, and their last runs.")]
+        examples: [
+            CommandExample(command: "tally gear show Pegasus 40", explanation: "How far the shoes have gone, and their last runs."),
+            CommandExample(command: "tally --json gear show pegasus 40 --as-of 2026-01-01", explanation: "As they stood on 1 January, as JSON."),
+        ]
     )
 
     /// How many of its activities are listed.

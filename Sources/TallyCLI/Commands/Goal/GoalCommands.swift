@@ -97,7 +97,10 @@ enum GoalRemoveCommand: CommandHandler {
             OptionSpec(name: "metric", valueName: "METRIC", help: "distance, time or count.", allowedValues: GoalMetric.allCases.map(\.rawValue), required: true),
             GoalOptions.category,
         ],
-        examples: [CommandExample(command: "tally goal remove --per week --metric distance --category running", explanation: "No more weekly running distance goal.")]
+        examples: [
+            CommandExample(command: "tally goal remove --per week --metric distance --category running", explanation: "No more weekly running distance goal."),
+            CommandExample(command: "tally goal rm --per month --metric count", explanation: "Remove the monthly activity count goal."),
+        ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
