@@ -153,10 +153,10 @@ enum GearListCommand: CommandHandler {
         for gear in shown where !gear.retired {
             let used = usage[gear.id] ?? GearUsage()
             guard used.worn(gear), let limit = gear.retireAtMeters else { continue }
-            lines.append(catalog.text(.gearWorn, [
+            lines.append(WordWrap.wrapped(catalog.text(.gearWorn, [
                 "name": TerminalText.escaped(gear.name), "distance": TrainingDetail.distance(used.distanceMeters, miles: miles),
                 "limit": TrainingDetail.distance(limit, miles: miles),
-            ]))
+            ]), width: context.settings.width))
         }
         context.console.line(lines.joined(separator: "\n"))
     }
@@ -208,20 +208,20 @@ enum GearShowCommand: CommandHandler {
         ]
         if let last = used.lastUsed { rows.append((catalog.text(.gearLastUsed), Timestamp.formatLocal(last, in: context.zone, withTime: false))) }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
-        var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
+        var lines = rows.map { WordWrap.wrapped(TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1, width: context.settings.width) }
         if used.worn(gear), let limit = gear.retireAtMeters {
-            lines.append(catalog.text(.gearWorn, [
+            lines.append(WordWrap.wrapped(catalog.text(.gearWorn, [
                 "name": TerminalText.escaped(gear.name), "distance": TrainingDetail.distance(used.distanceMeters, miles: miles),
                 "limit": TrainingDetail.distance(limit, miles: miles),
-            ]))
+            ]), width: context.settings.width))
         }
         if !records.isEmpty {
             lines += ["", Style(color: context.settings.color).bold(catalog.plural(.gearLatest, count: min(records.count, latest)))]
             let renderer = RecordRenderer(context: context)
             let table = Table(columns: [
-                Table.Column(title: catalog.text(.columnNumber), alignRight: true), Table.Column(title: catalog.text(.columnDate)),
+                Table.Column(title: catalog.text(.columnNumber), alignRight: true), Table.Column(title: catalog.text(.columnDate), dropOrder: 1),
                 Table.Column(title: catalog.text(.columnName), truncatable: true, minWidth: 6, shrinkOrder: 1),
-                Table.Column(title: catalog.text(.columnDuration), alignRight: true), Table.Column(title: catalog.text(.columnDistance), alignRight: true),
+                Table.Column(title: catalog.text(.columnDuration), alignRight: true), Table.Column(title: catalog.text(.columnDistance), alignRight: true, dropOrder: 2),
             ], rows: records.prefix(latest).map { record in
                 [
                     String(record.number), Timestamp.formatLocal(record.date, in: context.zone, withTime: false), renderer.name(record),

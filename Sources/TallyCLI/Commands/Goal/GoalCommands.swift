@@ -168,11 +168,11 @@ enum GoalShowCommand: CommandHandler {
             var lines = [Style(color: context.settings.color).bold(GoalText.title(goal, miles: miles, catalog: catalog))]
             let daysLeft = Int(current.end.dayNumber - today.dayNumber)
             let percent = Int((current.done / goal.target * 100).rounded(.down))
-            lines.append(catalog.text(current.met ? .goalCurrentMet : .goalCurrent, [
+            lines.append(WordWrap.wrapped(catalog.text(current.met ? .goalCurrentMet : .goalCurrent, [
                 "period": current.label, "done": GoalText.amount(current.done, goal.key.metric, miles: miles),
                 "left": GoalText.amount(current.left, goal.key.metric, miles: miles), "percent": String(min(percent, 999)),
                 "days": catalog.plural(.goalDaysLeft, count: daysLeft),
-            ]))
+            ]), width: context.settings.width))
             if !item.history.isEmpty {
                 let table = Table(columns: [
                     Table.Column(title: catalog.text(.columnPeriod)), Table.Column(title: catalog.text(.columnDone), alignRight: true),
@@ -182,7 +182,7 @@ enum GoalShowCommand: CommandHandler {
                 })
                 lines.append(table.render(maxWidth: context.settings.width))
                 let met = item.history.filter(\.met).count
-                lines.append(catalog.text(.goalMetSummary, ["met": String(met), "shown": String(item.history.count), "all": String(item.pastPeriods)]))
+                lines.append(WordWrap.wrapped(catalog.text(.goalMetSummary, ["met": String(met), "shown": String(item.history.count), "all": String(item.pastPeriods)]), width: context.settings.width))
             }
             blocks.append(lines.joined(separator: "\n"))
         }

@@ -80,7 +80,8 @@ enum StatsCommand: CommandHandler {
             ]))
             return
         }
-        context.console.line(render(report, context: context, miles: command.has("miles")) + (rangeNote.map { "\n" + $0 } ?? ""))
+        context.console.line(render(report, context: context, miles: command.has("miles"))
+            + (rangeNote.map { "\n" + WordWrap.wrapped($0, width: context.settings.width) } ?? ""))
     }
 
     /// How many weeks or months `stats` shows without `--since` or `--until`.
