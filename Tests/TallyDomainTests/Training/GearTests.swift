@@ -251,3 +251,22 @@ struct GearTests {
         }
     }
 }
+
+@Suite("Gear: the limit on pieces of gear")
+struct GearLimitTests {
+    @Test("the 1,001st piece of gear is refused; a removed one does not count")
+    func limit() throws {
+        var model = ReadModel()
+        for index in 0..<GearLimits.maxItems {
+            let stream = "aaaaaaaa-0000-4000-8000-" + String(String(index + 1_000_000_000_000).suffix(12))
+            Reducer.evolve(&model, .gearAdded(GearFields(name: "Shoe \(index)", category: "running")), stream: stream, version: 1, seq: Int64(index + 1), at: Fixtures.epoch)
+        }
+        let ids = SequentialIDs(prefix: "dddddddd-0000-4000-8000-")
+        let context = DecisionContext(now: Fixtures.epoch, zone: .utc, makeID: { ids.make() })
+        #expect(throws: DomainError.gear(.tooMany(max: GearLimits.maxItems))) {
+            try Decider.decide(.addGear(GearInput(name: "One more", category: "running")), state: model, context: context)
+        }
+        Reducer.evolve(&model, .gearChanged(GearChanges(removed: true)), stream: "aaaaaaaa-0000-4000-8000-000000000000", version: 2, seq: 5_000, at: Fixtures.epoch)
+        #expect(try Decider.decide(.addGear(GearInput(name: "One more", category: "running")), state: model, context: context).events.count == 1)
+    }
+}
