@@ -19,6 +19,8 @@ struct NarrowTerminalTests {
         tally.run("done", "2")
         tally.run("delete", "2")
         tally.run("restore", "2")
+        tally.run("gear", "add", "Pegasus 40 trail edition for long runs", "--category", "running", "--default", "--retire-at", "10km")
+        tally.run("goal", "set", "--per", "week", "--distance", "40km", "--category", "running", "--from", "2026-10-01")
         tally.run("record", "add", "Morning run along the river", "--category", "running", "--duration", "27:30", "--distance", "5km", "--place", "Stromovka park", "--date", "2026-11-20T07:30")
         tally.run("record", "add", "Ride to work", "--category", "cycling", "--duration", "35m", "--distance", "12.4km", "--date", "2026-11-19T08:10")
         tally.run("record", "add", "Long run", "--category", "running", "--duration", "1:50:00", "--distance", "21.1km", "--date", "2025-10-20T09:00")
@@ -28,6 +30,7 @@ struct NarrowTerminalTests {
     static let tables: [[String]] = [
         ["list"], ["list", "--status", "all", "--limit", "3"], ["log"], ["record", "list"], ["record", "bests"],
         ["stats"], ["stats", "--ytd"], ["stats", "--streaks"], ["stats", "--by", "category"],
+        ["gear", "list"], ["gear", "show", "pegasus 40 trail edition for long runs"], ["goal"],
     ]
 
     @Test("no line is wider than the terminal, in English and Czech", arguments: [40, 80])

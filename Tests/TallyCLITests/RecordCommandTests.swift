@@ -55,7 +55,7 @@ struct RecordCommandTests {
         #expect(human.status == 0 && human.stdout == "Logged 1: Morning run\n")
         let json = tally.run("record", "add", "Swim", "--category", "swimming", "--duration", "45m", "--json")
         guard case .object(let record)? = json.json else { Issue.record("not JSON"); return }
-        #expect(record.keys == ["id", "number", "name", "category", "durationSeconds", "distanceMeters", "paceSecondsPerKm", "place", "date", "note", "source", "createdAt", "updatedAt", "deleted", "track"])
+        #expect(record.keys == ["id", "number", "name", "category", "durationSeconds", "distanceMeters", "paceSecondsPerKm", "place", "date", "note", "source", "createdAt", "updatedAt", "deleted", "track", "gear"])
         #expect(record["number"] == 2 && record["durationSeconds"] == 2700 && record["distanceMeters"] == .null && record["paceSecondsPerKm"] == .null)
         #expect(record["date"] == "2026-11-21T12:00:00Z" && record["source"] == "local")
         let first = tally.run("record", "show", "1", "--json").json?.objectValue?["record"]?.objectValue
@@ -68,11 +68,11 @@ struct RecordCommandTests {
         let table = tally.run("record", "list")
         #expect(table.status == 0)
         #expect(table.stdout == """
-            #  Date              Name         Category     Time  Distance      Pace  Place
-            4  2026-11-21 09:00  Long run     running   1:05:00  12.00 km  5:25 /km
+            #  Date              Name         Category     Time  Distance       Pace  Place
+            4  2026-11-21 09:00  Long run     running   1:05:00  12.00 km   5:25 /km
             3  2026-11-18 00:00  Gym          gym       1:00:00
-            2  2026-11-17 08:00  Commute      cycling     35:00  12.40 km  2:49 /km
-            1  2026-11-16 07:00  Morning run  running     27:30   5.00 km  5:30 /km  Stromovka
+            2  2026-11-17 08:00  Commute      cycling     35:00  12.40 km  21.3 km/h
+            1  2026-11-16 07:00  Morning run  running     27:30   5.00 km   5:30 /km  Stromovka
 
             4 records, 3:07:30, 29.40 km
 
@@ -98,7 +98,14 @@ struct RecordCommandTests {
         #expect(weekly.status == 0)
         #expect(weekly.stdout.contains("2026-W45      1    45:00   1.50 km  30:00 /km  ███████▎\n"))
         #expect(weekly.stdout.contains("2026-W46      0"))
-        #expect(weekly.stdout.contains("2026-W47      4  3:07:30  29.40 km   4:20 /km  ██████████████████████████████"))
+        // A week of runs, a ride and the gym has no pace: sports are never averaged together.
+        #expect(weekly.stdout.contains("2026-W47      4  3:07:30  29.40 km             ██████████████████████████████"))
+        #expect(weekly.stdout.hasSuffix("The last 12 weeks, from 2026-08-31; --since widens the range (--since 2025-01-01 or an earlier day).\n"))
+        let running = tally.run("stats", "--category", "running", "--json").json?.objectValue?["totals"]?.objectValue
+        #expect(running?["paceSecondsPerKm"] == .double(326.5))
+        let cycling = tally.run("stats", "--by", "category", "--json").json?.objectValue?["buckets"]?.arrayValue?.first { $0.objectValue?["key"] == "cycling" }?.objectValue
+        #expect(cycling?["speedKmh"] == .double(21.26))
+        #expect(tally.run("stats", "--json").json?.objectValue?["totals"]?.objectValue?["paceSecondsPerKm"] == .null)
         let ascii = tally.run(["stats"], environment: ["LANG": "C"])
         #expect(ascii.stdout.contains("##########") && !ascii.stdout.contains("█"))
         let byCategory = tally.run("stats", "--by", "category", "--json")

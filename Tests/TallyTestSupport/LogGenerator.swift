@@ -11,6 +11,7 @@ public struct LogGenerator {
         "todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored",
         "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
         "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
+        "gear.added", "gear.changed", "gear.defaulted", "goal.set", "goal.removed",
     ]
 
     private var random: SeededRandom
@@ -18,6 +19,7 @@ public struct LogGenerator {
     private var todos: [String] = []
     private var records: [String] = []
     private var series: [String] = []
+    private var gears: [String] = []
     private var streamCounter = 0
 
     public init(seed: UInt64) {
@@ -32,8 +34,9 @@ public struct LogGenerator {
             if event.type == "todo.created" { todos.append(event.stream) }
             if event.type == "record.logged" { records.append(event.stream) }
             if event.type == "series.started" { series.append(event.stream) }
+            if event.type == "gear.added" { gears.append(event.stream) }
         }
-        streamCounter = todos.count + records.count + series.count
+        streamCounter = todos.count + records.count + series.count + gears.count
     }
 
     /// `count` record events only, continuing the log generated so far.
@@ -56,6 +59,16 @@ public struct LogGenerator {
         }
     }
 
+    /// `count` gear events (added, changed, defaults, records moved to gear), continuing the log generated so far.
+    public mutating func gearEvents(_ count: Int) -> [EventEnvelope] {
+        (0..<count).map { gearEvent(roll: $0 % 4) }
+    }
+
+    /// `count` goal events (set and removed), continuing the log generated so far.
+    public mutating func goalEvents(_ count: Int) -> [EventEnvelope] {
+        (0..<count).map { _ in goalEvent() }
+    }
+
     /// `count` envelopes continuing the log generated so far.
     public mutating func events(_ count: Int) -> [EventEnvelope] {
         (0..<count).map { _ in next() }
@@ -68,7 +81,9 @@ public struct LogGenerator {
 
     /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
     private mutating func next() -> EventEnvelope {
-        let roll = Int.random(in: 0..<148, using: &random)
+        let roll = Int.random(in: 0..<154, using: &random)
+        if roll >= 152 { return goalEvent() }
+        if roll >= 148 { return gearEvent(roll: roll - 148) }
         if roll >= 145 { return athleteEvent() }
         if roll >= 130 { return nextSeriesEvent(roll: roll - 130) }
         if roll >= 100 { return nextRecordEvent(roll: roll - 100) }
@@ -113,6 +128,53 @@ public struct LogGenerator {
             heartRateZones: Bool.random(using: &random) ? [80, 88, 94, 100] : nil
         )
         return factory.make(.athleteSet(entry), stream: AthleteHistory.stream)
+    }
+
+    /// A gear event by `roll` in 0..<4: gear added, changed, made a default, or a record moved to it.
+    private mutating func gearEvent(roll: Int) -> EventEnvelope {
+        // A few pieces of gear, as a person has: later rolls change them instead.
+        if gears.isEmpty || (roll == 0 && gears.count < 3) {
+            let stream = newStream()
+            gears.append(stream)
+            let fields = GearFields(
+                name: "shoe \(hex(3)) ✓", category: category(),
+                retireAtMeters: Bool.random(using: &random) ? nil : Double(Int.random(in: 1...2_000, using: &random)) * 1_000
+            )
+            return factory.make(.gearAdded(fields), stream: stream)
+        }
+        let gear = gears.randomElement(using: &random)!
+        switch roll {
+        case 1:
+            var changes = GearChanges()
+            while changes.isEmpty {
+                if Bool.random(using: &random) { changes.name = "bike \(hex(3))" }
+                if Bool.random(using: &random) { changes.retireAtMeters = .some(Bool.random(using: &random) ? nil : 800_000) }
+                if Bool.random(using: &random) { changes.retired = Bool.random(using: &random) }
+                if Int.random(in: 0..<4, using: &random) == 0 { changes.removed = Bool.random(using: &random) }
+            }
+            return factory.make(.gearChanged(changes), stream: gear)
+        case 2:
+            return factory.make(.gearDefaulted(category: category(), gear: Bool.random(using: &random) ? gear : nil), stream: GearBook.defaultsStream)
+        default:
+            guard let record = records.randomElement(using: &random) else { return factory.make(.gearChanged(GearChanges(retired: true)), stream: gear) }
+            return factory.make(.recordEdited(RecordChanges(gear: .some(Bool.random(using: &random) ? gear : nil))), stream: record)
+        }
+    }
+
+    /// A goal set (two thirds) or removed, on a few keys.
+    private mutating func goalEvent() -> EventEnvelope {
+        let key = GoalKey(
+            per: GoalPeriod.allCases.randomElement(using: &random)!, metric: GoalMetric.allCases.randomElement(using: &random)!,
+            category: Bool.random(using: &random) ? nil : "run"
+        )
+        if Int.random(in: 0..<3, using: &random) == 0 { return factory.make(.goalRemoved(key), stream: GoalBook.stream) }
+        let target: Double = switch key.metric {
+        case .distance: Double(Int.random(in: 1...500, using: &random)) * 1_000
+        case .time: Double(Int.random(in: 1...100, using: &random)) * 3_600
+        case .count: Double(Int.random(in: 1...30, using: &random))
+        }
+        let from = LocalDate(year: 2025, month: Int.random(in: 1...12, using: &random), day: Int.random(in: 1...28, using: &random))!
+        return factory.make(.goalSet(Goal(key: key, target: target, from: from)), stream: GoalBook.stream)
     }
 
     private mutating func newStream() -> String {
@@ -185,7 +247,8 @@ public struct LogGenerator {
             note: Bool.random(using: &random) ? nil : "felt \(hex(3)) ✓",
             source: Int.random(in: 0..<4, using: &random) == 0 ? .import : .local,
             track: Int.random(in: 0..<3, using: &random) == 0 ? track() : nil,
-            effort: Bool.random(using: &random) ? nil : Int.random(in: 1...10, using: &random)
+            effort: Bool.random(using: &random) ? nil : Int.random(in: 1...10, using: &random),
+            gear: gears.isEmpty || Bool.random(using: &random) ? nil : gears.randomElement(using: &random)
         )
     }
 

@@ -132,6 +132,10 @@ private struct Scan {
             if let extra = positionals.first {
                 throw UsageError(.unexpectedArgument(extra), commandPath: path)
             }
+            if let name = command.defaultSubcommand, let fallback = command.subcommand(named: name), options.isEmpty, flags.isEmpty {
+                try Self.check([], against: fallback.arguments, path: path + [fallback.name])
+                return .run(ParsedCommand(path: path + [fallback.name], options: options, flags: flags, arguments: []), globals)
+            }
             return path.isEmpty ? .overview(globals) : .help(path: path, globals)
         }
         try Self.check(positionals, against: command.arguments, path: path)

@@ -103,6 +103,8 @@ public struct CommandSpec: Sendable, Equatable {
     public var examples: [CommandExample] = []
     /// A command with subcommands takes no positionals of its own; given none it shows help.
     public var subcommands: [CommandSpec] = []
+    /// The subcommand a group runs when given none (`tally goal` is `tally goal show`); nil shows help.
+    public var defaultSubcommand: String? = nil
     /// Hidden commands still parse but are left out of help and suggestions.
     public var hidden: Bool = false
     /// Heading under which the overview lists this command; nil means `COMMANDS`.

@@ -29,6 +29,8 @@ enum CommandTree {
         .group(RemoteGroup.spec, [.command(RemoteSetCommand.self), .command(RemoteShowCommand.self), .command(RemoteRemoveCommand.self)]),
         .command(SyncCommand.self), .command(ConflictsCommand.self),
         .group(AthleteGroup.spec, [.command(AthleteSetCommand.self), .command(AthleteShowCommand.self)]), .command(LoadCommand.self),
+        .group(GearGroup.spec, [.command(GearAddCommand.self), .command(GearListCommand.self), .command(GearShowCommand.self), .command(GearEditCommand.self), .command(GearRetireCommand.self)]),
+        .group(GoalGroup.spec, [.command(GoalSetCommand.self), .command(GoalShowCommand.self), .command(GoalRemoveCommand.self)]),
         .command(ReportCommand.self),
         .command(ProjectsCommand.self),
         ]

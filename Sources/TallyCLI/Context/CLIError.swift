@@ -106,6 +106,10 @@ enum FailureMapper {
             )
         case .itemDeleted(let kind, let number):
             return Failure(exit: .failure, code: "deleted", message: catalog.text(kind == .todo ? .errorTodoDeleted : .errorRecordDeleted, ["number": String(number)]))
+        case .gear(let refusal):
+            return GearMessages.failure(refusal, catalog: catalog)
+        case .noGoal(let key):
+            return Failure(exit: .failure, code: "goal_not_found", message: catalog.text(.errorNoGoal, ["goal": key.description]))
         }
     }
 
@@ -228,5 +232,25 @@ enum UsageMessages {
     private static func suggest(_ suggestion: String?, _ catalog: Catalog) -> String {
         guard let suggestion else { return "" }
         return " " + catalog.text(.usageDidYouMean, ["suggestion": suggestion])
+    }
+}
+
+/// Exit 1 and words for a gear refusal.
+enum GearMessages {
+    static func failure(_ refusal: GearRefusal, catalog: Catalog) -> Failure {
+        switch refusal {
+        case .unknown(let name):
+            return Failure(exit: .failure, code: "gear_not_found", message: catalog.text(.errorUnknownGear, ["name": TerminalText.escaped(name)]))
+        case .duplicate(let name):
+            return Failure(exit: .failure, code: "gear_exists", message: catalog.text(.errorGearExists, ["name": TerminalText.escaped(name)]))
+        case .otherCategory(let gear, let gearCategory, let category):
+            return Failure(exit: .failure, code: "gear_category", message: catalog.text(.errorGearCategory, [
+                "name": TerminalText.escaped(gear), "gearCategory": gearCategory, "category": category,
+            ]))
+        case .retiredDefault(let name):
+            return Failure(exit: .failure, code: "gear_retired", message: catalog.text(.errorGearRetiredDefault, ["name": TerminalText.escaped(name)]))
+        case .tooMany(let max):
+            return Failure(exit: .failure, code: "gear_limit", message: catalog.text(.errorTooMuchGear, ["max": String(max)]))
+        }
     }
 }

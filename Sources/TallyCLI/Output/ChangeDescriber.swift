@@ -9,6 +9,8 @@ import TallyEssentials
 /// Describes changes as before → after: "title: 'Buy milk' → 'Buy oat milk'", "completed → active".
 struct ChangeDescriber {
     let context: CLIContext
+    /// Gear id → name, for a record's gear.
+    var gearNames: [String: String] = [:]
 
     private var catalog: Catalog { context.catalog }
     private var renderer: TodoRenderer { TodoRenderer(context: context) }
@@ -52,6 +54,12 @@ struct ChangeDescriber {
 
     /// Before → after lines for the todos and records in `streams` and for every saved view that changed.
     func lines(from before: ReadModel, to after: ReadModel, streams: [String]) -> [String] {
+        var describer = self
+        describer.gearNames = GearText.names(before).merging(GearText.names(after)) { _, new in new }
+        return describer.describedLines(from: before, to: after, streams: streams)
+    }
+
+    private func describedLines(from before: ReadModel, to after: ReadModel, streams: [String]) -> [String] {
         var lines: [String] = []
         var seen = Set<String>()
         for stream in streams where seen.insert(stream).inserted {
@@ -74,6 +82,31 @@ struct ChangeDescriber {
                 let new = after.athlete.entry(on: day).map(AthleteText.values) ?? "-"
                 lines.append(catalog.text(.auditAthleteChange, ["from": day.description, "old": old.isEmpty ? "-" : old, "new": new.isEmpty ? "-" : new]))
             }
+        }
+        if before.gear != after.gear {
+            for gear in after.gear.items {
+                let old = before.gear[gear.id]
+                guard old != gear else { continue }
+                var parts: [String] = []
+                if old == nil || old?.removed != gear.removed { parts.append(catalog.text(gear.removed ? .auditGearRemoved : .auditGearAdded)) }
+                if let old, old.name != gear.name { parts.append(catalog.text(.auditEditedField, ["field": "name", "from": quote(old.name), "to": quote(gear.name)])) }
+                if let old, old.retired != gear.retired { parts.append(catalog.text(gear.retired ? .gearRetired : .gearInUse)) }
+                if let old, old.retireAtMeters != gear.retireAtMeters {
+                    parts.append(catalog.text(.auditEditedField, ["field": "retire-at", "from": value(old.retireAtMeters.map(Distance.format)), "to": value(gear.retireAtMeters.map(Distance.format))]))
+                }
+                if !parts.isEmpty { lines.append(catalog.text(.auditGearChange, ["name": TerminalText.escaped(gear.name), "changes": parts.joined(separator: ", ")])) }
+            }
+            for category in Set(before.gear.defaults.keys).union(after.gear.defaults.keys).sorted()
+            where before.gear.defaults[category] != after.gear.defaults[category] {
+                lines.append(catalog.text(.auditGearDefault, [
+                    "category": category, "from": value(before.gear.defaults[category].flatMap { gearNames[$0] }),
+                    "to": value(after.gear.defaults[category].flatMap { gearNames[$0] }),
+                ]))
+            }
+        }
+        for key in Set(before.goals.goals.keys).union(after.goals.goals.keys).sorted() where before.goals[key] != after.goals[key] {
+            func text(_ goal: Goal?) -> String { goal.map { GoalText.title($0, miles: false, catalog: catalog) } ?? "-" }
+            lines.append(catalog.text(.auditGoalChange, ["from": text(before.goals[key]), "to": text(after.goals[key])]))
         }
         for scope in FilterScope.allCases where before.filters[scope] != after.filters[scope] {
             lines.append(catalog.text(.auditViewChange, ["scope": scope.rawValue, "from": view(before.filters[scope]), "to": view(after.filters[scope])]))
@@ -114,8 +147,14 @@ struct ChangeDescriber {
         add("place", keys?.place != nil, value(before.place.map(quote)), value(after.place.map(quote)))
         add("date", keys?.date != nil, records.date(before.date), records.date(after.date))
         add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        add("gear", keys?.gear != nil, value(before.gear.map(gearName)), value(after.gear.map(gearName)))
         add("analysis", keys?.track != nil, value(before.track.map { String($0.analysisVersion) }), value(after.track.map { String($0.analysisVersion) }))
         return parts
+    }
+
+    /// A gear's name, or its id's first eight characters when its name is not known here.
+    private func gearName(_ id: String) -> String {
+        gearNames[id].map { quote($0) } ?? String(id.prefix(8))
     }
 
     /// One field a todo edit sets, as `show` labels it and the CLI prints the value:

@@ -10,6 +10,8 @@ import TallyEssentials
 struct EventDescriber {
     let catalog: Catalog
     let zone: Zone
+    /// Gear id → name, for events that name gear.
+    var gearNames: [String: String] = [:]
 
     /// `2026-11-21 14:30  alice@laptop  completed`
     func historyLine(_ event: EventEnvelope) -> String {
@@ -49,6 +51,7 @@ struct EventDescriber {
             var parts: [String] = []
             if let meters = fields.distanceMeters { parts.append(Distance.format(meters)) }
             parts.append(fields.category)
+            if let gear = fields.gear { parts.append(catalog.text(.historyWithGear, ["gear": gearName(gear)])) }
             return catalog.text(.historyLogged, [
                 "name": fields.name, "what": parts.joined(separator: " "), "duration": ActivityDuration.format(fields.durationSeconds),
             ])
@@ -62,6 +65,7 @@ struct EventDescriber {
             if let date = changes.date { parts.append(catalog.text(.historyFieldSet, ["field": "date", "value": Timestamp.formatLocal(date, in: zone, withTime: true)])) }
             if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
             if let track = changes.track { parts.append(catalog.text(.historyFieldSet, ["field": "analysis", "value": String(track.analysisVersion)])) }
+            if let gear = changes.gear { parts.append(fieldChange("gear", gear.map(gearName))) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .recordDeleted: return catalog.text(.historyDeleted)
         case .recordRestored: return catalog.text(.historyRestored)
@@ -77,6 +81,23 @@ struct EventDescriber {
         case .athleteSet(let entry):
             let values = AthleteText.values(entry)
             return catalog.text(.historyAthleteSet, ["from": entry.from.description, "values": values.isEmpty ? "-" : values])
+        case .gearAdded(let fields):
+            let retire = fields.retireAtMeters.map { catalog.text(.historyGearRetireAt, ["distance": Distance.format($0)]) } ?? ""
+            return catalog.text(.historyGearAdded, ["name": quote(fields.name), "category": fields.category, "retire": retire])
+        case .gearChanged(let changes):
+            var parts: [String] = []
+            if let name = changes.name { parts.append(catalog.text(.historyFieldSet, ["field": "name", "value": quote(name)])) }
+            if let retireAt = changes.retireAtMeters { parts.append(fieldChange("retire-at", retireAt.map(Distance.format))) }
+            if let retired = changes.retired { parts.append(catalog.text(retired ? .gearRetired : .gearInUse)) }
+            if let removed = changes.removed { parts.append(catalog.text(removed ? .auditGearRemoved : .auditGearAdded)) }
+            let name = gearNames[envelope.stream].map(quote) ?? String(envelope.stream.prefix(8))
+            return catalog.text(.historyGearChanged, ["name": name, "changes": parts.joined(separator: ", ")])
+        case .goalSet(let goal):
+            return catalog.text(.historyGoalSet, ["goal": GoalText.title(goal, miles: false, catalog: catalog), "from": goal.from.description])
+        case .goalRemoved(let key):
+            return catalog.text(.historyGoalRemoved, ["goal": key.description])
+        case .gearDefaulted(let category, let gear):
+            return catalog.text(.historyGearDefault, ["category": category, "gear": gear.map(gearName) ?? "-"])
         case .historyUndone(let command):
             return catalog.text(.historyUndone, ["command": String(command.prefix(8))])
         case .historyRedone(let command):
@@ -112,4 +133,9 @@ struct EventDescriber {
     }
 
     private func quote(_ text: String) -> String { "'\(text)'" }
+
+    /// A gear's name in quotes, or its id's first eight characters when the name is not known here.
+    private func gearName(_ id: String) -> String {
+        gearNames[id].map(quote) ?? String(id.prefix(8))
+    }
 }

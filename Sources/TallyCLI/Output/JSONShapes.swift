@@ -53,6 +53,10 @@ enum JSONShapes {
             "track": record.track.map { .object(TrackPayload.encode($0)) } ?? .null,
         ]
         if let effort = record.effort { shape["effort"] = .int(Int64(effort)) }
+        shape["gear"] = record.gear.map { .string($0) } ?? .null
+        if let meters = record.distanceMeters, meters > 0 {
+            shape["speedKmh"] = .double((meters / 1000 / (Double(record.durationSeconds) / 3600) * 100).rounded() / 100)
+        }
         return .object(shape)
     }
 

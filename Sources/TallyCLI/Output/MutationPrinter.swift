@@ -25,7 +25,7 @@ struct MutationPrinter {
             }
             return
         }
-        let describer = EventDescriber(catalog: context.catalog, zone: context.zone)
+        let describer = EventDescriber(catalog: context.catalog, zone: context.zone, gearNames: GearText.names(outcome.state))
         // Events of streams that are not items (a series' rule) follow the items they belong to.
         var following: [String] = []
         for event in outcome.appended {
@@ -78,6 +78,8 @@ enum NoticeText {
         case .recordNotDeleted(let number): catalog.text(.noticeRecordNotDeleted, ["number": String(number)])
         case .recordAlreadyImported(let id): catalog.text(.noticeRecordAlreadyImported, ["id": String(id.prefix(8))])
         case .athleteUnchanged: catalog.text(.noticeAthleteUnchanged)
+        case .goalUnchanged: catalog.text(.noticeGoalUnchanged)
+        case .gearUnchanged(let name): catalog.text(.noticeGearUnchanged, ["name": TerminalText.escaped(name)])
         case .becameReady(let number, let title): catalog.text(.noticeBecameReady, ["number": String(number), "title": title])
         case .noLongerBlocks(let number, let dependents):
             catalog.text(.noticeNoLongerBlocks, ["number": String(number), "dependents": dependents.map(String.init).joined(separator: ", ")])

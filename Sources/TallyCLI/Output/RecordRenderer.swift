@@ -26,8 +26,10 @@ struct RecordRenderer {
         meters.map(Distance.format) ?? ""
     }
 
-    func pace(_ record: Record) -> String {
-        record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? ""
+    /// Pace for runs and walks, speed for rides and other fast sports (`TrainingDetail.speedCategories`).
+    func pace(_ record: Record, miles: Bool = false) -> String {
+        guard let meters = record.distanceMeters, meters > 0 else { return "" }
+        return TrainingDetail.pace(seconds: Double(record.durationSeconds), meters: meters, category: record.category, miles: miles)
     }
 
     /// The name cell: deleted records say so in words, dimmed on a terminal; a multisport leg
@@ -120,7 +122,8 @@ struct RecordRenderer {
     }
 
     /// The detail view of `record show`, ending with the record's history.
-    func detail(_ record: Record, history: [EventEnvelope], legs: [Record] = []) -> String {
+    func detail(_ record: Record, history: [EventEnvelope], legs: [Record] = [], gearNames: [String: String] = [:], miles: Bool = false) -> String {
+        let speed = TrainingDetail.speedCategories.contains(record.category)
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(record.number)),
             (catalog.text(.fieldID), record.id),
@@ -129,11 +132,12 @@ struct RecordRenderer {
             (catalog.text(.fieldDate), date(record.date)),
             (catalog.text(.fieldDuration), ActivityDuration.format(record.durationSeconds)),
             (catalog.text(.fieldDistance), record.distanceMeters.map(Distance.format) ?? "-"),
-            (catalog.text(.fieldPace), record.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "-"),
+            (catalog.text(speed ? .fieldSpeed : .fieldPace), record.distanceMeters.map { _ in pace(record, miles: miles) } ?? "-"),
             (catalog.text(.fieldPlace), record.place.map(TerminalText.escaped) ?? "-"),
             (catalog.text(.fieldNote), record.note.map(TerminalText.escapedKeepingLines) ?? "-"),
         ]
         if let effort = record.effort { rows.append((catalog.text(.fieldEffort), "\(effort)/10")) }
+        if let gear = record.gear { rows.append((catalog.text(.columnGear), TerminalText.escaped(gearNames[gear] ?? String(gear.prefix(8))))) }
         rows += [
             (catalog.text(.fieldSource), record.source.rawValue),
             (catalog.text(.fieldStatus), catalog.text(record.deleted ? .statusDeleted : .statusActive)),
@@ -151,7 +155,7 @@ struct RecordRenderer {
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
         lines.append("")
         lines.append(Style(color: context.settings.color).bold(catalog.text(.fieldHistory)))
-        let describer = EventDescriber(catalog: catalog, zone: context.zone)
+        let describer = EventDescriber(catalog: catalog, zone: context.zone, gearNames: gearNames)
         for event in history {
             lines.append("  " + describer.historyLine(event))
         }

@@ -93,10 +93,15 @@ public struct RecordInput: Sendable, Equatable {
     public var source: RecordSource
     /// `--effort`, 1-10.
     public var effort: String?
+    /// `--gear NAME`; without it the category's default gear.
+    public var gear: String?
+    /// `--no-gear`: not even the category's default.
+    public var noGear: Bool
 
     public init(
         name: String, category: String, duration: String, distance: String? = nil, place: String? = nil,
-        date: String? = nil, note: String? = nil, source: RecordSource = .local, effort: String? = nil
+        date: String? = nil, note: String? = nil, source: RecordSource = .local, effort: String? = nil,
+        gear: String? = nil, noGear: Bool = false
     ) {
         self.name = name
         self.category = category
@@ -107,6 +112,8 @@ public struct RecordInput: Sendable, Equatable {
         self.note = note
         self.source = source
         self.effort = effort
+        self.gear = gear
+        self.noGear = noGear
     }
 }
 
@@ -119,10 +126,14 @@ public struct RecordEditInput: Sendable, Equatable {
     public var place: String?
     public var date: String?
     public var note: String?
+    /// `--gear NAME`: the gear it was done with.
+    public var gear: String?
+    /// `--no-gear`: takes the gear off.
+    public var noGear: Bool
 
     public init(
         name: String? = nil, category: String? = nil, duration: String? = nil, distance: String? = nil,
-        place: String? = nil, date: String? = nil, note: String? = nil
+        place: String? = nil, date: String? = nil, note: String? = nil, gear: String? = nil, noGear: Bool = false
     ) {
         self.name = name
         self.category = category
@@ -131,11 +142,14 @@ public struct RecordEditInput: Sendable, Equatable {
         self.place = place
         self.date = date
         self.note = note
+        self.gear = gear
+        self.noGear = noGear
     }
 
     /// True when no field was named at all.
     public var isEmpty: Bool {
         name == nil && category == nil && duration == nil && distance == nil && place == nil && date == nil && note == nil
+            && gear == nil && !noGear
     }
 }
 
@@ -169,4 +183,12 @@ public enum Command: Sendable, Equatable {
     case reanalyzeRecords([RecordAnalysis])
     /// The athlete's settings from a day on (`athlete set`).
     case setAthlete(AthleteInput)
+    /// A new piece of gear (`gear add`).
+    case addGear(GearInput)
+    /// Changes to a piece of gear, named by its name (`gear edit`, `gear retire`).
+    case editGear(String, GearEditInput)
+    /// A goal per week, month or year (`goal set`).
+    case setGoal(GoalInput)
+    /// Removes a goal (`goal remove`).
+    case removeGoal(GoalKey)
 }

@@ -129,6 +129,19 @@ public enum Decider {
         case .setAthlete(let input):
             try decideAthlete(input, state: state, context: context, into: &builder)
 
+        case .addGear(let input):
+            try decideAddGear(input, state: state, context: context, into: &builder)
+
+        case .editGear(let ref, let input):
+            try decideEditGear(ref, input, state: state, into: &builder)
+
+        case .setGoal(let input):
+            try decideSetGoal(input, state: state, context: context, into: &builder)
+
+        case .removeGoal(let key):
+            guard state.goals[key] != nil else { throw .noGoal(key) }
+            builder.append(.goalRemoved(key), to: GoalBook.stream)
+
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
                 builder.notices.append(.noSavedFilter(scope))

@@ -42,6 +42,10 @@ public enum Notice: Sendable, Equatable {
     case recordAlreadyImported(id: String)
     /// `athlete set` gave the values that day already has.
     case athleteUnchanged
+    /// `gear edit` or `gear retire` asked for what the gear already is.
+    case gearUnchanged(name: String)
+    /// `goal set` gave the goal it already is.
+    case goalUnchanged
     /// Completing or deleting its last pending blocker made this todo ready.
     case becameReady(number: Int, title: String)
     /// A deleted todo no longer blocks these (their numbers).

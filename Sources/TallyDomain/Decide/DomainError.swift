@@ -77,4 +77,22 @@ public enum DomainError: Error, Sendable, Equatable {
     case ambiguousReference(ItemKind, String, candidates: [RefCandidate])
     /// The item is deleted; restore it (undo) before changing it.
     case itemDeleted(ItemKind, number: Int)
+    /// A gear command or `--gear` refused (exit 1).
+    case gear(GearRefusal)
+    /// `goal remove` of a goal that is not set (exit 1).
+    case noGoal(GoalKey)
+}
+
+/// Why gear could not be used or changed as asked.
+public enum GearRefusal: Sendable, Equatable {
+    /// No gear has this name.
+    case unknown(String)
+    /// Another piece of gear has this name already (names compare without case).
+    case duplicate(String)
+    /// The gear is for another category than the activity's: gear name, its category, the activity's.
+    case otherCategory(gear: String, gearCategory: String, category: String)
+    /// Retired gear cannot be a category's default.
+    case retiredDefault(String)
+    /// At most `max` pieces of gear.
+    case tooMany(max: Int)
 }

@@ -72,7 +72,7 @@ extension Decider {
         for item in split.others {
             guard item.fields.track?.sha256 == track.sha256, item.fields.track?.part != nil else { throw .unknownReference(.record, item.stream) }
             guard state.version(of: item.stream) == 0 else { continue }
-            try logImported(item, into: &builder)
+            try logImported(item, state: state, into: &builder)
         }
     }
 }

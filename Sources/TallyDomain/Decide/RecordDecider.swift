@@ -4,7 +4,7 @@ extension Decider {
     static func decideRecord(_ command: Command, state: ReadModel, context: DecisionContext, into builder: inout DecisionBuilder) throws(DomainError) {
         switch command {
         case .logRecord(let input):
-            let fields = RecordFields(
+            var fields = RecordFields(
                 name: try Validation.name(input.name),
                 category: try Validation.category(input.category),
                 durationSeconds: try Validation.duration(input.duration),
@@ -15,6 +15,7 @@ extension Decider {
                 source: input.source,
                 effort: try input.effort.map { raw throws(DomainError) in try Validation.effort(raw) }
             )
+            fields.gear = try gearForNew(input.gear, noGear: input.noGear, category: fields.category, state: state)
             let id = context.makeID()
             builder.append(.recordLogged(fields), to: id)
             builder.affected.append(id)
@@ -23,7 +24,8 @@ extension Decider {
             let record = try ReferenceResolver.record(ref, in: state)
             if record.deleted { throw .itemDeleted(.record, number: record.number) }
             builder.affected.append(record.id)
-            let changes = try recordChanges(input, to: record, context: context)
+            var changes = try recordChanges(input, to: record, context: context)
+            changes.gear = try gearChange(input, record: record, category: changes.category ?? record.category, state: state)
             if changes.isEmpty {
                 builder.notices.append(.recordUnchanged(number: record.number))
             } else {

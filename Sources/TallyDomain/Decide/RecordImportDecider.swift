@@ -57,18 +57,19 @@ extension Decider {
                 builder.notices.append(.recordAlreadyImported(id: item.stream))
                 continue
             }
-            try logImported(item, into: &builder)
+            try logImported(item, state: state, into: &builder)
         }
     }
 
     /// Logs one new imported activity (its name and category checked again).
-    static func logImported(_ item: ImportedRecord, into builder: inout DecisionBuilder) throws(DomainError) {
+    static func logImported(_ item: ImportedRecord, state: ReadModel, into builder: inout DecisionBuilder) throws(DomainError) {
         var fields = item.fields
         fields.name = try Validation.name(fields.name)
         fields.category = try Validation.category(fields.category)
         guard fields.durationSeconds > 0, fields.durationSeconds <= Validation.maxDurationSeconds else {
             throw .invalid(.durationOutOfRange(seconds: fields.durationSeconds))
         }
+        if fields.gear == nil { fields.gear = state.gear.defaultGear(for: fields.category)?.id }
         builder.append(.recordLogged(fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
         builder.affected.append(item.stream)
     }

@@ -85,10 +85,13 @@ public struct RecordFields: Sendable, Equatable {
     public var track: TrackSummary?
     /// How hard it felt, 1-10 (session RPE); the `effort` key of `record.logged`, absent when not given.
     public var effort: Int?
+    /// The gear it was done with (a gear stream id); the `gear` key of `record.logged`, absent when none.
+    public var gear: String?
 
     public init(
         name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil, place: String? = nil,
-        date: Int64, note: String? = nil, source: RecordSource = .local, track: TrackSummary? = nil, effort: Int? = nil
+        date: Int64, note: String? = nil, source: RecordSource = .local, track: TrackSummary? = nil, effort: Int? = nil,
+        gear: String? = nil
     ) {
         self.name = name
         self.category = category
@@ -100,6 +103,7 @@ public struct RecordFields: Sendable, Equatable {
         self.source = source
         self.track = track
         self.effort = effort
+        self.gear = gear
     }
 }
 
@@ -114,10 +118,12 @@ public struct RecordChanges: Sendable, Equatable {
     public var note: String??
     /// A new analysis of the record's kept track file (`record reanalyze`); never clears the track.
     public var track: TrackSummary?
+    /// The gear it was done with (a gear stream id); `.some(nil)` takes it off.
+    public var gear: String??
 
     public init(
         name: String? = nil, category: String? = nil, durationSeconds: Int? = nil, distanceMeters: Double?? = nil,
-        place: String?? = nil, date: Int64? = nil, note: String?? = nil, track: TrackSummary? = nil
+        place: String?? = nil, date: Int64? = nil, note: String?? = nil, track: TrackSummary? = nil, gear: String?? = nil
     ) {
         self.name = name
         self.category = category
@@ -127,12 +133,13 @@ public struct RecordChanges: Sendable, Equatable {
         self.date = date
         self.note = note
         self.track = track
+        self.gear = gear
     }
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
         name == nil && category == nil && durationSeconds == nil && distanceMeters == nil && place == nil && date == nil && note == nil
-            && track == nil
+            && track == nil && gear == nil
     }
 }
 
@@ -166,4 +173,14 @@ public enum DomainEvent: Sendable, Equatable {
     case seriesResumed
     /// The athlete's settings from a day on (stream `athlete`).
     case athleteSet(AthleteEntry)
+    /// A piece of gear was added (its own UUID stream).
+    case gearAdded(GearFields)
+    /// Gear renamed, its retirement distance changed, retired or back in use, removed (undo of its adding).
+    case gearChanged(GearChanges)
+    /// The gear new activities of a category get (stream `gear:defaults`); nil: none.
+    case gearDefaulted(category: String, gear: String?)
+    /// A goal set or changed (stream `goals`).
+    case goalSet(Goal)
+    /// A goal removed (stream `goals`).
+    case goalRemoved(GoalKey)
 }

@@ -25,6 +25,8 @@ public enum EventCatalog {
         "history.undone": 1, "history.redone": 1,
         "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
         "athlete.set": 1,
+        "gear.added": 1, "gear.changed": 1, "gear.defaulted": 1,
+        "goal.set": 1, "goal.removed": 1,
     ]
 
     /// Every known event type name, sorted.
@@ -79,6 +81,11 @@ public enum EventCatalog {
         case .seriesEnded: "series.ended"
         case .seriesResumed: "series.resumed"
         case .athleteSet: "athlete.set"
+        case .gearAdded: "gear.added"
+        case .gearChanged: "gear.changed"
+        case .gearDefaulted: "gear.defaulted"
+        case .goalSet: "goal.set"
+        case .goalRemoved: "goal.removed"
         }
     }
 
@@ -130,6 +137,7 @@ public enum EventCatalog {
                 "track": fields.track.map { .object(TrackPayload.encode($0)) } ?? .null,
             ]
             if let effort = fields.effort { object["effort"] = .int(Int64(effort)) }
+            if let gear = fields.gear { object["gear"] = .string(gear) }
             return object
         case .recordEdited(let changes):
             var object = JSONObject()
@@ -141,6 +149,7 @@ public enum EventCatalog {
             if let date = changes.date { object["date"] = .string(Timestamp.format(date)) }
             if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
             if let track = changes.track { object["track"] = .object(TrackPayload.encode(track)) }
+            if let gear = changes.gear { object["gear"] = gear.map { .string($0) } ?? .null }
             return object
         case .filterSaved(let scope, let filter):
             return ["scope": .string(scope.rawValue), "filter": .object(filter)]
@@ -150,6 +159,24 @@ public enum EventCatalog {
             return ["command": .string(command)]
         case .athleteSet(let entry):
             return AthletePayload.encode(entry)
+        case .gearAdded(let fields):
+            return [
+                "name": .string(fields.name), "category": .string(fields.category),
+                "retireAtMeters": fields.retireAtMeters.map { .double($0) } ?? .null,
+            ]
+        case .gearChanged(let changes):
+            var object = JSONObject()
+            if let name = changes.name { object["name"] = .string(name) }
+            if let retireAt = changes.retireAtMeters { object["retireAtMeters"] = retireAt.map { .double($0) } ?? .null }
+            if let retired = changes.retired { object["retired"] = .bool(retired) }
+            if let removed = changes.removed { object["removed"] = .bool(removed) }
+            return object
+        case .gearDefaulted(let category, let gear):
+            return ["category": .string(category), "gear": gear.map { .string($0) } ?? .null]
+        case .goalSet(let goal):
+            return GoalPayload.encode(goal)
+        case .goalRemoved(let key):
+            return GoalPayload.key(key)
         }
     }
 
@@ -266,7 +293,8 @@ public enum EventCatalog {
                 note: try reader.optional("note", reader.string),
                 source: try reader.source("source"),
                 track: try reader.optional("track", reader.track),
-                effort: reader.has("effort") ? try reader.optional("effort", reader.int) : nil
+                effort: reader.has("effort") ? try reader.optional("effort", reader.int) : nil,
+                gear: reader.has("gear") ? try reader.optional("gear", reader.identifier) : nil
             ))
         case "record.edited":
             var changes = RecordChanges()
@@ -278,6 +306,7 @@ public enum EventCatalog {
             if reader.has("date") { changes.date = try reader.instant("date") }
             if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
             if reader.has("track") { changes.track = try reader.track("track") }
+            if reader.has("gear") { changes.gear = .some(try reader.optional("gear", reader.identifier)) }
             return .recordEdited(changes)
         case "record.deleted": return .recordDeleted
         case "record.restored": return .recordRestored
@@ -311,6 +340,30 @@ public enum EventCatalog {
             return .seriesChanged(changes)
         case "series.ended": return .seriesEnded
         case "series.resumed": return .seriesResumed
+        case "gear.added":
+            return .gearAdded(GearFields(
+                name: try reader.string("name"), category: try reader.string("category"),
+                retireAtMeters: try reader.optional("retireAtMeters", reader.double)
+            ))
+        case "gear.changed":
+            var changes = GearChanges()
+            if reader.has("name") { changes.name = try reader.string("name") }
+            if reader.has("retireAtMeters") { changes.retireAtMeters = .some(try reader.optional("retireAtMeters", reader.double)) }
+            if reader.has("retired") { changes.retired = try reader.bool("retired") }
+            if reader.has("removed") { changes.removed = try reader.bool("removed") }
+            return .gearChanged(changes)
+        case "gear.defaulted":
+            return .gearDefaulted(category: try reader.string("category"), gear: try reader.optional("gear", reader.identifier))
+        case "goal.set":
+            guard let goal = GoalPayload.decode(data) else {
+                throw EventDecodingError(type: type, reason: "the payload is not a period, a metric, a category or null, a number and a date")
+            }
+            return .goalSet(goal)
+        case "goal.removed":
+            guard let key = GoalPayload.decodeKey(data) else {
+                throw EventDecodingError(type: type, reason: "the payload is not a period, a metric and a category or null")
+            }
+            return .goalRemoved(key)
         case "athlete.set":
             guard let entry = AthletePayload.decode(data) else {
                 throw EventDecodingError(type: type, reason: "the payload is not a date and whole numbers or null for each setting")
@@ -357,6 +410,11 @@ private struct PayloadReader {
     func int(_ key: String) throws(EventDecodingError) -> Int {
         guard let value = data[key]?.intValue, let int = Int(exactly: value) else { throw fail(key, "an integer") }
         return int
+    }
+
+    func bool(_ key: String) throws(EventDecodingError) -> Bool {
+        guard case .bool(let value)? = data[key] else { throw fail(key, "true or false") }
+        return value
     }
 
     func double(_ key: String) throws(EventDecodingError) -> Double {

@@ -32,6 +32,10 @@ public enum EventRules {
             guard stream == scope.stream else { throw EventLineError("a \(scope.rawValue) view event belongs on stream '\(scope.stream)'") }
         case .historyUndone, .historyRedone:
             guard stream == HistoryStream.name else { throw EventLineError("a history marker belongs on stream '\(HistoryStream.name)'") }
+        case .goalSet, .goalRemoved:
+            guard stream == GoalBook.stream else { throw EventLineError("a goal event belongs on stream '\(GoalBook.stream)'") }
+        case .gearDefaulted:
+            guard stream == GearBook.defaultsStream else { throw EventLineError("a gear default belongs on stream '\(GearBook.defaultsStream)'") }
         case .athleteSet:
             guard stream == AthleteHistory.stream else { throw EventLineError("an athlete event belongs on stream '\(AthleteHistory.stream)'") }
         default:
@@ -80,6 +84,20 @@ public enum EventRules {
             if let value = changes.note { try note(value) }
             if let value = changes.date { try instant(value, field: "date") }
             if let track = changes.track, let reason = TrackPayload.problem(track) { throw EventLineError(reason) }
+            if let gear = changes.gear ?? nil, UUIDBytes.pack(gear) == nil { throw EventLineError("field 'gear' is not a lowercase UUID") }
+        case .gearAdded(let fields):
+            if let reason = GearLimits.nameProblem(fields.name) ?? GearLimits.retireProblem(fields.retireAtMeters) { throw EventLineError(reason) }
+            try category(fields.category)
+        case .gearChanged(let changes):
+            if let name = changes.name, let reason = GearLimits.nameProblem(name) { throw EventLineError(reason) }
+            if let retireAt = changes.retireAtMeters, let reason = GearLimits.retireProblem(retireAt) { throw EventLineError(reason) }
+        case .goalSet(let goal):
+            if let reason = GoalPayload.problem(goal) { throw EventLineError(reason) }
+        case .goalRemoved(let key):
+            if let reason = GoalPayload.keyProblem(key) { throw EventLineError(reason) }
+        case .gearDefaulted(let gearCategory, let gear):
+            try category(gearCategory)
+            if let gear, UUIDBytes.pack(gear) == nil { throw EventLineError("field 'gear' is not a lowercase UUID") }
         case .historyUndone(let command), .historyRedone(let command):
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
         case .athleteSet(let entry):
@@ -107,6 +125,7 @@ public enum EventRules {
             return error.reason
         }
         if let effort = fields.effort, !Validation.effort.contains(effort) { return "field 'effort' is not between 1 and 10" }
+        if let gear = fields.gear, UUIDBytes.pack(gear) == nil { return "field 'gear' is not a lowercase UUID" }
         return fields.track.flatMap(TrackPayload.problem)
     }
 

@@ -67,8 +67,8 @@ public enum LegacyValues {
             changes.date = changes.date.map(Record.bounded(date:))
             changes.track = changes.track.map(track)
             return .recordEdited(changes)
-        case .athleteSet:
-            // No earlier version wrote athlete settings: values past the limits are refused at every
+        case .athleteSet, .gearAdded, .gearChanged, .gearDefaulted, .goalSet, .goalRemoved:
+            // No earlier version wrote athlete settings or gear: values past the limits are refused at every
             // door (`EventRules`), never read brought inside; the fold still bounds them (`Reducer`).
             return nil
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored,

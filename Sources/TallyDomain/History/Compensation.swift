@@ -74,7 +74,10 @@ public enum Compensation {
                     todo: running.todo(id: applied.stream), record: running.record(id: applied.stream),
                     series: running.series[applied.stream],
                     filter: applied.event.filterScope.flatMap { running.filters[$0] },
-                    athlete: applied.event.athleteDay.flatMap { running.athlete.entry(on: $0) }
+                    athlete: applied.event.athleteDay.flatMap { running.athlete.entry(on: $0) },
+                    gear: running.gear[applied.stream],
+                    gearDefault: applied.event.gearCategory.map { running.gear.defaults[$0] },
+                    goal: applied.event.goalKey.map { running.goals[$0] }
                 )
             )
             Reducer.evolve(&running, applied.event, stream: applied.stream, version: running.version(of: applied.stream) + 1, seq: running.position, at: now)
@@ -99,6 +102,11 @@ public enum Compensation {
         var series: Series?
         var filter: JSONObject?
         var athlete: AthleteEntry?
+        var gear: Gear?
+        /// The default gear of the category a `gear.defaulted` event sets, before it.
+        var gearDefault: String??
+        /// The goal of the key a goal event sets or removes, before it.
+        var goal: Goal??
     }
 
     /// The event that undoes `applied` given what its stream held before; nil when `current` already matches.
@@ -157,12 +165,36 @@ public enum Compensation {
             if changes.date != nil, now.date != previous.date { back.date = previous.date }
             if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
             if changes.track != nil, now.track != previous.track, let track = previous.track { back.track = track }
+            if changes.gear != nil, now.gear != previous.gear { back.gear = .some(previous.gear) }
             return back.isEmpty ? nil : .recordEdited(back)
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard current.filters[scope] != prior.filter else { return nil }
             return prior.filter.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
         case .historyUndone, .historyRedone:
             return nil
+        case .gearAdded:
+            guard let gear = current.gear[stream], !gear.removed else { return nil }
+            return .gearChanged(GearChanges(removed: true))
+        case .gearChanged(let changes):
+            guard let previous = prior.gear, let now = current.gear[stream] else { return nil }
+            var back = GearChanges()
+            if changes.name != nil, now.name != previous.name { back.name = previous.name }
+            if changes.retireAtMeters != nil, now.retireAtMeters != previous.retireAtMeters { back.retireAtMeters = .some(previous.retireAtMeters) }
+            if changes.retired != nil, now.retired != previous.retired { back.retired = previous.retired }
+            if changes.removed != nil, now.removed != previous.removed { back.removed = previous.removed }
+            return back.isEmpty ? nil : .gearChanged(back)
+        case .goalSet(let goal):
+            let before = prior.goal ?? nil
+            guard current.goals[goal.key] != before else { return nil }
+            return before.map(DomainEvent.goalSet) ?? .goalRemoved(goal.key)
+        case .goalRemoved(let key):
+            let before = prior.goal ?? nil
+            guard current.goals[key] != before, let before else { return nil }
+            return .goalSet(before)
+        case .gearDefaulted(let category, _):
+            let before = prior.gearDefault ?? nil
+            guard current.gear.defaults[category] != before else { return nil }
+            return .gearDefaulted(category: category, gear: before)
         case .athleteSet(let entry):
             let before = prior.athlete ?? AthleteEntry(from: entry.from)
             guard current.athlete.entry(on: entry.from) ?? AthleteEntry(from: entry.from) != before else { return nil }
@@ -214,7 +246,7 @@ extension DomainEvent {
     /// True for the events that start an item's stream.
     var createsStream: Bool {
         switch self {
-        case .todoCreated, .recordLogged: true
+        case .todoCreated, .recordLogged, .gearAdded: true
         default: false
         }
     }
@@ -225,6 +257,20 @@ extension DomainEvent {
         case .filterSaved(let scope, _), .filterReset(let scope): scope
         default: nil
         }
+    }
+
+    /// The goal a goal event sets or removes.
+    var goalKey: GoalKey? {
+        switch self {
+        case .goalSet(let goal): goal.key
+        case .goalRemoved(let key): key
+        default: nil
+        }
+    }
+
+    /// The category whose default gear a `gear.defaulted` event sets.
+    var gearCategory: String? {
+        if case .gearDefaulted(let category, _) = self { category } else { nil }
     }
 
     /// The day an athlete event sets.

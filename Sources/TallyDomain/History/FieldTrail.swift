@@ -6,7 +6,7 @@ public enum ItemFields {
     /// A todo's fields, in the order they are shown.
     public static let todo = ["title", "tags", "priority", "due", "wait", "note", "series", "completed", "deleted"]
     /// A record's fields, in the order they are shown.
-    public static let record = ["name", "category", "date", "durationSeconds", "distanceMeters", "place", "note", "deleted"]
+    public static let record = ["name", "category", "date", "durationSeconds", "distanceMeters", "place", "note", "gear", "deleted"]
     /// Every field name a history option takes.
     public static let all: [String] = {
         var seen = Set<String>()
@@ -38,6 +38,7 @@ public enum ItemFields {
             ("distanceMeters", record.distanceMeters.map { .double(Distance.toMillimetre($0)) } ?? .null),
             ("place", record.place.map { .string($0) } ?? .null),
             ("note", record.note.map { .string($0) } ?? .null),
+            ("gear", record.gear.map { .string($0) } ?? .null),
             ("deleted", .bool(record.deleted)),
         ]
     }

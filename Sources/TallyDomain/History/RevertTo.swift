@@ -59,6 +59,7 @@ public enum RevertTo {
             if now.place != then.place { changes.place = .some(then.place) }
             if now.date != then.date { changes.date = then.date }
             if now.note != then.note { changes.note = .some(then.note) }
+            if now.gear != then.gear { changes.gear = .some(then.gear) }
             if !changes.isEmpty { events.append(.recordEdited(changes)) }
             if !now.deleted, then.deleted { events.append(.recordDeleted) }
             for event in events { builder.append(event, to: now.id) }
@@ -84,6 +85,22 @@ public enum RevertTo {
         for scope in FilterScope.allCases where current.filters[scope] != target.filters[scope] {
             let event: DomainEvent = target.filters[scope].map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
             builder.append(event, to: scope.stream)
+        }
+        for now in current.gear.items {
+            let then = target.gear[now.id] ?? { var gone = now; gone.removed = true; return gone }()
+            var changes = GearChanges()
+            if now.name != then.name { changes.name = then.name }
+            if now.retireAtMeters != then.retireAtMeters { changes.retireAtMeters = .some(then.retireAtMeters) }
+            if now.retired != then.retired { changes.retired = then.retired }
+            if now.removed != then.removed { changes.removed = then.removed }
+            if !changes.isEmpty { builder.append(.gearChanged(changes), to: now.id) }
+        }
+        for category in Set(current.gear.defaults.keys).union(target.gear.defaults.keys).sorted()
+        where current.gear.defaults[category] != target.gear.defaults[category] {
+            builder.append(.gearDefaulted(category: category, gear: target.gear.defaults[category]), to: GearBook.defaultsStream)
+        }
+        for key in Set(current.goals.goals.keys).union(target.goals.goals.keys).sorted() where current.goals[key] != target.goals[key] {
+            builder.append(target.goals[key].map(DomainEvent.goalSet) ?? .goalRemoved(key), to: GoalBook.stream)
         }
         return Plan(decision: builder.decision, createdSince: createdSince)
     }

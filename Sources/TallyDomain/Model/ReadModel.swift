@@ -18,6 +18,10 @@ public struct ReadModel: Sendable, Equatable {
     public internal(set) var series = SeriesBook()
     /// The athlete's dated settings (`athlete.set`).
     public internal(set) var athlete = AthleteHistory()
+    /// Every piece of gear and each category's default (`gear.*`).
+    public internal(set) var gear = GearBook()
+    /// The goals in force (`goal.set`, `goal.removed`).
+    public internal(set) var goals = GoalBook()
     /// Versions of streams that are not items (saved filters, ...).
     public var settingsVersions: [String: Int] = [:]
 

@@ -27,11 +27,14 @@ public struct Record: Sendable, Equatable, Identifiable {
     public var track: TrackSummary?
     /// How hard it felt, 1-10 (`record add --effort`); nil when not given.
     public var effort: Int?
+    /// The gear it was done with (a gear stream id); nil for none.
+    public var gear: String?
 
     public init(
         id: String, number: Int, name: String, category: String, durationSeconds: Int, distanceMeters: Double? = nil,
         place: String? = nil, date: Int64, note: String? = nil, source: RecordSource = .local,
-        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, track: TrackSummary? = nil, effort: Int? = nil
+        createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, track: TrackSummary? = nil, effort: Int? = nil,
+        gear: String? = nil
     ) {
         self.id = id
         self.number = number
@@ -49,6 +52,7 @@ public struct Record: Sendable, Equatable, Identifiable {
         self.version = version
         self.track = track
         self.effort = effort
+        self.gear = gear
     }
 
     /// Seconds per kilometre; nil without a positive distance.

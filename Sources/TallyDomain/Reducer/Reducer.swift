@@ -62,7 +62,8 @@ public enum Reducer {
                 durationSeconds: Record.bounded(duration: fields.durationSeconds), distanceMeters: Record.bounded(distance: fields.distanceMeters),
                 place: fields.place, date: Record.bounded(date: fields.date), note: fields.note, source: fields.source,
                 createdAt: time, updatedAt: time, version: version, track: fields.track.map(Record.bounded(track:)),
-                effort: fields.effort.flatMap { Validation.effort.contains($0) ? $0 : nil }
+                effort: fields.effort.flatMap { Validation.effort.contains($0) ? $0 : nil },
+                gear: fields.gear
             ), key: stream)
         case .recordEdited(let changes):
             model.updateRecord(key: stream) { record in
@@ -89,6 +90,32 @@ public enum Reducer {
             model.settingsVersions[stream.string] = version
         case .athleteSet(let entry):
             model.athlete.set(AthletePayload.bounded(entry))
+            model.settingsVersions[stream.string] = version
+        case .gearAdded(let fields):
+            guard model.version(of: stream.string) == 0 else { return }
+            model.gear.insert(Gear(
+                id: stream.string, number: model.gear.items.count + 1, name: fields.name, category: fields.category,
+                retireAtMeters: fields.retireAtMeters, createdAt: time, updatedAt: time
+            ))
+            model.settingsVersions[stream.string] = version
+        case .gearChanged(let changes):
+            guard model.gear[stream.string] != nil else { return }
+            model.gear.update(id: stream.string) { gear in
+                if let name = changes.name { gear.name = name }
+                if let retireAt = changes.retireAtMeters { gear.retireAtMeters = retireAt }
+                if let retired = changes.retired { gear.retired = retired }
+                if let removed = changes.removed { gear.removed = removed }
+                gear.updatedAt = time
+            }
+            model.settingsVersions[stream.string] = version
+        case .gearDefaulted(let category, let gear):
+            model.gear.setDefault(category, gear)
+            model.settingsVersions[stream.string] = version
+        case .goalSet(let goal):
+            if GoalPayload.problem(goal) == nil { model.goals.set(goal) }
+            model.settingsVersions[stream.string] = version
+        case .goalRemoved(let key):
+            model.goals.remove(key)
             model.settingsVersions[stream.string] = version
         case .seriesStarted(let fields):
             guard model.version(of: stream.string) == 0 else { return }
@@ -172,6 +199,7 @@ extension Record {
         if let date = changes.date { self.date = Record.bounded(date: date) }
         if let note = changes.note { self.note = note }
         if let track = changes.track { self.track = Record.bounded(track: track) }
+        if let gear = changes.gear { self.gear = gear }
     }
 
     fileprivate mutating func touch(version: Int, at time: Int64) {

@@ -26,6 +26,20 @@ extension ReadModel {
         }
         writer.array(series.sorted) { $1.write(to: &$0) }
         writer.array(athlete.entries) { $1.write(to: &$0) }
+        writer.array(gear.items) { $1.write(to: &$0) }
+        let categories = gear.defaults.keys.sorted()
+        writer.count(categories.count)
+        for category in categories {
+            writer.string(category)
+            writer.identifier(gear.defaults[category]!)
+        }
+        writer.array(goals.sorted) { writer, goal in
+            writer.byte(UInt8(GoalPeriod.allCases.firstIndex(of: goal.key.per)!))
+            writer.byte(UInt8(GoalMetric.allCases.firstIndex(of: goal.key.metric)!))
+            writer.optional(goal.key.category) { $0.string($1) }
+            writer.uint(goal.target.bitPattern)
+            writer.int(goal.from.dayNumber)
+        }
     }
 
     /// Reads the properties back in the order `write(to:)` wrote them; the item tables stay in
@@ -60,6 +74,33 @@ extension ReadModel {
             entries.append(entry)
         }
         athlete = AthleteHistory(entries: entries)
+        var items: [Gear] = []
+        for _ in 0..<(try reader.count()) {
+            let one = try Gear(reading: &reader)
+            if let problem = one.snapshotProblem ?? (one.number == items.count + 1 ? nil : "its number is out of order") {
+                throw reader.failure("a piece of gear is out of range: " + problem)
+            }
+            items.append(one)
+        }
+        var defaults: [String: String] = [:]
+        for _ in 0..<(try reader.count()) {
+            let category = try reader.string()
+            let id = try reader.identifier()
+            guard (try? Validation.category(category)) == category else { throw reader.failure("a gear default's category is not a category") }
+            defaults[category] = id
+        }
+        gear = GearBook(items: items, defaults: defaults)
+        for _ in 0..<(try reader.count()) {
+            let per = Int(try reader.byte())
+            let metric = Int(try reader.byte())
+            let category = try reader.bool() ? try reader.string() : nil
+            let target = Double(bitPattern: try reader.uint())
+            let day = try reader.int()
+            guard per < GoalPeriod.allCases.count, metric < GoalMetric.allCases.count, abs(day) < 4_000_000 else { throw reader.failure("a goal is not a goal") }
+            let goal = Goal(key: GoalKey(per: GoalPeriod.allCases[per], metric: GoalMetric.allCases[metric], category: category), target: target, from: LocalDate(dayNumber: day))
+            if let problem = GoalPayload.problem(goal) { throw reader.failure("a goal is out of range: " + problem) }
+            goals.set(goal)
+        }
     }
 }
 
@@ -172,6 +213,7 @@ extension Record {
         writer.count(version)
         writer.optional(track) { $1.write(to: &$0) }
         writer.optional(effort) { $0.count($1) }
+        writer.optional(gear) { $0.identifier($1) }
     }
 
     /// Reads one record, field by field like `Todo.init(reading:)`.
@@ -197,10 +239,12 @@ extension Record {
         let version = try reader.natural()
         let track = try reader.bool() ? try TrackSummary(reading: &reader) : nil
         let effort = try reader.bool() ? try reader.natural() : nil
+        let gear = try reader.bool() ? try reader.identifier() : nil
         self.init(
             id: id, number: number, name: name, category: category, durationSeconds: durationSeconds,
             distanceMeters: distanceMeters, place: place, date: date, note: note, source: source,
-            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version, track: track, effort: effort
+            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, version: version, track: track, effort: effort,
+            gear: gear
         )
     }
 }
@@ -362,5 +406,47 @@ extension Series {
             fields: SeriesFields(rule: RecurrenceRule(period: period, anchor: anchor), start: start, until: until, title: title, tags: tags, priority: priority, note: note),
             ended: ended, createdAt: createdAt, updatedAt: updatedAt, version: version
         )
+    }
+}
+
+extension Gear {
+    /// Every stored property in the snapshot order; the retirement distance as its IEEE 754 bit pattern.
+    func write(to writer: inout BinaryWriter) {
+        writer.identifier(id)
+        writer.count(number)
+        writer.string(name)
+        writer.string(category)
+        writer.optional(retireAtMeters) { $0.uint($1.bitPattern) }
+        writer.bool(retired)
+        writer.bool(removed)
+        writer.int(createdAt)
+        writer.int(updatedAt)
+    }
+
+    /// Reads what `write(to:)` wrote.
+    init(reading reader: inout BinaryReader) throws(SnapshotDecodingError) {
+        let id = try reader.identifier()
+        let number = try reader.natural()
+        let name = try reader.string()
+        let category = try reader.string()
+        let retireAt = try reader.bool() ? Double(bitPattern: try reader.uint()) : nil
+        let retired = try reader.bool()
+        let removed = try reader.bool()
+        let createdAt = try reader.int()
+        let updatedAt = try reader.int()
+        self.init(
+            id: id, number: number, name: name, category: category, retireAtMeters: retireAt, retired: retired, removed: removed,
+            createdAt: createdAt, updatedAt: updatedAt
+        )
+    }
+
+    /// Why this gear cannot have been folded from valid events; nil when every value is in range.
+    var snapshotProblem: String? {
+        if let problem = SnapshotLimits.identifier(id) { return problem }
+        if let problem = SnapshotLimits.counter(number, "number") { return problem }
+        if let problem = GearLimits.nameProblem(name) ?? GearLimits.retireProblem(retireAtMeters) { return problem }
+        if (try? Validation.category(category)) != category { return "its category is not a category" }
+        if let problem = SnapshotLimits.instant(createdAt, "creation time") { return problem }
+        return SnapshotLimits.instant(updatedAt, "update time")
     }
 }

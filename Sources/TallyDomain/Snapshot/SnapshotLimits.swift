@@ -111,6 +111,7 @@ extension Record {
         if let problem = SnapshotLimits.counter(self.version, "version") { return problem }
         if let problem = self.track?.snapshotProblem { return problem }
         if let effort = self.effort, !Validation.effort.contains(effort) { return "its effort is out of range" }
+        if let gear = self.gear, let problem = SnapshotLimits.identifier(gear) { return problem }
         return nil
     }
 }

@@ -208,6 +208,21 @@ public struct Rebase: Sendable {
         case .athleteSet(let entry):
             let current = state.athlete.entry(on: entry.from).map { JSON.object(AthletePayload.encode($0)) } ?? .null
             if resolve("from \(entry.from)", local: .object(AthletePayload.encode(entry)), current: current, &decision) == .keep { decision.kept = event }
+        case .gearAdded:
+            // Gear ids are random: the same id twice is the same event arriving twice.
+            if state.gear[stream] != nil { decision.conflict(.duplicate) } else { decision.kept = event }
+        case .gearChanged:
+            guard let gear = state.gear[stream] else { return decision.conflict(.impossible) }
+            editFields(event, current: EventCatalog.payload(of: .gearChanged(gear.changeable)), seenSets: [:], &decision)
+        case .goalSet(let goal):
+            let current = state.goals[goal.key].map { JSON.object(GoalPayload.encode($0)) } ?? .null
+            if resolve("goal \(goal.key.description)", local: .object(GoalPayload.encode(goal)), current: current, &decision) == .keep { decision.kept = event }
+        case .goalRemoved(let key):
+            let current = state.goals[key].map { JSON.object(GoalPayload.encode($0)) } ?? .null
+            if resolve("goal \(key.description)", local: .null, current: current, &decision) == .keep { decision.kept = event }
+        case .gearDefaulted(let category, let gear):
+            let current = state.gear.defaults[category].map(JSON.string) ?? .null
+            if resolve("default \(category)", local: gear.map(JSON.string) ?? .null, current: current, &decision) == .keep { decision.kept = event }
         case .seriesStarted:
             // A series' id is its first todo's id or a new one; the same id twice is one series.
             if state.series[stream] != nil { decision.conflict(.duplicate) } else { decision.kept = event }
@@ -311,8 +326,11 @@ public struct Rebase: Sendable {
     /// The fields an event sets, with their new values, as the conflict rules see them.
     static func fieldsChanged(by event: DomainEvent) -> [(String, JSON)] {
         switch event {
-        case .todoEdited, .recordEdited:
+        case .todoEdited, .recordEdited, .gearChanged:
             return EventCatalog.payload(of: event).pairs.map { ($0.key, $0.value) }
+        case .gearDefaulted(let category, let gear): return [("default \(category)", gear.map(JSON.string) ?? .null)]
+        case .goalSet(let goal): return [("goal \(goal.key.description)", .object(GoalPayload.encode(goal)))]
+        case .goalRemoved(let key): return [("goal \(key.description)", .null)]
         case .todoCompleted: return [("completed", .bool(true))]
         case .todoReopened: return [("completed", .bool(false))]
         case .todoDeleted, .recordDeleted: return [("deleted", .bool(true))]
@@ -322,7 +340,7 @@ public struct Rebase: Sendable {
         case .seriesEnded: return [("ended", .bool(true))]
         case .seriesResumed: return [("ended", .bool(false))]
         case .athleteSet(let entry): return [("from \(entry.from)", .object(AthletePayload.encode(entry)))]
-        case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .seriesStarted, .seriesChanged: return []
+        case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .seriesStarted, .seriesChanged, .gearAdded: return []
         }
     }
 }
@@ -339,7 +357,7 @@ extension Record {
     var fields: RecordFields {
         RecordFields(
             name: name, category: category, durationSeconds: durationSeconds, distanceMeters: distanceMeters,
-            place: place, date: date, note: note, source: source, effort: effort
+            place: place, date: date, note: note, source: source, effort: effort, gear: gear
         )
     }
 }

@@ -25,6 +25,10 @@ public struct StatsTotals: Sendable, Equatable {
     public var distanceMeters = 0.0
     /// Time spent on records that have a distance: the base of the average pace.
     public var durationWithDistance = 0
+    /// The one category of the records counted; nil when there are none or several (a pace or a
+    /// speed is never averaged across sports).
+    public private(set) var category: String?
+    private var mixed = false
 
     public init() {}
 
@@ -34,6 +38,12 @@ public struct StatsTotals: Sendable, Equatable {
     }
 
     mutating func add(_ record: Record) {
+        if count == 0 {
+            category = record.category
+        } else if !mixed, category != record.category {
+            mixed = true
+            category = nil
+        }
         count += 1
         durationSeconds += record.durationSeconds
         if let distance = record.distanceMeters, distance > 0 {

@@ -60,6 +60,18 @@ struct ReducerGoldenTests {
             var generator = LogGenerator(seed: 20_261_123, continuing: withRecords)
             try append(generator.seriesEvents(60) + generator.events(40))
         }
+        // Gear came after the athlete's settings: appended once, at the end.
+        let withAthlete = try GoldenLog.events()
+        if !withAthlete.contains(where: { $0.type.hasPrefix("gear.") }) {
+            var generator = LogGenerator(seed: 20_261_125, continuing: withAthlete)
+            try append(generator.gearEvents(12))
+        }
+        // Goals came with gear: appended once, after it.
+        let withGear = try GoldenLog.events()
+        if !withGear.contains(where: { $0.type.hasPrefix("goal.") }) {
+            var generator = LogGenerator(seed: 20_261_126, continuing: withGear)
+            try append(generator.goalEvents(8))
+        }
     }
 
     private func append(_ events: [EventEnvelope]) throws {

@@ -177,6 +177,7 @@ struct AuditLines {
         if let todo = state.todo(id: event.stream) { return TodoRenderer(context: context).label(todo) }
         if let record = state.record(id: event.stream) { return RecordRenderer(context: context).label(record) }
         if let series = state.series[event.stream] { return (context.settings.unicode ? "↻ " : "r ") + TerminalText.escaped(series.fields.title) }
+        if let gear = state.gear[event.stream] { return TerminalText.escaped(gear.name) }
         return event.stream == HistoryStream.name ? "" : event.stream
     }
 
@@ -186,10 +187,10 @@ struct AuditLines {
         case (.todo(let before)?, .todoEdited(let changes)?):
             return ChangeDescriber(context: context).edit(changes, before: before)
         case (.record(let before)?, .recordEdited(let changes)?):
-            return ChangeDescriber(context: context).edit(changes, before: before)
+            return ChangeDescriber(context: context, gearNames: GearText.names(state)).edit(changes, before: before)
         default:
             break
         }
-        return EventDescriber(catalog: context.catalog, zone: context.zone).summary(event)
+        return EventDescriber(catalog: context.catalog, zone: context.zone, gearNames: GearText.names(state)).summary(event)
     }
 }

@@ -102,7 +102,7 @@ enum RecordBestsCommand: CommandHandler {
             for (index, effort) in group.efforts.enumerated() {
                 rows.append([
                     index == 0 ? group.category : "", label(effort.meters, catalog), time(effort.seconds),
-                    Distance.formatPace(secondsPerKm: effort.seconds / (Double(effort.meters) / 1000)),
+                    TrainingDetail.pace(seconds: effort.seconds, meters: Double(effort.meters), category: group.category, miles: false),
                     Timestamp.formatLocal(effort.date, in: context.zone, withTime: false),
                     "\(effort.recordNumber): \(effort.recordName)",
                 ])

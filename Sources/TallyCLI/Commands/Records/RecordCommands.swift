@@ -23,7 +23,8 @@ enum RecordAddCommand: CommandHandler {
         abstract: "Log an activity.",
         discussion: "The name is the words given, trimmed (1-200 characters). Pace is derived when a distance is given.",
         arguments: [ArgumentSpec(name: "NAME", help: "What it was.", repeating: true)],
-        options: [RecordOptions.requiredCategory, RecordOptions.requiredDuration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note, RecordOptions.effort],
+        options: [RecordOptions.requiredCategory, RecordOptions.requiredDuration, RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note, RecordOptions.effort,
+                  RecordOptions.gear, RecordOptions.noGear],
         examples: [
             CommandExample(command: "tally record add Morning run --category running --duration 27:30 --distance 5km", explanation: "Log a 5 km run of 27 minutes 30 seconds, now."),
             CommandExample(command: "tally record add Gym --category gym --duration 1h --date yesterday", explanation: "Log yesterday's gym session."),
@@ -41,8 +42,9 @@ enum RecordAddCommand: CommandHandler {
         let input = RecordInput(
             name: command.arguments.joined(separator: " "), category: category, duration: duration,
             distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note"),
-            effort: command.value("effort")
+            effort: command.value("effort"), gear: command.value("gear"), noGear: command.has("no-gear")
         )
+        try RecordOptions.refuseGearConflict(command, context)
         MutationPrinter(context: context).print(try context.dispatcher().execute(.logRecord(input)), single: true)
     }
 }
@@ -55,7 +57,7 @@ enum RecordEditCommand: CommandHandler {
         discussion: "Only the fields named change. 'none' clears the distance, place or note.",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
         options: [OptionSpec(name: "name", valueName: "NAME", help: "The new name."), RecordOptions.category, RecordOptions.duration,
-                  RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note],
+                  RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note, RecordOptions.gear, RecordOptions.noGear],
         examples: [
             CommandExample(command: "tally record edit 4 --distance 5.2km --place none", explanation: "Correct the distance and clear the place."),
             CommandExample(command: "tally record edit 7 --date 2026-11-20T07:15 --duration 45m", explanation: "Fix when it happened and how long it took."),
@@ -65,8 +67,10 @@ enum RecordEditCommand: CommandHandler {
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let input = RecordEditInput(
             name: command.value("name"), category: command.value("category"), duration: command.value("duration"),
-            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note")
+            distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note"),
+            gear: command.value("gear"), noGear: command.has("no-gear")
         )
+        try RecordOptions.refuseGearConflict(command, context)
         guard !input.isEmpty else {
             throw UsageError(kind: .custom(context.catalog.text(.usageRecordEditNeedsChange)), commandPath: command.path)
         }
@@ -132,7 +136,7 @@ enum RecordShowCommand: CommandHandler {
             object["multisport"] = record.track?.part?.kind == .leg ? .array(legs.map(JSONShapes.record)) : .null
             context.printJSON(.object(object))
         } else {
-            var text = RecordRenderer(context: context).detail(record, history: history, legs: legs)
+            var text = RecordRenderer(context: context).detail(record, history: history, legs: legs, gearNames: GearText.names(state), miles: miles)
             if let (computed, _) = detail {
                 let sections = TrainingDetail.text(computed, record: record, miles: miles, context: context)
                 if !sections.isEmpty { text += "\n\n" + sections }

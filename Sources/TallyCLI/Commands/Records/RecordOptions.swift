@@ -3,6 +3,13 @@ import TallyArguments
 
 /// Option specs and readers shared by the record commands.
 enum RecordOptions {
+    /// `--gear` and `--no-gear` together are a usage error.
+    static func refuseGearConflict(_ command: ParsedCommand, _ context: CLIContext) throws {
+        if command.value("gear") != nil, command.has("no-gear") {
+            throw UsageError(kind: .conflictingOptions("--gear", "--no-gear"), commandPath: command.path)
+        }
+    }
+
     static let category = OptionSpec(name: "category", valueName: "CATEGORY", help: "A lowercase word: running, cycling, swimming, walking, gym, ...")
     static let duration = OptionSpec(name: "duration", valueName: "DURATION", help: "How long: 45m, 1h30m, 90s, 1:30:00, 27:30 (m:ss) or minutes.")
     /// `--category` and `--duration` as `record add` needs them.
@@ -12,6 +19,8 @@ enum RecordOptions {
     static let place = OptionSpec(name: "place", valueName: "PLACE", help: "Where.")
     static let date = OptionSpec(name: "date", valueName: "WHEN", help: "When it happened (default: now). A day means its local midnight.")
     static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
+    static let gear = OptionSpec(name: "gear", valueName: "NAME", help: "The gear it was done with (any case); without it, its category's default gear.")
+    static let noGear = OptionSpec(name: "no-gear", help: "No gear, not even the category's default.")
     static let effort = OptionSpec(name: "effort", valueName: "1-10", help: "How hard it felt, 1 (very easy) to 10 (maximal): its training load without heart rate or power.")
 
     /// The options of `record list` that make up a view (also accepted by `record filter set` and `record export`).

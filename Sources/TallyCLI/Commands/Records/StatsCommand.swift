@@ -11,7 +11,8 @@ enum StatsCommand: CommandHandler {
         discussion: "Each row counts the records and sums time and distance; pace is averaged over the records that have a distance. Weeks are ISO weeks in the local time zone.",
         options: [
             OptionSpec(name: "by", valueName: "GROUP", help: "How to group.", defaultValue: "week", allowedValues: StatsGrouping.allCases.map(\.rawValue)),
-            OptionSpec(name: "since", valueName: "WHEN", help: "Only records on or after WHEN."),
+            OptionSpec(name: "since", valueName: "WHEN", help: "Only records on or after WHEN (without --since or --until, weeks and months show the last 12)."),
+            OptionSpec(name: "miles", help: "Distances in miles, paces per mile and speeds in mph."),
             OptionSpec(name: "until", valueName: "WHEN", help: "Only records up to WHEN (a day includes the whole day)."),
             OptionSpec(name: "category", valueName: "CATEGORY", repeatable: true, help: "Only this category. Repeat for several."),
             TodoOptions.asOf,
@@ -40,10 +41,31 @@ enum StatsCommand: CommandHandler {
             try StatsViews.run(streaks: command.has("streaks"), categories: checked.categories, state: state, bound: bound, context)
             return
         }
+        // Without a range, weeks and months show the recent past: a store with years of imported
+        // history would otherwise print a row for every week since the first activity.
+        var since = checked.since
+        var defaultStart: LocalDate?
+        if since == nil, checked.until == nil, grouping == .week || grouping == .month {
+            let today: LocalDate = switch bound {
+            case .instant(let ms)?: LocalDate.containing(ms, in: context.zone)
+            default: LocalDate.containing(context.now, in: context.zone)
+            }
+            let period: GoalPeriod = grouping == .week ? .week : .month
+            var start = period.start(of: today)
+            for _ in 1..<defaultPeriods { start = period.previous(start) }
+            defaultStart = start
+            since = start.description
+        }
         let report = try StatsProjection.run(
-            grouping: grouping, since: checked.since, until: checked.until, categories: checked.categories,
+            grouping: grouping, since: since, until: checked.until, categories: checked.categories,
             on: state, now: context.now, zone: context.zone
         )
+        let rangeNote = defaultStart.map { start in
+            context.catalog.text(grouping == .week ? .statsDefaultWeeks : .statsDefaultMonths, [
+                "count": String(defaultPeriods), "since": start.description,
+                "earlier": GoalPeriod.year.start(of: start).adding(days: -1).description.prefix(4) + "-01-01",
+            ])
+        }
         if context.json {
             context.printJSON(.object([
                 "by": .string(grouping.rawValue),
@@ -53,22 +75,30 @@ enum StatsCommand: CommandHandler {
                     return .object(JSONObject(object))
                 }),
                 "totals": .object(JSONObject(totals(report.totals))),
+                "since": since.map { .string($0) } ?? .null,
+                "defaultRange": .bool(defaultStart != nil),
             ]))
             return
         }
-        context.console.line(render(report, context: context))
+        context.console.line(render(report, context: context, miles: command.has("miles"))
+            + (rangeNote.map { "\n" + WordWrap.wrapped($0, width: context.settings.width) } ?? ""))
     }
+
+    /// How many weeks or months `stats` shows without `--since` or `--until`.
+    static let defaultPeriods = 12
 
     private static func totals(_ totals: StatsTotals) -> [(String, JSON)] {
         [
             ("count", .int(Int64(totals.count))),
             ("durationSeconds", .int(Int64(totals.durationSeconds))),
             ("distanceMeters", .double(Distance.toMillimetre(totals.distanceMeters))),
-            ("paceSecondsPerKm", totals.paceSecondsPerKm.map { .double(($0 * 10).rounded() / 10) } ?? .null),
+            ("paceSecondsPerKm", totals.category == nil ? .null : totals.paceSecondsPerKm.map { .double(($0 * 10).rounded() / 10) } ?? .null),
+            ("speedKmh", totals.category == nil || totals.distanceMeters <= 0 || totals.durationWithDistance <= 0 ? .null
+                : .double((totals.distanceMeters / 1000 / (Double(totals.durationWithDistance) / 3600) * 100).rounded() / 100)),
         ]
     }
 
-    static func render(_ report: StatsReport, context: CLIContext) -> String {
+    static func render(_ report: StatsReport, context: CLIContext, miles: Bool = false) -> String {
         let catalog = context.catalog
         guard report.totals.count > 0 else { return catalog.text(.statsEmpty) }
         let keyTitle: MessageID = switch report.grouping {
@@ -89,8 +119,11 @@ enum StatsCommand: CommandHandler {
         func row(_ key: String, _ totals: StatsTotals) -> [String] {
             [
                 key, String(totals.count), ActivityDuration.format(totals.durationSeconds),
-                totals.distanceMeters > 0 ? Distance.format(totals.distanceMeters) : "",
-                totals.paceSecondsPerKm.map { Distance.formatPace(secondsPerKm: $0) } ?? "",
+                totals.distanceMeters > 0 ? TrainingDetail.distance(totals.distanceMeters, miles: miles) : "",
+                // Pace or speed only over one sport: a run and a ride never make an average.
+                totals.category.map { category in
+                    totals.distanceMeters > 0 ? TrainingDetail.pace(seconds: Double(totals.durationWithDistance), meters: totals.distanceMeters, category: category, miles: miles) : ""
+                } ?? "",
             ]
         }
         let rows = report.buckets.map { row($0.key, $0.totals) } + [row(catalog.text(.statsTotal), report.totals)]

@@ -1,0 +1,242 @@
+import TallyEssentials
+
+/// The calendar period a goal counts over, in the local zone.
+public enum GoalPeriod: String, Sendable, CaseIterable, Comparable {
+    /// An ISO week, Monday to Sunday (as `stats --by week`).
+    case week
+    case month
+    case year
+
+    public static func < (lhs: GoalPeriod, rhs: GoalPeriod) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// The first day of the period holding `day`.
+    public func start(of day: LocalDate) -> LocalDate {
+        switch self {
+        case .week: day.adding(days: 1 - day.weekday)
+        case .month: LocalDate(uncheckedYear: day.year, month: day.month, day: 1)
+        case .year: LocalDate(uncheckedYear: day.year, month: 1, day: 1)
+        }
+    }
+
+    /// The first day of the period after the one starting on `start`.
+    public func next(_ start: LocalDate) -> LocalDate {
+        switch self {
+        case .week: start.adding(days: 7)
+        case .month: start.month == 12 ? LocalDate(uncheckedYear: start.year + 1, month: 1, day: 1) : LocalDate(uncheckedYear: start.year, month: start.month + 1, day: 1)
+        case .year: LocalDate(uncheckedYear: start.year + 1, month: 1, day: 1)
+        }
+    }
+
+    /// The first day of the period before the one starting on `start`.
+    public func previous(_ start: LocalDate) -> LocalDate {
+        switch self {
+        case .week: start.adding(days: -7)
+        case .month: start.month == 1 ? LocalDate(uncheckedYear: start.year - 1, month: 12, day: 1) : LocalDate(uncheckedYear: start.year, month: start.month - 1, day: 1)
+        case .year: LocalDate(uncheckedYear: start.year - 1, month: 1, day: 1)
+        }
+    }
+
+    /// `2026-W47`, `2026-11`, `2026` for the period starting on `start`.
+    public func label(_ start: LocalDate) -> String {
+        switch self {
+        case .week:
+            let week = start.isoWeek
+            return "\(week.year)-W\(ValueMath.pad(week.week, 2))"
+        case .month: return "\(start.year)-\(ValueMath.pad(start.month, 2))"
+        case .year: return String(start.year)
+        }
+    }
+}
+
+/// What a goal measures.
+public enum GoalMetric: String, Sendable, CaseIterable, Comparable {
+    /// Metres.
+    case distance
+    /// Seconds.
+    case time
+    /// Activities.
+    case count
+
+    public static func < (lhs: GoalMetric, rhs: GoalMetric) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// The allowed targets.
+    public var limits: ClosedRange<Double> {
+        switch self {
+        case .distance: 100...100_000_000
+        case .time: 60...31_622_400
+        case .count: 1...10_000
+        }
+    }
+
+    /// How much `record` adds to a goal of this metric.
+    public func amount(_ record: Record) -> Double {
+        switch self {
+        case .distance: record.distanceMeters ?? 0
+        case .time: Double(record.durationSeconds)
+        case .count: 1
+        }
+    }
+}
+
+/// Which goal: its period, metric and category (nil: every category). One goal per key.
+public struct GoalKey: Sendable, Hashable, Comparable {
+    public var per: GoalPeriod
+    public var metric: GoalMetric
+    public var category: String?
+
+    public init(per: GoalPeriod, metric: GoalMetric, category: String? = nil) {
+        self.per = per
+        self.metric = metric
+        self.category = category
+    }
+
+    public static func < (lhs: GoalKey, rhs: GoalKey) -> Bool {
+        if lhs.per != rhs.per { return lhs.per < rhs.per }
+        if lhs.metric != rhs.metric { return lhs.metric < rhs.metric }
+        return (lhs.category ?? "") < (rhs.category ?? "")
+    }
+
+    /// `week distance running`, `month count`: how sync names the goal.
+    public var description: String { "\(per.rawValue) \(metric.rawValue)" + (category.map { " " + $0 } ?? "") }
+}
+
+/// A goal: reach `target` (metres, seconds or activities) in every period from `from` on.
+public struct Goal: Sendable, Equatable {
+    public var key: GoalKey
+    public var target: Double
+    /// The day the goal was first set: its history starts with the period holding it.
+    public var from: LocalDate
+
+    public init(key: GoalKey, target: Double, from: LocalDate) {
+        self.key = key
+        self.target = target
+        self.from = from
+    }
+}
+
+/// Every goal in force, by key.
+public struct GoalBook: Sendable, Equatable {
+    /// The stream of `goal.set` and `goal.removed`.
+    public static let stream = "goals"
+    /// At most this many goals.
+    public static let maxGoals = 100
+
+    public private(set) var goals: [GoalKey: Goal] = [:]
+
+    public init() {}
+
+    /// The goals in key order.
+    public var sorted: [Goal] { goals.values.sorted { $0.key < $1.key } }
+
+    public subscript(key: GoalKey) -> Goal? { goals[key] }
+
+    mutating func set(_ goal: Goal) { goals[goal.key] = goal }
+
+    mutating func remove(_ key: GoalKey) { goals[key] = nil }
+}
+
+/// Limits and payloads of the goal events (`goal.set`, `goal.removed`).
+public enum GoalPayload {
+    public static func encode(_ goal: Goal) -> JSONObject {
+        var object = key(goal.key)
+        object["target"] = .double(goal.target)
+        object["from"] = .string(goal.from.description)
+        return object
+    }
+
+    public static func key(_ key: GoalKey) -> JSONObject {
+        ["per": .string(key.per.rawValue), "metric": .string(key.metric.rawValue), "category": key.category.map { .string($0) } ?? .null]
+    }
+
+    /// The key of a payload; nil when a member is missing or not one of its values.
+    public static func decodeKey(_ object: JSONObject) -> GoalKey? {
+        guard let per = object["per"]?.stringValue.flatMap(GoalPeriod.init(rawValue:)),
+              let metric = object["metric"]?.stringValue.flatMap(GoalMetric.init(rawValue:)),
+              let category = object["category"] else { return nil }
+        if category.isNull { return GoalKey(per: per, metric: metric) }
+        guard let text = category.stringValue else { return nil }
+        return GoalKey(per: per, metric: metric, category: text)
+    }
+
+    public static func decode(_ object: JSONObject) -> Goal? {
+        guard let key = decodeKey(object), let target = object["target"]?.doubleValue,
+              let from = object["from"]?.stringValue.flatMap(LocalDate.parse) else { return nil }
+        return Goal(key: key, target: target, from: from)
+    }
+
+    /// Why a goal breaks the limits every door shares, or nil.
+    public static func problem(_ goal: Goal) -> String? {
+        if let reason = keyProblem(goal.key) { return reason }
+        guard goal.target.isFinite, goal.key.metric.limits.contains(goal.target) else {
+            return "a goal's target is outside \(goal.key.metric.limits.lowerBound)-\(goal.key.metric.limits.upperBound)"
+        }
+        if goal.key.metric == .count, goal.target.rounded() != goal.target { return "a goal's count is not a whole number" }
+        return goal.from.isInSupportedYears ? nil : "a goal's first day is outside the years 0001-9999"
+    }
+
+    public static func keyProblem(_ key: GoalKey) -> String? {
+        guard let category = key.category else { return nil }
+        return (try? Validation.category(category)) == category ? nil : "a goal's category is not [a-z][a-z0-9-]{0,31}"
+    }
+}
+
+/// One period of a goal: what was done against the target.
+public struct GoalPeriodResult: Sendable, Equatable {
+    public var start: LocalDate
+    /// The first day after the period.
+    public var end: LocalDate
+    public var label: String
+    public var done: Double
+    public var target: Double
+
+    public var met: Bool { done >= target }
+    public var left: Double { max(0, target - done) }
+}
+
+/// A goal's current period and its past periods, newest first.
+public struct GoalProgress: Sendable, Equatable {
+    public var goal: Goal
+    public var current: GoalPeriodResult
+    /// The periods from the goal's first one up to the one before `current`, newest first, at most `limit`.
+    public var history: [GoalPeriodResult]
+    /// How many past periods there are in all (`history` may hold fewer).
+    public var pastPeriods: Int
+
+    /// Progress of every goal on `today`, over the live records of `model`.
+    /// - Complexity: O(records × goals) plus the periods shown.
+    public static func of(_ model: ReadModel, today: LocalDate, zone: Zone, limit: Int) -> [GoalProgress] {
+        let goals = model.goals.sorted
+        guard !goals.isEmpty else { return [] }
+        var days: [(LocalDate, Record)] = []
+        for index in 0..<model.records.count {
+            let record = model.records[index]
+            if !record.deleted { days.append((LocalDate.containing(record.date, in: zone), record)) }
+        }
+        return goals.map { goal in
+            let per = goal.key.per
+            let currentStart = per.start(of: today)
+            let firstStart = min(per.start(of: goal.from), currentStart)
+            var sums: [LocalDate: Double] = [:]
+            for (day, record) in days where day >= firstStart && (goal.key.category == nil || goal.key.category == record.category) {
+                sums[per.start(of: day), default: 0] += goal.key.metric.amount(record)
+            }
+            func result(_ start: LocalDate) -> GoalPeriodResult {
+                GoalPeriodResult(start: start, end: per.next(start), label: per.label(start), done: sums[start] ?? 0, target: goal.target)
+            }
+            var history: [GoalPeriodResult] = []
+            var count = 0
+            var start = currentStart
+            while start > firstStart {
+                start = per.previous(start)
+                if history.count < limit { history.append(result(start)) }
+                count += 1
+                if count > 10_000 { break }
+            }
+            return GoalProgress(goal: goal, current: result(currentStart), history: history, pastPeriods: count)
+        }
+    }
+}

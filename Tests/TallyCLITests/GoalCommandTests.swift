@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+@testable import TallyEssentials
+
+/// `tally goal` end to end on the built binary: progress, history, refusals, undo, time travel, export → import.
+@Suite("goals: set, show, remove, end to end", .tags(.postgresql))
+struct GoalCommandTests {
+    static let now = "2026-11-21T12:00:00Z"
+
+    /// Runs of 10 km in weeks 44-47 of 2026 and a ride.
+    static func store() -> TallyRunner {
+        let tally = TallyRunner(now: now)
+        for date in ["2026-10-27", "2026-11-03", "2026-11-05", "2026-11-12", "2026-11-18", "2026-11-20"] {
+            tally.run("record", "add", "Run", "--category", "running", "--duration", "40m", "--distance", "10km", "--date", date)
+        }
+        tally.run("record", "add", "Ride", "--category", "cycling", "--duration", "2h", "--distance", "60km", "--date", "2026-11-19")
+        return tally
+    }
+
+    @Test("tally goal shows the current period, what is left, and past periods met or not")
+    func show() throws {
+        let tally = Self.store()
+        let set = tally.run("goal", "set", "--per", "week", "--distance", "25km", "--category", "running", "--from", "2026-10-20")
+        #expect(set.status == 0 && set.stdout == "Goal: Weekly distance (running): 25.00 km, counted from 2026-10-20\n")
+        let shown = tally.run("goal")
+        #expect(shown.status == 0 && shown.stderr.isEmpty)
+        #expect(shown.stdout == """
+            Weekly distance (running): 25.00 km
+            2026-W47: 20.00 km done, 5.00 km to go (80 %), 2 days left
+            Period        Done  Met
+            2026-W46  10.00 km  no
+            2026-W45  20.00 km  no
+            2026-W44  10.00 km  no
+            2026-W43       0 m  no
+            Met in 0 of the 4 periods shown (4 past periods in all).
+
+            """)
+        tally.run("goal", "set", "--per", "week", "--distance", "15km", "--category", "running")
+        let again = tally.run("goal", "show", "--periods", "2", "--miles")
+        #expect(again.stdout.contains("2026-W47: 12.43 mi done, the goal is met (133 %), 2 days left"))
+        #expect(again.stdout.contains("Met in 1 of the 2 periods shown (4 past periods in all)."))
+        let json = try #require(tally.run("--json", "goal").json?.objectValue?["goals"]?.arrayValue?.first?.objectValue)
+        #expect(json["target"] == .int(15_000) && json["from"] == .string("2026-10-20") && json["pastPeriods"] == .int(4))
+        #expect(json["current"]?.objectValue?["done"] == .int(20_000) && json["current"]?.objectValue?["met"] == .bool(true))
+        #expect(json["history"]?.arrayValue?.compactMap { $0.objectValue?["met"] } == [.bool(false), .bool(true), .bool(false), .bool(false)])
+        tally.run("goal", "set", "--per", "month", "--time", "5h")
+        tally.run("goal", "set", "--per", "year", "--count", "200")
+        let all = tally.run("goal").stdout
+        #expect(all.contains("Monthly time: 5:00:00\n2026-11: 5:20:00 done, the goal is met (106 %), 10 days left"))
+        #expect(all.contains("Yearly count: 200\n2026: 7 done, 193 to go (3 %), 41 days left"))
+        #expect(tally.run("verify").status == 0)
+    }
+
+    @Test("refusals exit 64, 65 or 1 with a clear message and append nothing")
+    func refusals() throws {
+        let tally = Self.store()
+        let before = tally.eventCount
+        let cases: [([String], Int32, String)] = [
+            (["goal", "set", "--per", "week"], 64, "Error: Give the target: --distance, --time or --count.\n"),
+            (["goal", "set", "--per", "fortnight", "--count", "2"], 64, "Error: "),
+            (["goal", "set", "--distance", "5km"], 64, "Error: "),
+            (["goal", "set", "--per", "week", "--count", "2", "--time", "1h"], 64, "Error: Options '--time' and '--count' cannot be used together.\n"),
+            (["goal", "set", "--per", "week", "--count", "0"], 65, "Error: --count must be a whole number from 1 to 10000, not '0'\n"),
+            (["goal", "set", "--per", "week", "--distance", "10m"], 65, "Error: Nothing was changed: a value is outside tally's limits (a distance goal is from 100 m to 100,000 km).\n"),
+            (["goal", "set", "--per", "week", "--distance", "ten"], 65, "Error: "),
+            (["goal", "set", "--per", "week", "--count", "3", "--category", "Not valid"], 65, "Error: "),
+            (["goal", "remove", "--per", "week", "--metric", "count"], 1, "Error: No goal is set for week count.\n"),
+            (["goal", "show", "--periods", "-1"], 65, "Error: "),
+        ]
+        for (arguments, status, stderr) in cases {
+            let result = tally.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix(stderr), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(tally.eventCount == before)
+        let same = tally.run("goal", "set", "--per", "week", "--count", "3")
+        #expect(same.status == 0)
+        #expect(tally.run("goal", "set", "--per", "week", "--count", "3").stdout == "The goal is already this.\n")
+        #expect(tally.eventCount == before + 1)
+    }
+
+    @Test("remove, undo and redo; --as-of shows the goals as they were; export → import keeps them")
+    func removeUndoAsOf() throws {
+        let tally = Self.store()
+        tally.run("goal", "set", "--per", "week", "--count", "2")
+        let seq = tally.eventCount
+        let removed = tally.run("goal", "rm", "--per", "week", "--metric", "count")
+        #expect(removed.status == 0 && removed.stdout == "goal removed: week count\n")
+        #expect(tally.run("goal").stdout == "No goals yet: set one with 'tally goal set --per week --distance 40km'.\n")
+        #expect(tally.run("goal", "show", "--as-of", "@\(seq)").stdout.hasPrefix("Weekly count: 2\n"))
+        let undo = tally.run("undo")
+        #expect(undo.stdout.contains("goal: - → Weekly count: 2"))
+        #expect(tally.run("goal").stdout.hasPrefix("Weekly count: 2\n2026-W47: 3 done, the goal is met (150 %), 2 days left"))
+        let path = tally.directory.path("export.jsonl")
+        try tally.run("export").stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        let other = TallyRunner(now: Self.now)
+        #expect(other.run("import", path).status == 0)
+        #expect(other.run("goal").stdout == tally.run("goal").stdout)
+        #expect(other.run("verify").status == 0)
+    }
+}
