@@ -169,4 +169,13 @@ public enum Command: Sendable, Equatable {
     case reanalyzeRecords([RecordAnalysis])
     /// The athlete's settings from a day on (`athlete set`).
     case setAthlete(AthleteInput)
+    // Annotations and time on a todo.
+    /// `annotate REF TEXT`.
+    case annotateTodo(String, text: String)
+    /// `denotate REF N`: takes off the todo's Nth annotation (as `show` numbers them).
+    case denotateTodo(String, index: String)
+    /// `start REF... [--also] [--at WHEN]`: without `also`, todos running elsewhere are stopped.
+    case startTodos([String], also: Bool = false, at: String? = nil)
+    /// `stop [REF...] [--at WHEN]`: no REF stops every running todo.
+    case stopTodos([String], at: String? = nil)
 }

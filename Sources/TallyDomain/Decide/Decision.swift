@@ -46,6 +46,13 @@ public enum Notice: Sendable, Equatable {
     case becameReady(number: Int, title: String)
     /// A deleted todo no longer blocks these (their numbers).
     case noLongerBlocks(number: Int, dependents: [Int])
+    // Annotations and time on a todo.
+    /// `start` named a todo that is running already (since that instant).
+    case alreadyRunning(number: Int, since: Int64)
+    /// `stop` named a todo that is not running.
+    case notRunning(number: Int)
+    /// `stop` without REF found nothing running.
+    case nothingRunning
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.
