@@ -686,6 +686,7 @@ extension Language {
             .timePeriodRange: .text("from {from} to {to}"),
             .timeHeader: .text("Time on todos {period}:"),
             .timeRunningNote: .text("Running: {todos}"),
+            .importAnnotationsKeptInNote: .plural([.one: "an annotation that cannot be one (several lines, over 1000 characters) kept in the note", .other: "{count} annotations that cannot be ones (several lines, over 1000 characters) kept in the note"]),
         ]
     )
 }

@@ -693,4 +693,5 @@ enum MessageID: String, CaseIterable, Sendable {
     case timePeriodRange = "time.period-range"
     case timeHeader = "time.header"
     case timeRunningNote = "time.running-note"
+    case importAnnotationsKeptInNote = "import.annotations-kept-in-note"
 }

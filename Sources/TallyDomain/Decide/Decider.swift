@@ -116,7 +116,7 @@ public enum Decider {
 
         case .importTodos(let items, let series):
             decideImportedSeries(series, state: state, into: &builder)
-            try decideImport(items, state: state, into: &builder)
+            try decideImport(items, state: state, now: context.now, into: &builder)
 
         case .restoreTodos, .restoreRecords:
             try decideRestore(command, state: state, into: &builder)
