@@ -66,20 +66,15 @@ extension Todo {
         let end = end.map { max($0, start) }
         if let index = intervals.firstIndex(where: { $0.start == start }) {
             intervals[index].end = end
-            if end == nil, index != intervals.count - 1 {
-                // Only the last interval may run: an older one reopened is closed where the next begins.
-                intervals[index].end = intervals[index + 1].start
-            }
-            return
-        }
-        if running != nil, end == nil { return }
-        guard intervals.count < WorkInterval.maxPerTodo else { return }
-        let position = intervals.firstIndex(where: { $0.start > start }) ?? intervals.count
-        if position < intervals.count, end == nil {
-            // A running interval older than closed ones: it runs until the next one begins.
-            intervals.insert(WorkInterval(start: start, end: intervals[position].start), at: position)
         } else {
+            if end == nil, running != nil { return }
+            guard intervals.count < WorkInterval.maxPerTodo else { return }
+            let position = intervals.firstIndex(where: { $0.start > start }) ?? intervals.count
             intervals.insert(WorkInterval(start: start, end: end), at: position)
+        }
+        // Only the last interval may run: a running one followed by another ends where the next begins.
+        for index in intervals.indices.dropLast() where intervals[index].end == nil {
+            intervals[index].end = intervals[index + 1].start
         }
     }
 

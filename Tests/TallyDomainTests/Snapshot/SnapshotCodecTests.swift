@@ -72,6 +72,7 @@ struct SnapshotCodecTests {
             7: "20dbea8f9217eb698cec44caeb6aebd8f4c1ce54aaebce2387b89222b5c49320",
             8: "80ec18711cf8da069523d72c001c7f62129d4150c971999011ed037667e1c473",
             9: "1ef502d17357e0e526b6cac44b234fbcc961232ba382d2360e499f0d1310317e",
+            10: "3ad2ef3827e5b7f0b8ff8801f1b7f8dc407d6982a5b2a2e84a7b416d49f47f63",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.
