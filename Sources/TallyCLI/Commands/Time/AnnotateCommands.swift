@@ -35,7 +35,8 @@ enum DenotateCommand: CommandHandler {
             ArgumentSpec(name: "N", help: "The annotation's number in 'tally show REF'."),
         ],
         examples: [
-            CommandExample(command: "tally denotate 3 2", explanation: "Take the second annotation off todo 3."),
+            CommandExample(command: "tally show 3", explanation: "See the annotations of todo 3, numbered."),
+            CommandExample(command: "tally denotate 3 2", explanation: "Take the second annotation off todo 3 ('tally undo' puts it back)."),
         ]
     )
 
