@@ -32,6 +32,7 @@ enum CommandTree {
         .command(ReportCommand.self),
         .command(ProjectsCommand.self),
         .command(AnnotateCommand.self), .command(DenotateCommand.self), .command(StartCommand.self), .command(StopCommand.self), .command(TimeCommand.self),
+        .command(NextCommand.self),
         ]
     }
 

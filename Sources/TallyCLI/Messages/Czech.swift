@@ -765,6 +765,15 @@ extension Language {
             .timeHeader: .text("Čas na úkolech {period}:"),
             .timeRunningNote: .text("Běží: {todos}"),
             .importAnnotationsKeptInNote: .plural([.one: "anotace, která anotací být nemůže (víc řádků, přes 1000 znaků), zůstala v poznámce", .few: "{count} anotace, které anotacemi být nemohou (víc řádků, přes 1000 znaků), zůstaly v poznámce", .other: "{count} anotací, které anotacemi být nemohou (víc řádků, přes 1000 znaků), zůstalo v poznámce"]),
+            .nextEmpty: .text("Nic není připraveno."),
+            .nextShowing: .text("(zobrazeno {shown} z {total} připravených)"),
+            .nextExplainHeader: .text("Naléhavost {label}"),
+            .columnUrgency: .text("Naléhavost"),
+            .columnTerm: .text("Člen"),
+            .columnFactor: .text("Faktor"),
+            .columnCoefficient: .text("Koeficient"),
+            .columnValue: .text("Hodnota"),
+            .urgencyExpected: .text("dvojice název=číslo (due, priority.high, priority.medium, priority.low, started, blocking, age, age.max, tags, project, annotations, tag.NÁZEV, project.NÁZEV), každé od -100 do 100 (age.max: 1 až 36500 dní)"),
         ]
     )
 }

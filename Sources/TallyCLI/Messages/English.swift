@@ -687,6 +687,15 @@ extension Language {
             .timeHeader: .text("Time on todos {period}:"),
             .timeRunningNote: .text("Running: {todos}"),
             .importAnnotationsKeptInNote: .plural([.one: "an annotation that cannot be one (several lines, over 1000 characters) kept in the note", .other: "{count} annotations that cannot be ones (several lines, over 1000 characters) kept in the note"]),
+            .nextEmpty: .text("Nothing is ready."),
+            .nextShowing: .text("(showing {shown} of {total} ready)"),
+            .nextExplainHeader: .text("Urgency of {label}"),
+            .columnUrgency: .text("Urgency"),
+            .columnTerm: .text("Term"),
+            .columnFactor: .text("Factor"),
+            .columnCoefficient: .text("Coefficient"),
+            .columnValue: .text("Value"),
+            .urgencyExpected: .text("name=number pairs (due, priority.high, priority.medium, priority.low, started, blocking, age, age.max, tags, project, annotations, tag.NAME, project.NAME), each from -100 to 100 (age.max: 1 to 36500 days)"),
         ]
     )
 }

@@ -694,4 +694,13 @@ enum MessageID: String, CaseIterable, Sendable {
     case timeHeader = "time.header"
     case timeRunningNote = "time.running-note"
     case importAnnotationsKeptInNote = "import.annotations-kept-in-note"
+    case nextEmpty = "next.empty"
+    case nextShowing = "next.showing"
+    case nextExplainHeader = "next.explain-header"
+    case columnUrgency = "column.urgency"
+    case columnTerm = "column.term"
+    case columnFactor = "column.factor"
+    case columnCoefficient = "column.coefficient"
+    case columnValue = "column.value"
+    case urgencyExpected = "urgency.expected"
 }
