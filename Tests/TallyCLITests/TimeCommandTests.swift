@@ -43,10 +43,10 @@ struct TimeCommandTests {
         let shown = tally.run("show", "1").stdout
         #expect(shown.contains("""
             Annotations
-              1  2026-11-21 12:05  tester@e2e  Called the shop, open at 9
-              2  2026-11-21 13:00  bob@phone  Čeština   ✓
+              1  2026-11-21 12:05  \(tally.who("tester@e2e"))  Called the shop, open at 9
+              2  2026-11-21 13:00  \(tally.who("bob@phone"))  Čeština   ✓
             """), "\(shown)")
-        #expect(shown.contains("tester@e2e  annotated 'Called the shop, open at 9'"))
+        #expect(shown.contains("\(tally.who("tester@e2e"))  annotated 'Called the shop, open at 9'"))
         let json = todo(tally, "1")?["annotations"]?.arrayValue?.first?.objectValue
         #expect(json?["at"]?.stringValue == "2026-11-21T12:05:00Z")
         #expect(json?["id"]?.stringValue?.count == 36)
