@@ -30,7 +30,8 @@ struct ForeignImportCommandTests {
         let milk = todos.first { $0.objectValue?["title"] == "Buy oat milk" }?.objectValue
         #expect(milk?["tags"] == ["groceries", "shop"] && milk?["project"] == "home.kitchen" && milk?["priority"] == "high")
         #expect(milk?["due"] == "2026-11-25" && milk?["createdAt"] == "2026-11-01T09:15:00Z")
-        #expect(milk?["note"]?.stringValue?.hasSuffix("only the unsweetened one") == true)
+        #expect(milk?["note"] == .null)
+        #expect(milk?["annotations"]?.arrayValue?.first?.objectValue?["text"] == "only the unsweetened one")
         let origin = milk?["origin"]?.objectValue
         #expect(origin?["tool"] == "taskwarrior" && origin?["id"]?.stringValue?.count == 36 && origin?["createdAt"] == "2026-11-01T09:15:00Z")
         let human = tally.run("show", "1")

@@ -16,7 +16,7 @@ struct TodoCommandTests {
         let json = tally.run("add", "--json", "Call", "Bob", "--note", "about the bike")
         #expect(json.status == 0)
         guard case .object(let todo)? = json.json else { Issue.record("not JSON: \(json.stdout)"); return }
-        #expect(todo.keys == ["id", "number", "title", "completed", "tags", "priority", "due", "note", "createdAt", "updatedAt", "completedAt", "deleted", "wait", "series", "origin", "project", "after"])
+        #expect(todo.keys == ["id", "number", "title", "completed", "tags", "priority", "due", "note", "createdAt", "updatedAt", "completedAt", "deleted", "wait", "series", "origin", "project", "after", "annotations", "intervals"])
         #expect(todo["origin"] == .null)
         #expect(todo["number"] == 2 && todo["title"] == "Call Bob" && todo["note"] == "about the bike")
         #expect(todo["priority"] == .null && todo["due"] == .null && todo["completedAt"] == .null && todo["tags"] == [])

@@ -65,7 +65,7 @@ public enum GoldenLog {
         var line: String
     }
 
-    static func envelope(_ line: String) throws -> EventEnvelope {
+    public static func envelope(_ line: String) throws -> EventEnvelope {
         guard case .object(let object) = try JSON.parse(line),
               let seq = object["seq"]?.intValue, let id = object["id"]?.stringValue,
               let stream = object["stream"]?.stringValue, let version = object["version"]?.intValue,

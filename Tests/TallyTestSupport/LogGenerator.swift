@@ -12,6 +12,7 @@ public struct LogGenerator {
         "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
         "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
         "gear.added", "gear.changed", "gear.defaulted", "goal.set", "goal.removed",
+        "todo.annotated", "todo.denotated", "todo.started", "todo.stopped", "todo.unstarted",
     ]
 
     private var random: SeededRandom
@@ -21,6 +22,9 @@ public struct LogGenerator {
     private var series: [String] = []
     private var gears: [String] = []
     private var streamCounter = 0
+    /// Annotations added so far, per todo (for removals), and the start of each todo's running interval.
+    private var annotations: [String: [String]] = [:]
+    private var starts: [String: [Int64]] = [:]
 
     public init(seed: UInt64) {
         random = SeededRandom(seed: seed)
@@ -79,11 +83,45 @@ public struct LogGenerator {
         factory.clock = ms
     }
 
+    /// `count` annotation and time events on the todos generated so far (there must be some).
+    public mutating func timeEvents(_ count: Int) -> [EventEnvelope] {
+        (0..<count).map { _ in timeEvent() }
+    }
+
+    /// An annotation, its removal, or a start, stop or taken-back start of one of the todos.
+    private mutating func timeEvent() -> EventEnvelope {
+        let stream = todos.randomElement(using: &random)!
+        let roll = Int.random(in: 0..<10, using: &random)
+        switch roll {
+        case 0..<3:
+            let id = "a\(hex(7))-0000-4000-8000-\(hex(12))"
+            annotations[stream, default: []].append(id)
+            let text = ["called them", "waiting for a reply", "Zavolat zítra", "half done"].randomElement(using: &random)!
+            // Some are dated before their event (imported with the source's date).
+            let at = factory.clock + 1000 - (Bool.random(using: &random) ? 0 : Int64.random(in: 1...100_000_000, using: &random))
+            return factory.make(.todoAnnotated(Annotation(id: id, at: at, text: text)), stream: stream)
+        case 3:
+            let id = annotations[stream]?.randomElement(using: &random) ?? "a\(hex(7))-0000-4000-8000-\(hex(12))"
+            return factory.make(.todoDenotated(id: id), stream: stream)
+        case 4..<6:
+            let start = factory.clock + 1000 - Int64.random(in: 0...3_600_000, using: &random)
+            starts[stream, default: []].append(start)
+            let end: Int64? = roll == 5 && Bool.random(using: &random) ? start + Int64.random(in: 0...7_200_000, using: &random) : nil
+            return factory.make(.todoStarted(start: start, end: end), stream: stream)
+        case 6..<9:
+            return factory.make(.todoStopped(at: factory.clock + 1000 - Int64.random(in: 0...600_000, using: &random)), stream: stream)
+        default:
+            let start = starts[stream]?.randomElement(using: &random) ?? factory.clock
+            return factory.make(.todoUnstarted(start: start), stream: stream)
+        }
+    }
+
     /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
     private mutating func next() -> EventEnvelope {
-        let roll = Int.random(in: 0..<154, using: &random)
-        if roll >= 152 { return goalEvent() }
-        if roll >= 148 { return gearEvent(roll: roll - 148) }
+        let roll = Int.random(in: 0..<166, using: &random)
+        if roll >= 164 { return goalEvent() }
+        if roll >= 160 { return gearEvent(roll: roll - 160) }
+        if roll >= 148, !todos.isEmpty { return timeEvent() }
         if roll >= 145 { return athleteEvent() }
         if roll >= 130 { return nextSeriesEvent(roll: roll - 130) }
         if roll >= 100 { return nextRecordEvent(roll: roll - 100) }

@@ -33,6 +33,8 @@ enum CommandTree {
         .group(GoalGroup.spec, [.command(GoalSetCommand.self), .command(GoalShowCommand.self), .command(GoalRemoveCommand.self)]),
         .command(ReportCommand.self),
         .command(ProjectsCommand.self),
+        .command(AnnotateCommand.self), .command(DenotateCommand.self), .command(StartCommand.self), .command(StopCommand.self), .command(TimeCommand.self),
+        .command(NextCommand.self),
         ]
     }
 

@@ -200,6 +200,12 @@ enum InvalidInputMessages {
         case .tooManyDependencies(let max): return catalog.text(.errorTooManyDependencies, ["max": String(max)])
         case .invalidProject(let project): return catalog.text(.errorInvalidProject, ["project": project])
         case .filter(let error, let expression): return FilterExpressionText.message(error, expression: expression, catalog: catalog)
+        // Annotations and time on a todo
+        case .emptyAnnotation: return catalog.text(.errorEmptyAnnotation)
+        case .noSuchAnnotation(let number, let index, let count):
+            return catalog.text(.errorNoSuchAnnotation, ["number": String(number), "index": index, "count": String(count)])
+        case .badIntervalTime(let value): return catalog.text(.errorBadIntervalTime, ["value": value])
+        case .startCompleted(let number): return catalog.text(.errorStartCompleted, ["number": String(number)])
         }
     }
 }

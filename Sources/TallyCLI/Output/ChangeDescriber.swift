@@ -129,7 +129,15 @@ struct ChangeDescriber {
         add("wait", keys?.wait != nil, value(before.wait.map(renderer.due)), value(after.wait.map(renderer.due)))
         add("project", keys?.project != nil, value(before.project), value(after.project))
         add("after", keys?.after != nil, Self.refs(before.after), Self.refs(after.after))
+        add("annotations", false, String(before.annotations.count), String(after.annotations.count))
+        add("intervals", false, intervals(before), intervals(after))
         return parts
+    }
+
+    /// A todo's time as the audit shows it: how many intervals, and whether one runs (`2, running`).
+    private func intervals(_ todo: Todo) -> String {
+        guard let running = todo.running else { return String(todo.intervals.count) }
+        return "\(todo.intervals.count), running since \(Timestamp.formatLocal(running.start, in: context.zone, withTime: true))"
     }
 
     /// Field changes between two records; with `keys`, only the fields an edit named.

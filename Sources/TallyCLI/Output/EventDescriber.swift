@@ -119,6 +119,18 @@ struct EventDescriber {
             return catalog.text(.historySeriesChanged, ["changes": parts.joined(separator: ", ")])
         case .seriesEnded: return catalog.text(.historySeriesEnded)
         case .seriesResumed: return catalog.text(.historySeriesResumed)
+        case .todoAnnotated(let annotation):
+            // An annotation dated otherwise than its event (an import keeps the source's date) says so.
+            let sameMinute = abs(annotation.at - envelope.recordedAt) < 60_000
+            return sameMinute
+                ? catalog.text(.historyAnnotated, ["text": annotation.text])
+                : catalog.text(.historyAnnotatedAt, ["text": annotation.text, "at": local(annotation.at)])
+        case .todoDenotated(let id): return catalog.text(.historyDenotated, ["id": String(id.prefix(8))])
+        case .todoStarted(let start, let end):
+            guard let end else { return catalog.text(.historyStarted, ["at": local(start)]) }
+            return catalog.text(.historyInterval, ["start": local(start), "end": local(end)])
+        case .todoStopped(let at): return catalog.text(.historyStopped, ["at": local(at)])
+        case .todoUnstarted(let start): return catalog.text(.historyUnstarted, ["at": local(start)])
         }
     }
 
@@ -138,4 +150,5 @@ struct EventDescriber {
     private func gearName(_ id: String) -> String {
         gearNames[id].map(quote) ?? String(id.prefix(8))
     }
+    private func local(_ ms: Int64) -> String { Timestamp.formatLocal(ms, in: zone, withTime: true) }
 }

@@ -22,6 +22,12 @@ enum JSONShapes {
             "origin": todo.origin.map(origin) ?? .null,
             "project": todo.project.map { .string($0) } ?? .null,
             "after": .array(todo.after.map { .string($0) }),
+            "annotations": .array(todo.annotations.map { annotation in
+                .object(["id": .string(annotation.id), "at": .string(Timestamp.format(annotation.at)), "text": .string(annotation.text)])
+            }),
+            "intervals": .array(todo.intervals.map { interval in
+                .object(["start": .string(Timestamp.format(interval.start)), "end": interval.end.map { .string(Timestamp.format($0)) } ?? .null])
+            }),
         ])
     }
 

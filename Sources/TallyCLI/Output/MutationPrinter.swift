@@ -12,6 +12,14 @@ struct MutationPrinter {
         return state.record(id: id).map(JSONShapes.record)
     }
 
+    /// How long the interval a `todo.stopped` closed lasted.
+    static func stoppedLength(_ event: EventEnvelope, _ state: ReadModel) -> String {
+        guard case .todoStopped(let at)? = try? EventCatalog.decode(event),
+              let interval = state.todo(id: event.stream)?.intervals.last(where: { $0.end == max(at, $0.start) })
+        else { return "" }
+        return TimeText.length(interval.duration(now: at))
+    }
+
     func print(_ outcome: CommandOutcome, single: Bool = false) {
         let affected = outcome.decision.affected.compactMap { Self.json($0, in: outcome.state) }
         if context.json {
@@ -21,7 +29,7 @@ struct MutationPrinter {
                 context.printJSON(.array(affected))
             }
             for notice in outcome.decision.notices {
-                context.console.errorLine(NoticeText.text(notice, context.catalog))
+                context.console.errorLine(NoticeText.text(notice, context.catalog, zone: context.zone))
             }
             return
         }
@@ -47,21 +55,26 @@ struct MutationPrinter {
             case "todo.reopened": .confirmReopened
             case "todo.deleted", "record.deleted": .confirmDeleted
             case "todo.restored", "record.restored": .confirmRestored
+            case "todo.annotated": .confirmAnnotated
+            case "todo.denotated": .confirmDenotated
+            case "todo.started": .confirmStarted
+            case "todo.stopped": .confirmStopped
             default: .confirmEdited
             }
             let due = outcome.state.todo(id: event.stream)?.due.map { TodoRenderer(context: context).due($0) } ?? ""
-            context.console.line(context.catalog.text(id, ["label": label, "changes": describer.summary(event), "due": due]))
+            let length = id == .confirmStopped ? Self.stoppedLength(event, outcome.state) : ""
+            context.console.line(context.catalog.text(id, ["label": label, "changes": describer.summary(event), "due": due, "length": length]))
         }
         for line in following { context.console.line(line) }
         for notice in outcome.decision.notices {
-            context.console.line(NoticeText.text(notice, context.catalog))
+            context.console.line(NoticeText.text(notice, context.catalog, zone: context.zone))
         }
     }
 }
 
 /// Words for the notices of no-op commands.
 enum NoticeText {
-    static func text(_ notice: Notice, _ catalog: Catalog) -> String {
+    static func text(_ notice: Notice, _ catalog: Catalog, zone: Zone = .utc) -> String {
         switch notice {
         case .alreadyCompleted(let number): catalog.text(.noticeAlreadyCompleted, ["number": String(number)])
         case .alreadyActive(let number): catalog.text(.noticeAlreadyActive, ["number": String(number)])
@@ -84,6 +97,10 @@ enum NoticeText {
         case .noLongerBlocks(let number, let dependents):
             catalog.text(.noticeNoLongerBlocks, ["number": String(number), "dependents": dependents.map(String.init).joined(separator: ", ")])
         case .recordImportedWhole(let number): catalog.text(.noticeRecordImportedWhole, ["number": String(number)])
+        case .alreadyRunning(let number, let since):
+            catalog.text(.noticeAlreadyRunning, ["number": String(number), "since": Timestamp.formatLocal(since, in: zone, withTime: true)])
+        case .notRunning(let number): catalog.text(.noticeNotRunning, ["number": String(number)])
+        case .nothingRunning: catalog.text(.noticeNothingRunning)
         }
     }
 }

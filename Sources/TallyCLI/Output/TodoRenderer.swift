@@ -165,6 +165,24 @@ struct TodoRenderer {
         }
         let width = rows.map { TextWidth.of($0.0) }.max() ?? 0
         var lines = rows.map { TextWidth.pad($0.0, to: width, alignRight: false) + "  " + $0.1 }
+        if !todo.annotations.isEmpty {
+            // Each annotation with who wrote it: the actor of the event that added it.
+            var authors: [String: String] = [:]
+            for event in history where event.type == "todo.annotated" {
+                if case .todoAnnotated(let annotation)? = try? EventCatalog.decode(event) { authors[annotation.id] = EventDescriber.who(event) }
+            }
+            lines.append("")
+            lines.append(style.bold(catalog.text(.fieldAnnotations)))
+            for (index, annotation) in todo.annotations.enumerated() {
+                let who = authors[annotation.id].map { "  \($0)" } ?? ""
+                lines.append("  \(index + 1)  \(time(annotation.at))\(who)  \(TerminalText.escaped(annotation.text))")
+            }
+        }
+        if !todo.intervals.isEmpty {
+            lines.append("")
+            lines.append(style.bold(catalog.text(.fieldTime)))
+            lines += TimeText.intervalLines(todo, now: context.now, zone: context.zone, catalog: catalog).map { "  " + $0 }
+        }
         lines.append("")
         lines.append(style.bold(catalog.text(.fieldHistory)))
         let describer = EventDescriber(catalog: catalog, zone: context.zone)

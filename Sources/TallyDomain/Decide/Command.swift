@@ -191,4 +191,13 @@ public enum Command: Sendable, Equatable {
     case setGoal(GoalInput)
     /// Removes a goal (`goal remove`).
     case removeGoal(GoalKey)
+    // Annotations and time on a todo.
+    /// `annotate REF TEXT`.
+    case annotateTodo(String, text: String)
+    /// `denotate REF N`: takes off the todo's Nth annotation (as `show` numbers them).
+    case denotateTodo(String, index: String)
+    /// `start REF... [--also] [--at WHEN]`: without `also`, todos running elsewhere are stopped.
+    case startTodos([String], also: Bool = false, at: String? = nil)
+    /// `stop [REF...] [--at WHEN]`: no REF stops every running todo.
+    case stopTodos([String], at: String? = nil)
 }

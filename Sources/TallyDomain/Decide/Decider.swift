@@ -116,7 +116,7 @@ public enum Decider {
 
         case .importTodos(let items, let series):
             decideImportedSeries(series, state: state, into: &builder)
-            try decideImport(items, state: state, into: &builder)
+            try decideImport(items, state: state, now: context.now, into: &builder)
 
         case .restoreTodos, .restoreRecords:
             try decideRestore(command, state: state, into: &builder)
@@ -148,7 +148,11 @@ public enum Decider {
             } else {
                 builder.append(.filterReset(scope: scope), to: scope.stream)
             }
+
+        case .annotateTodo, .denotateTodo, .startTodos, .stopTodos:
+            try decideTime(command, state: state, context: context, into: &builder)
         }
+        stopFinished(state: state, context: context, into: &builder)
         dependencyNotices(state: state, into: &builder)
         try checkLimits(builder.decision)
         return builder.decision
@@ -233,7 +237,7 @@ public enum Decider {
     }
 
     /// Resolves REFs, dropping repeats; deleted todos are allowed.
-    private static func todos(_ refs: [String], in state: ReadModel) throws(DomainError) -> [Todo] {
+    static func todos(_ refs: [String], in state: ReadModel) throws(DomainError) -> [Todo] {
         var result: [Todo] = []
         for ref in refs {
             let todo = try ReferenceResolver.todo(ref, in: state)
@@ -243,7 +247,7 @@ public enum Decider {
     }
 
     /// Resolves REFs that must name todos which are not deleted.
-    private static func liveTodos(_ refs: [String], in state: ReadModel) throws(DomainError) -> [Todo] {
+    static func liveTodos(_ refs: [String], in state: ReadModel) throws(DomainError) -> [Todo] {
         let result = try todos(refs, in: state)
         if let deleted = result.first(where: \.deleted) { throw .itemDeleted(.todo, number: deleted.number) }
         return result

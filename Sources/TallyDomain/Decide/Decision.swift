@@ -54,6 +54,13 @@ public enum Notice: Sendable, Equatable {
     /// An earlier version imported this file as the one record `number`: the file's other parts
     /// were not added beside it (`record reanalyze` splits it).
     case recordImportedWhole(number: Int)
+    // Annotations and time on a todo.
+    /// `start` named a todo that is running already (since that instant).
+    case alreadyRunning(number: Int, since: Int64)
+    /// `stop` named a todo that is not running.
+    case notRunning(number: Int)
+    /// `stop` without REF found nothing running.
+    case nothingRunning
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

@@ -65,6 +65,15 @@ public enum InvalidInput: Sendable, Equatable {
     case invalidProject(String)
     /// A filter expression does not parse; the error points at a character of `expression`.
     case filter(FilterError, expression: String)
+    // Annotations and time on a todo.
+    /// `annotate` without text.
+    case emptyAnnotation
+    /// `denotate REF N`: the todo has no annotation N (it has `count`).
+    case noSuchAnnotation(number: Int, index: String, count: Int)
+    /// `start --at` / `stop --at` later than now, or a stop before its start: the time as typed.
+    case badIntervalTime(String)
+    /// `start` on a completed todo.
+    case startCompleted(number: Int)
 }
 
 /// Why a command was rejected. Nothing is appended when one is thrown.

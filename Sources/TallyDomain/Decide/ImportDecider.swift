@@ -10,7 +10,7 @@ extension Decider {
     ///
     /// An item is already present when its todo exists and is alive (or was deleted in the source too);
     /// one deleted since (by `undo` or `delete`) is restored, so importing after an undo brings it back.
-    static func decideImport(_ items: [ImportedTodo], state: ReadModel, into builder: inout DecisionBuilder) throws(DomainError) {
+    static func decideImport(_ items: [ImportedTodo], state: ReadModel, now: Int64, into builder: inout DecisionBuilder) throws(DomainError) {
         var seen: Set<String> = []
         for item in items {
             guard seen.insert(item.stream).inserted else {
@@ -35,6 +35,16 @@ extension Decider {
             fields.tags = try Validation.tags(fields.tags)
             fields.note = try fields.note.flatMap { raw throws(DomainError) in try Validation.note(raw) }
             builder.append(.todoCreated(fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
+            // Annotations keep the source's dates; their ids (and their events') come from the stream and their place.
+            for (index, annotation) in item.annotations.enumerated() {
+                let id = NameUUID.make(item.stream + "#annotation:\(index + 1)")
+                let text = try Validation.annotation(annotation.text)
+                builder.append(.todoAnnotated(Annotation(id: id, at: annotation.at ?? fields.origin?.createdAt ?? now, text: text)), to: item.stream, id: NameUUID.make(id))
+            }
+            if let started = item.started {
+                let end: Int64? = item.status == .pending ? nil : max(item.closedAt ?? now, started)
+                builder.append(.todoStarted(start: started, end: end), to: item.stream, id: NameUUID.make(item.stream + "#started"))
+            }
             switch item.status {
             case .pending: break
             case .completed:

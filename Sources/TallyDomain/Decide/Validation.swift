@@ -179,6 +179,15 @@ public enum Validation {
         return raw
     }
 
+    /// An annotation's text: trimmed, in NFC, 1-`Annotation.maxLength` characters on one line.
+    public static func annotation(_ raw: String) throws(DomainError) -> String {
+        let text = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))
+        guard !text.isEmpty else { throw .invalid(.emptyAnnotation) }
+        guard text.count <= Annotation.maxLength else { throw .invalid(.textTooLong(field: "annotation", max: Annotation.maxLength)) }
+        guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "annotation")) }
+        return text
+    }
+
     /// A free-text note; empty means none. Newlines and tabs are allowed, other control characters are not.
     public static func note(_ raw: String) throws(DomainError) -> String? {
         let note = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))

@@ -183,4 +183,16 @@ public enum DomainEvent: Sendable, Equatable {
     case goalSet(Goal)
     /// A goal removed (stream `goals`).
     case goalRemoved(GoalKey)
+    // Annotations and time on a todo.
+    /// A dated note added to a todo (`tally annotate`).
+    case todoAnnotated(Annotation)
+    /// The annotation with this id is taken off (`tally denotate`, or undo of an annotation).
+    case todoDenotated(id: String)
+    /// The interval beginning at `start` is running (`end` nil, `tally start`) or spans to `end`
+    /// (an import, or redo of a removed interval).
+    case todoStarted(start: Int64, end: Int64?)
+    /// The running interval ends (`tally stop`).
+    case todoStopped(at: Int64)
+    /// The interval that began at `start` is taken back (undo of a start).
+    case todoUnstarted(start: Int64)
 }

@@ -27,6 +27,7 @@ public enum EventCatalog {
         "athlete.set": 1,
         "gear.added": 1, "gear.changed": 1, "gear.defaulted": 1,
         "goal.set": 1, "goal.removed": 1,
+        "todo.annotated": 1, "todo.denotated": 1, "todo.started": 1, "todo.stopped": 1, "todo.unstarted": 1,
     ]
 
     /// Every known event type name, sorted.
@@ -86,6 +87,11 @@ public enum EventCatalog {
         case .gearDefaulted: "gear.defaulted"
         case .goalSet: "goal.set"
         case .goalRemoved: "goal.removed"
+        case .todoAnnotated: "todo.annotated"
+        case .todoDenotated: "todo.denotated"
+        case .todoStarted: "todo.started"
+        case .todoStopped: "todo.stopped"
+        case .todoUnstarted: "todo.unstarted"
         }
     }
 
@@ -177,6 +183,16 @@ public enum EventCatalog {
             return GoalPayload.encode(goal)
         case .goalRemoved(let key):
             return GoalPayload.key(key)
+        case .todoAnnotated(let annotation):
+            return ["id": .string(annotation.id), "at": .string(Timestamp.format(annotation.at)), "text": .string(TextForm.normalized(annotation.text))]
+        case .todoDenotated(let id):
+            return ["id": .string(id)]
+        case .todoStarted(let start, let end):
+            var object: JSONObject = ["at": .string(Timestamp.format(start))]
+            if let end { object["end"] = .string(Timestamp.format(end)) }
+            return object
+        case .todoStopped(let at), .todoUnstarted(let at):
+            return ["at": .string(Timestamp.format(at))]
         }
     }
 
@@ -369,6 +385,16 @@ public enum EventCatalog {
                 throw EventDecodingError(type: type, reason: "the payload is not a date and whole numbers or null for each setting")
             }
             return .athleteSet(entry)
+        case "todo.annotated":
+            return .todoAnnotated(Annotation(id: try reader.identifier("id"), at: try reader.instant("at"), text: try reader.string("text")))
+        case "todo.denotated":
+            return .todoDenotated(id: try reader.identifier("id"))
+        case "todo.started":
+            return .todoStarted(start: try reader.instant("at"), end: reader.has("end") ? try reader.optional("end", reader.instant) : nil)
+        case "todo.stopped":
+            return .todoStopped(at: try reader.instant("at"))
+        case "todo.unstarted":
+            return .todoUnstarted(start: try reader.instant("at"))
         default:
             throw EventDecodingError(type: type, reason: "unknown event type")
         }

@@ -104,6 +104,20 @@ public enum EventRules {
             if let reason = AthleteLimits.problem(entry) { throw EventLineError(reason) }
         case .filterSaved(_, let filter):
             try filterExpression(filter["expression"])
+        case .todoAnnotated(let annotation):
+            guard UUIDBytes.pack(annotation.id) != nil else { throw EventLineError("field 'id' of an annotation is not a lowercase UUID") }
+            try instant(annotation.at, field: "at")
+            try annotationText(annotation.text)
+        case .todoDenotated(let id):
+            guard UUIDBytes.pack(id) != nil else { throw EventLineError("field 'id' of an annotation is not a lowercase UUID") }
+        case .todoStarted(let start, let end):
+            try instant(start, field: "at")
+            if let end {
+                try instant(end, field: "end")
+                guard end >= start else { throw EventLineError("field 'end' is before 'at'") }
+            }
+        case .todoStopped(let at), .todoUnstarted(let at):
+            try instant(at, field: "at")
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterReset,
              .seriesEnded, .seriesResumed:
             break
@@ -155,6 +169,14 @@ public enum EventRules {
             _ = try FilterParser.parse(text)
         } catch {
             throw EventLineError("field 'expression' of a view does not parse: \(error.english) at character \(error.offset + 1)")
+        }
+    }
+
+    /// An annotation: one line of 1-`Annotation.maxLength` characters without control characters, in NFC.
+    static func annotationText(_ value: String) throws(EventLineError) {
+        if printableASCII(value, max: Annotation.maxLength), value.utf8.contains(where: { $0 != 0x20 }), value.first != " ", value.last != " " { return }
+        guard (try? Validation.annotation(value)) == value else {
+            throw EventLineError("field 'text' of an annotation is not 1-\(Annotation.maxLength) characters on one line without control characters")
         }
     }
 

@@ -40,7 +40,10 @@ public enum HistoryStream {
 /// `record.logged` → `record.deleted`; deleted ↔ restored; `record.edited` like `todo.edited`;
 /// `filter.saved` → the previous filter (or `filter.reset` when there was none);
 /// `filter.reset` → `filter.saved` with the previous filter; `series.started` → `series.ended`;
-/// ended ↔ resumed; `series.changed` like `todo.edited`. Markers revert to nothing.
+/// ended ↔ resumed; `series.changed` like `todo.edited`; `todo.annotated` ↔ `todo.denotated`;
+/// `todo.started` → `todo.unstarted` (or the interval as it was); `todo.stopped` → `todo.started`
+/// of the interval it closed (running again); `todo.unstarted` → `todo.started` of the interval as
+/// it was. Markers revert to nothing.
 ///
 /// When later commands changed the same item, the revert still restores the values the
 /// reverted command found (the pre-command values of the keys it changed), and anything that
@@ -208,6 +211,30 @@ public enum Compensation {
         case .seriesResumed:
             guard let series = current.series[stream], !series.ended else { return nil }
             return .seriesEnded
+        case .todoAnnotated(let annotation):
+            guard let todo = current.todo(id: stream), todo.annotations.contains(where: { $0.id == annotation.id }) else { return nil }
+            return .todoDenotated(id: annotation.id)
+        case .todoDenotated(let id):
+            guard let annotation = prior.todo?.annotations.first(where: { $0.id == id }), let todo = current.todo(id: stream),
+                  !todo.annotations.contains(where: { $0.id == id }) else { return nil }
+            return .todoAnnotated(annotation)
+        case .todoStarted(let start, _):
+            // What the interval beginning at `start` was before: absent (take it back) or as it was.
+            guard let todo = current.todo(id: stream) else { return nil }
+            let before = prior.todo?.intervals.first { $0.start == start }
+            let now = todo.intervals.first { $0.start == start }
+            guard now != before else { return nil }
+            guard let before else { return .todoUnstarted(start: start) }
+            return .todoStarted(start: before.start, end: before.end)
+        case .todoStopped:
+            // The interval it closed runs again.
+            guard let running = prior.todo?.running, let todo = current.todo(id: stream),
+                  let now = todo.intervals.first(where: { $0.start == running.start }), now.end != nil, todo.running == nil else { return nil }
+            return .todoStarted(start: running.start, end: nil)
+        case .todoUnstarted(let start):
+            guard let before = prior.todo?.intervals.first(where: { $0.start == start }), let todo = current.todo(id: stream),
+                  !todo.intervals.contains(where: { $0.start == start }) else { return nil }
+            return .todoStarted(start: before.start, end: before.end)
         case .seriesChanged(let changes):
             guard let previous = prior.series?.fields, let now = current.series[stream]?.fields else { return nil }
             var back = SeriesChanges()

@@ -36,6 +36,14 @@ public enum RevertTo {
             if now.wait != then.wait { changes.wait = .some(then.wait) }
             if now.series != then.series { changes.series = .some(then.series) }
             if !changes.isEmpty { events.append(.todoEdited(changes)) }
+            for annotation in now.annotations where !then.annotations.contains(annotation) { events.append(.todoDenotated(id: annotation.id)) }
+            for annotation in then.annotations where !now.annotations.contains(annotation) { events.append(.todoAnnotated(annotation)) }
+            for interval in now.intervals where !then.intervals.contains(where: { $0.start == interval.start }) {
+                events.append(.todoUnstarted(start: interval.start))
+            }
+            for interval in then.intervals where !now.intervals.contains(interval) {
+                events.append(.todoStarted(start: interval.start, end: interval.end))
+            }
             if now.completed != then.completed { events.append(then.completed ? .todoCompleted : .todoReopened) }
             if !now.deleted, then.deleted { events.append(.todoDeleted) }
             for event in events { builder.append(event, to: now.id) }

@@ -33,6 +33,16 @@ public struct ImportedTodo: Sendable, Equatable {
     public var status: Status
     /// When it was completed or deleted there (ms since the epoch); nil means now.
     public var closedAt: Int64?
+    /// Its annotations: the text and when it was written there (nil: when the todo was created there, else now).
+    public var annotations: [(at: Int64?, text: String)] = []
+    /// When it was started there (Taskwarrior `start`): a running interval, closed at `closedAt` when it is not pending.
+    public var started: Int64?
+
+    public static func == (lhs: ImportedTodo, rhs: ImportedTodo) -> Bool {
+        lhs.stream == rhs.stream && lhs.source == rhs.source && lhs.fields == rhs.fields && lhs.status == rhs.status
+            && lhs.closedAt == rhs.closedAt && lhs.started == rhs.started
+            && lhs.annotations.map(\.at) == rhs.annotations.map(\.at) && lhs.annotations.map(\.text) == rhs.annotations.map(\.text)
+    }
 
     public init(stream: String, source: ImportSource, fields: TodoFields, status: Status = .pending, closedAt: Int64? = nil) {
         self.stream = stream
@@ -91,6 +101,8 @@ public enum ImportProblem: Sendable, Equatable {
     case malformedField(String)
     /// A Taskwarrior annotation without a description (`task import` refuses it); left out.
     case annotationWithoutDescription
+    /// Annotations that cannot be annotations (over 1000 characters, several lines, past the 1000th): kept in the note.
+    case annotationsKeptInNote(count: Int)
     /// The converted fields break a rule of tally (should not happen: the importers make every item fit).
     case invalid(InvalidInput)
     /// A recurrence period tally has no rule for; the item comes in without recurrence.

@@ -33,13 +33,19 @@ public struct Todo: Sendable, Equatable, Identifiable {
     public var project: String?
     /// The todos this one waits for (`--after`), by id, in the order they were added.
     public var after: [String]
+    /// Dated notes (`tally annotate`), in date order.
+    public var annotations: [Annotation] = []
+    /// Time spent on it (`tally start` / `tally stop`), by start; only the last may be running.
+    public var intervals: [WorkInterval] = []
 
     public init(
         id: String, number: Int, title: String, tags: [String] = [], priority: Priority? = nil,
         due: Due? = nil, note: String? = nil, wait: Due? = nil, series: String? = nil, completed: Bool = false, completedAt: Int64? = nil,
         createdAt: Int64, updatedAt: Int64, deleted: Bool = false, version: Int = 1, origin: TodoOrigin? = nil,
-        project: String? = nil, after: [String] = []
+        project: String? = nil, after: [String] = [], annotations: [Annotation] = [], intervals: [WorkInterval] = []
     ) {
+        self.annotations = annotations
+        self.intervals = intervals
         self.id = id
         self.number = number
         self.title = title

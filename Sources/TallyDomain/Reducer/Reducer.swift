@@ -135,6 +135,31 @@ public enum Reducer {
                 series.ended = false
                 series.touch(version: version, at: time)
             }
+        case .todoAnnotated(let annotation):
+            model.updateTodo(key: stream) { todo in
+                todo.annotate(Annotation(id: annotation.id, at: Record.bounded(date: annotation.at), text: annotation.text))
+                todo.touch(version: version, at: time)
+            }
+        case .todoDenotated(let id):
+            model.updateTodo(key: stream) { todo in
+                todo.denotate(id: id)
+                todo.touch(version: version, at: time)
+            }
+        case .todoStarted(let start, let end):
+            model.updateTodo(key: stream) { todo in
+                todo.start(at: Record.bounded(date: start), end: end.map(Record.bounded(date:)))
+                todo.touch(version: version, at: time)
+            }
+        case .todoStopped(let at):
+            model.updateTodo(key: stream) { todo in
+                todo.stop(at: Record.bounded(date: at))
+                todo.touch(version: version, at: time)
+            }
+        case .todoUnstarted(let start):
+            model.updateTodo(key: stream) { todo in
+                todo.unstart(at: Record.bounded(date: start))
+                todo.touch(version: version, at: time)
+            }
         }
     }
 

@@ -157,6 +157,15 @@ extension Todo {
         }
         writer.optional(project) { $0.string($1) }
         writer.array(after) { $0.identifier($1) }
+        writer.array(annotations) { writer, annotation in
+            writer.identifier(annotation.id)
+            writer.int(annotation.at)
+            writer.string(annotation.text)
+        }
+        writer.array(intervals) { writer, interval in
+            writer.int(interval.start)
+            writer.optional(interval.end) { $0.int($1) }
+        }
     }
 
     /// Reads one todo; written out field by field (no closures) because it runs once per todo at start-up.
@@ -186,10 +195,21 @@ extension Todo {
         let afterCount = try reader.count()
         var after: [String] = []
         for _ in 0..<afterCount { after.append(try reader.identifier()) }
+        let annotationCount = try reader.count()
+        var annotations: [Annotation] = []
+        for _ in 0..<annotationCount {
+            annotations.append(Annotation(id: try reader.identifier(), at: try reader.int(), text: try reader.string()))
+        }
+        let intervalCount = try reader.count()
+        var intervals: [WorkInterval] = []
+        for _ in 0..<intervalCount {
+            intervals.append(WorkInterval(start: try reader.int(), end: try reader.bool() ? try reader.int() : nil))
+        }
         self.init(
             id: id, number: number, title: title, tags: tags, priority: priority, due: due, note: note,
             wait: wait, series: series, completed: completed, completedAt: completedAt, createdAt: createdAt, updatedAt: updatedAt,
-            deleted: deleted, version: version, origin: origin, project: project, after: after
+            deleted: deleted, version: version, origin: origin, project: project, after: after,
+            annotations: annotations, intervals: intervals
         )
     }
 }

@@ -81,6 +81,29 @@ extension Todo {
         if let problem = self.origin.flatMap(\.snapshotProblem) { return problem }
         if !self.after.isEmpty, let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.after(self.after) }) { return problem }
         if self.project != nil, let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.project(self.project) }) { return problem }
+        if !self.annotations.isEmpty || !self.intervals.isEmpty, let problem = timeProblem { return problem }
+        return nil
+    }
+
+    /// Why its annotations or intervals cannot have been folded from valid events; nil when they are in range.
+    private var timeProblem: String? {
+        guard annotations.count <= Annotation.maxPerTodo else { return "it has too many annotations" }
+        for annotation in annotations {
+            if let problem = SnapshotLimits.identifier(annotation.id) { return problem }
+            if let problem = SnapshotLimits.instant(annotation.at, "annotation time") { return problem }
+            if let problem = SnapshotLimits.rule({ () throws(EventLineError) in try EventRules.annotationText(annotation.text) }) { return problem }
+        }
+        guard intervals.count <= WorkInterval.maxPerTodo else { return "it has too many time intervals" }
+        for (index, interval) in intervals.enumerated() {
+            if let problem = SnapshotLimits.instant(interval.start, "interval start") { return problem }
+            if let end = interval.end {
+                if let problem = SnapshotLimits.instant(end, "interval end") { return problem }
+                if end < interval.start { return "an interval of it ends before it begins" }
+            } else if index != intervals.count - 1 {
+                return "an interval of it runs while a later one exists"
+            }
+            if index > 0, intervals[index - 1].start >= interval.start { return "its intervals are not in order" }
+        }
         return nil
     }
 }

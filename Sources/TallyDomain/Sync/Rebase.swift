@@ -233,6 +233,35 @@ public struct Rebase: Sendable {
             guard let series = state.series[stream] else { return decision.conflict(.impossible) }
             let value = event == .seriesEnded
             if resolve("ended", local: .bool(value), current: .bool(series.ended), &decision) == .keep { decision.kept = event }
+        case .todoAnnotated(let annotation):
+            // Annotations accumulate: each one stands unless the todo is gone or already has it.
+            guard let todo = liveTodo(stream, state, &decision) else { return }
+            if todo.annotations.contains(where: { $0.id == annotation.id }) { return decision.conflict(.redundant, field: "annotation", value: .string(annotation.text)) }
+            decision.kept = event
+        case .todoDenotated(let id):
+            guard let todo = liveTodo(stream, state, &decision) else { return }
+            guard todo.annotations.contains(where: { $0.id == id }) else { return decision.conflict(.redundant, field: "annotation", value: .null) }
+            decision.kept = event
+        case .todoStarted(let start, let end):
+            // A start while the shared log already has the todo running (started on another device) is
+            // merged into that interval: the earlier start stands, and the local one is dropped as redundant.
+            guard let todo = liveTodo(stream, state, &decision) else { return }
+            let existing = todo.intervals.first { $0.start == start }
+            if existing == WorkInterval(start: start, end: end) || (existing == nil && end == nil && todo.running != nil) {
+                return decision.conflict(.redundant, field: "started", value: .string(Timestamp.format(start)))
+            }
+            decision.kept = event
+        case .todoStopped(let at):
+            // Stopped on another device already: the first stop stands.
+            guard let todo = state.todo(id: stream) else { return decision.conflict(.impossible) }
+            guard todo.running != nil else { return decision.conflict(.redundant, field: "stopped", value: .string(Timestamp.format(at))) }
+            decision.kept = event
+        case .todoUnstarted(let start):
+            guard let todo = state.todo(id: stream) else { return decision.conflict(.impossible) }
+            guard todo.intervals.contains(where: { $0.start == start }) else {
+                return decision.conflict(.redundant, field: "started", value: .null)
+            }
+            decision.kept = event
         }
     }
 
@@ -340,7 +369,8 @@ public struct Rebase: Sendable {
         case .seriesEnded: return [("ended", .bool(true))]
         case .seriesResumed: return [("ended", .bool(false))]
         case .athleteSet(let entry): return [("from \(entry.from)", .object(AthletePayload.encode(entry)))]
-        case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .seriesStarted, .seriesChanged, .gearAdded: return []
+        case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .seriesStarted, .seriesChanged, .gearAdded,
+             .todoAnnotated, .todoDenotated, .todoStarted, .todoStopped, .todoUnstarted: return []
         }
     }
 }

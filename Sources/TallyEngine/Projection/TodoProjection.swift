@@ -178,7 +178,8 @@ public enum TodoProjection {
     private static func matchesSearch(_ todo: Todo, _ needle: String) -> Bool {
         if todo.title.lowercased().contains(needle) { return true }
         if let note = todo.note, note.lowercased().contains(needle) { return true }
-        return todo.tags.contains { $0.contains(needle) }
+        if todo.tags.contains(where: { $0.contains(needle) }) { return true }
+        return todo.annotations.contains { $0.text.lowercased().contains(needle) }
     }
 
     /// A strict order: the sort key in its natural direction (flipped by `reverse`), then creation order.

@@ -10,14 +10,15 @@ import TallyDomain
 /// over several lines (pretty-printed), with or without a byte-order mark.
 ///
 /// Mapping: description → title, tags → tags, project → project, depends → the todos it waits for, priority H/M/L → high/medium/low,
-/// due → due (a local midnight becomes a whole day), annotations → note lines, entry → when created
+/// due → due (a local midnight becomes a whole day), annotations → annotations (with their dates), start → a running
+/// interval, entry → when created
 /// (in the origin), end (else modified) → when completed or deleted, uuid → the origin's id.
 /// Fields tally has no place for are kept in the note as `field: value` lines. See docs/guide/import-export.md.
 public enum TaskwarriorImport {
     /// Fields that are mapped, or computed by `task` and worth nothing in another tool.
     public static let knownFields: Set<String> = [
         "id", "uuid", "description", "status", "tags", "priority", "project", "due", "entry", "end",
-        "modified", "annotations", "urgency", "imask", "parent", "depends",
+        "modified", "annotations", "urgency", "imask", "parent", "depends", "start",
     ]
 
     /// Converts the file's bytes; throws when the JSON itself is broken or an element is not an object.
@@ -212,15 +213,37 @@ public enum TaskwarriorImport {
             warnings.append(.malformedField("annotations"))
             draft.noteLines.append(keptField("annotations", annotations, zone: zone))
         }
+        // Annotations become annotations with their own dates; one that cannot be one (several lines,
+        // over 1000 characters, past the 1000th) stays in the note as a `YYYY-MM-DD text` line, reported.
+        var annotations: [(at: Int64?, text: String)] = []
+        var keptInNote = 0
         for annotation in task["annotations"]?.arrayValue ?? [] {
             guard let object = annotation.objectValue, let text = object["description"]?.stringValue else {
                 warnings.append(.annotationWithoutDescription)
                 continue
             }
-            if let entry = object["entry"].flatMap({ date($0, zone: zone) }) {
+            let entry = object["entry"].flatMap { date($0, zone: zone) }.flatMap { Timestamp.supportedRange.contains($0) ? $0 : nil }
+            if let fitting = try? Validation.annotation(text), annotations.count < Annotation.maxPerTodo, object["entry"] == nil || entry != nil {
+                annotations.append((entry, fitting))
+                continue
+            }
+            keptInNote += 1
+            if let entry {
                 draft.noteLines.append(LocalDate.containing(entry, in: zone).description + " " + text)
             } else {
                 draft.noteLines.append(text)
+            }
+        }
+        if keptInNote > 0 { warnings.append(.annotationsKeptInNote(count: keptInNote)) }
+
+        // `start`: started there and not stopped (a running interval).
+        var started: Int64?
+        if let value = task["start"] {
+            if let instant = date(value, zone: zone), Timestamp.supportedRange.contains(instant) {
+                started = instant
+            } else {
+                warnings.append(.invalidDate(field: "start", value: text(value), fallback: .keptInNote))
+                draft.noteLines.append(keptField("start", value, zone: zone))
             }
         }
 
@@ -285,7 +308,10 @@ public enum TaskwarriorImport {
         fields.after = after
         let instance = TaskwarriorRecurrence.instance(task, due: fields.due, zone: zone)
         fields.series = instance?.series
-        batch.todos.append(ImportedTodo(stream: instance?.stream ?? NameUUID.make(name), source: source, fields: fields, status: mapped, closedAt: closed))
+        var item = ImportedTodo(stream: instance?.stream ?? NameUUID.make(name), source: source, fields: fields, status: mapped, closedAt: closed)
+        item.annotations = annotations
+        item.started = started
+        batch.todos.append(item)
         batch.warnings += (warnings + changes).map { ImportIssue(source: source, problem: $0) }
     }
 

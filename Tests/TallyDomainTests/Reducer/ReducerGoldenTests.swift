@@ -72,6 +72,28 @@ struct ReducerGoldenTests {
             var generator = LogGenerator(seed: 20_261_126, continuing: withGear)
             try append(generator.goalEvents(8))
         }
+        // Annotations and time came later still: appended once, and the legacy events chained after them again.
+        let withSeries = try GoldenLog.events()
+        if !withSeries.contains(where: { $0.type == "todo.annotated" }) {
+            var generator = LogGenerator(seed: 20_261_125, continuing: withSeries)
+            try append(generator.timeEvents(60))
+            try rechainLegacy(after: try GoldenLog.events())
+        }
+    }
+
+    /// Renumbers and rechains the legacy events after `events`, keeping their payloads as they are.
+    private func rechainLegacy(after events: [EventEnvelope]) throws {
+        var head = LogHead(seq: events.last?.seq ?? 0, hash: events.last?.hash ?? EventHash.genesis)
+        var lines: [String] = []
+        for line in try String(contentsOf: GoldenLog.legacyURL, encoding: .utf8).split(separator: "\n") {
+            var event = try GoldenLog.envelope(String(line))
+            event.seq = head.seq + 1
+            event.id = "e0000000-0000-4000-8000-" + String(format: "%012lld", event.seq)
+            event.hash = EventHash.link(previous: head.hash, event)
+            head = LogHead(seq: event.seq, hash: event.hash)
+            lines.append(GoldenLog.line(event))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: GoldenLog.legacyURL, atomically: true, encoding: .utf8)
     }
 
     private func append(_ events: [EventEnvelope]) throws {

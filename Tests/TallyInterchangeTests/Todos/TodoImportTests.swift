@@ -27,11 +27,12 @@ struct ImportTests {
         let milk = batch.todos[0]
         #expect(milk.fields == TodoFields(
             title: "Buy oat milk", tags: ["groceries", "čtení"], priority: .high,
-            due: .date(day("2026-11-25")), note: "2026-11-02 unsweetened", wait: .date(day("2026-12-01")),
+            due: .date(day("2026-11-25")), note: nil, wait: .date(day("2026-12-01")),
             origin: TodoOrigin(tool: .taskwarrior, id: "408cb5ff-d093-422f-b02a-5de2f27e32d6", createdAt: Timestamp.parse("2026-11-01T09:15:00Z")),
             project: "home.kitchen"
         ))
         #expect(milk.status == .pending)
+        #expect(milk.annotations.map(\.at) == [Timestamp.parse("2026-11-02T08:00:00Z")] && milk.annotations.map(\.text) == ["unsweetened"])
         #expect(milk.stream == NameUUID.make("taskwarrior:408cb5ff-d093-422f-b02a-5de2f27e32d6"))
         #expect(batch.todos[1].status == .completed && batch.todos[1].closedAt == Timestamp.parse("2026-11-03T12:00:00Z"))
         #expect(batch.warnings == [])
@@ -255,11 +256,11 @@ struct ImportTests {
     @Test("a date kept in the note keeps its seconds when it has some")
     func seconds() throws {
         let text = """
-            [{"description":"a","status":"pending","uuid":"22222222-0000-4000-8000-000000000001","start":"20261123T064324Z","scheduled":"20261124T090000Z"}]
+            [{"description":"a","status":"pending","uuid":"22222222-0000-4000-8000-000000000001","until":"20261123T064324Z","scheduled":"20261124T090000Z"}]
             """
         let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
         let note = batch.todos[0].fields.note ?? ""
-        #expect(note.contains("start: 2026-11-23 06:43:24"), "\(note)")
+        #expect(note.contains("until: 2026-11-23 06:43:24"), "\(note)")
         #expect(note.contains("scheduled: 2026-11-24 09:00\n") || note.hasSuffix("scheduled: 2026-11-24 09:00"), "\(note)")
     }
 }
@@ -278,5 +279,21 @@ struct ImportTests {
         #expect(batch.todos[1].fields.note == "depends: 99999999-0000-4000-8000-000000000009")
         #expect(batch.todos[2].fields.after == [streams[0], streams[1]])
         #expect(batch.todos[2].fields.note == nil)
+    }
+}
+
+@Suite struct TaskwarriorStartTests {
+    @Test("start is a running interval; an unreadable one stays in the note, reported")
+    func start() throws {
+        let text = """
+            [{"description":"a","status":"pending","uuid":"22222222-0000-4000-8000-000000000001","start":"20261123T064324Z"},
+             {"description":"b","status":"pending","uuid":"22222222-0000-4000-8000-000000000002","start":"soon"}]
+            """
+        let batch = try TaskwarriorImport.parse(Array(text.utf8), zone: .utc)
+        #expect(batch.todos[0].started == Timestamp.parse("2026-11-23T06:43:24Z"))
+        #expect(batch.todos[0].fields.note == nil)
+        #expect(batch.todos[1].started == nil)
+        #expect(batch.todos[1].fields.note == "start: soon")
+        #expect(batch.warnings == [ImportIssue(source: .task("22222222"), problem: .invalidDate(field: "start", value: "soon", fallback: .keptInNote))])
     }
 }

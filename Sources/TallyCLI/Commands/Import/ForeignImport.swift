@@ -138,6 +138,7 @@ enum ForeignImport {
         case .tagsFromString: catalog.text(.importTagsFromString)
         case .malformedField(let field): catalog.text(.importMalformedField, ["field": field])
         case .annotationWithoutDescription: catalog.text(.importAnnotationNoDescription)
+        case .annotationsKeptInNote(let count): catalog.plural(.importAnnotationsKeptInNote, count: count)
         case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
         }
     }

@@ -30,7 +30,7 @@ public enum FilterTerm: Sendable, Equatable {
     case status(FilterStatus)
     /// `is:blocked` and so on.
     case flag(FilterFlag)
-    /// A word (or a quoted phrase) the title, note, tags or project contain, ignoring case.
+    /// A word (or a quoted phrase) the title, note, tags, project or annotations contain, ignoring case.
     case word(String)
 }
 

@@ -126,7 +126,8 @@ public struct FilterProgram: Sendable {
             if todo.title.lowercased().contains(word) { return true }
             if let note = todo.note, note.lowercased().contains(word) { return true }
             if let project, project.contains(word) { return true }
-            return todo.tags.contains { $0.contains(word) }
+            if todo.tags.contains(where: { $0.contains(word) }) { return true }
+            return todo.annotations.contains { $0.text.lowercased().contains(word) }
         }
     }
 }
