@@ -31,6 +31,7 @@ enum CommandTree {
         .group(AthleteGroup.spec, [.command(AthleteSetCommand.self), .command(AthleteShowCommand.self)]), .command(LoadCommand.self),
         .command(ReportCommand.self),
         .command(ProjectsCommand.self),
+        .command(ContextCommand.self),
         ]
     }
 

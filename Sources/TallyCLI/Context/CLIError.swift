@@ -196,6 +196,9 @@ enum InvalidInputMessages {
         case .tooManyDependencies(let max): return catalog.text(.errorTooManyDependencies, ["max": String(max)])
         case .invalidProject(let project): return catalog.text(.errorInvalidProject, ["project": project])
         case .filter(let error, let expression): return FilterExpressionText.message(error, expression: expression, catalog: catalog)
+        case .unknownContext(let name): return catalog.text(.errorUnknownContext, ["name": name])
+        case .invalidContextName(let name): return catalog.text(.errorInvalidContextName, ["name": name])
+        case .tooManyContexts(let max): return catalog.text(.errorTooManyContexts, ["max": String(max)])
         }
     }
 }

@@ -65,6 +65,12 @@ public enum InvalidInput: Sendable, Equatable {
     case invalidProject(String)
     /// A filter expression does not parse; the error points at a character of `expression`.
     case filter(FilterError, expression: String)
+    /// No context has this name.
+    case unknownContext(String)
+    /// Not a context name: like a tag, and not a word `tally context` reads as an action.
+    case invalidContextName(String)
+    /// More contexts than `max`.
+    case tooManyContexts(max: Int)
 }
 
 /// Why a command was rejected. Nothing is appended when one is thrown.
