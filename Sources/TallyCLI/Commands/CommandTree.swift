@@ -32,6 +32,7 @@ enum CommandTree {
         .command(ReportCommand.self),
         .command(ProjectsCommand.self),
         .command(ContextCommand.self),
+        .command(CalendarCommand.self), .command(SummaryCommand.self), .command(BurndownCommand.self),
         ]
     }
 

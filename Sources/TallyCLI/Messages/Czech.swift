@@ -757,7 +757,7 @@ extension Language {
             .calendarWeekdays: .text("Po Út St Čt Pá So Ne"),
             .calendarLegend: .text("{due}N termín ten den, {done}N hotovo ten den, [D] dnes."),
             .calendarTotals: .text("V měsíci {month}: {due} s termínem, {done} hotovo."),
-            .errorInvalidMonth: .text("'{value}' není měsíc: použijte RRRR-MM, číslo měsíce 1–12 nebo datum v něm."),
+            .errorInvalidMonth: .text("RRRR-MM, číslo měsíce 1–12 nebo datum v měsíci"),
             .columnTotal: .text("Celkem"),
             .columnProgress: .text("Postup"),
             .summaryEmpty: .text("Žádné úkoly ke shrnutí."),

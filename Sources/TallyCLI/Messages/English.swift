@@ -679,7 +679,7 @@ extension Language {
             .calendarWeekdays: .text("Mo Tu We Th Fr Sa Su"),
             .calendarLegend: .text("{due}N due that day, {done}N completed that day, [D] today."),
             .calendarTotals: .text("{due} due, {done} completed in {month}."),
-            .errorInvalidMonth: .text("'{value}' is not a month: use YYYY-MM, a month number 1-12, or a date in it."),
+            .errorInvalidMonth: .text("YYYY-MM, a month number 1-12, or a date in the month"),
             .columnTotal: .text("Total"),
             .columnProgress: .text("Progress"),
             .summaryEmpty: .text("No todos to summarise."),

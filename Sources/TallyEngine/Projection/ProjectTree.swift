@@ -9,6 +9,13 @@ public struct ProjectNode: Sendable, Equatable {
     public var open: Int
     public var done: Int
 
+    public init(project: String, depth: Int, open: Int, done: Int) {
+        self.project = project
+        self.depth = depth
+        self.open = open
+        self.done = done
+    }
+
     /// The share of done todos, 0 to 1; nil when the project holds none.
     public var shareDone: Double? {
         open + done == 0 ? nil : Double(done) / Double(open + done)
