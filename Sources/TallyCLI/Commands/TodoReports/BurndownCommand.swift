@@ -48,11 +48,11 @@ enum BurndownCommand: CommandHandler {
         }
         guard let final = burndown.points.last else { return context.console.line(context.catalog.text(.burndownEmpty)) }
         context.console.line(chart(burndown, context: context))
-        context.console.line(context.catalog.text(.burndownNow, [
+        context.console.line(WordWrap.wrapped(context.catalog.text(.burndownNow, [
             "open": String(final.open),
             "added": String(burndown.points.reduce(0) { $0 + $1.added }),
             "closed": String(burndown.points.reduce(0) { $0 + $1.closed }),
-        ]))
+        ]), width: context.settings.width))
     }
 
     /// Columns of blocks (`#` without UTF-8), the highest count on the top row's label, dates under.
@@ -70,7 +70,7 @@ enum BurndownCommand: CommandHandler {
         let first = points.first?.end.description ?? ""
         let lastDate = points.last?.end.description ?? ""
         let period = catalog.text(burndown.step == .daily ? .burndownDaily : .burndownWeekly)
-        lines.append(Style(color: context.settings.color).bold(catalog.text(.burndownTitle, ["period": period, "end": lastDate])))
+        lines.append(Style(color: context.settings.color).bold(WordWrap.wrapped(catalog.text(.burndownTitle, ["period": period, "end": lastDate]), width: context.settings.width)))
         for row in stride(from: height - 1, through: 0, by: -1) {
             var line = row == height - 1 ? TextWidth.pad(String(maximum), to: label, alignRight: true) : (row == 0 ? TextWidth.pad("0", to: label, alignRight: true) : String(repeating: " ", count: label))
             line += unicode ? " │" : " |"

@@ -96,8 +96,8 @@ enum CalendarCommand: CommandHandler {
         let due = calendar.days.reduce(0) { $0 + $1.due }
         let done = calendar.days.reduce(0) { $0 + $1.completed }
         lines.append("")
-        lines.append(catalog.text(.calendarTotals, ["due": String(due), "done": String(done), "month": "\(calendar.year)-" + ValueMath.pad(calendar.month, 2)]))
-        lines.append(style.dim(catalog.text(.calendarLegend, ["due": "!", "done": doneMark])))
+        lines.append(WordWrap.wrapped(catalog.text(.calendarTotals, ["due": String(due), "done": String(done), "month": "\(calendar.year)-" + ValueMath.pad(calendar.month, 2)]), width: context.settings.width))
+        lines.append(style.dim(WordWrap.wrapped(catalog.text(.calendarLegend, ["due": "!", "done": doneMark]), width: context.settings.width)))
         return lines.joined(separator: "\n")
     }
 }
