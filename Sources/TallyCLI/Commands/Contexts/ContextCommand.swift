@@ -56,6 +56,19 @@ enum ContextCommand: CommandHandler {
         }
     }
 
+    /// The todos' stored view object in words, for history and sync lines: the options of the
+    /// view as before while it holds only the active context `default` (a saved view), else each
+    /// context with its view, the active one marked `*`.
+    static func describe(stored filter: JSONObject, _ catalog: Catalog) -> String {
+        let contexts = TodoContexts(json: filter)
+        if contexts.names == [TodoContexts.defaultName], contexts.active == TodoContexts.defaultName, let view = contexts.activeView {
+            return TodoOptions.describe(view)
+        }
+        return contexts.names.map { name in
+            (name == contexts.active ? "*" : "") + name + " " + describe(contexts.views[name]!, catalog)
+        }.joined(separator: "; ")
+    }
+
     /// The context's view as `list` options and expression.
     static func describe(_ view: TodoQuery, _ catalog: Catalog) -> String {
         let text = TodoOptions.describe(view)
