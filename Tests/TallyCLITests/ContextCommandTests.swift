@@ -188,17 +188,22 @@ struct ContextUpcastTests {
             2  [ ]   Fix roof      urgent  home.roof
 
             2 active, 0 completed
-            Context: default
 
             """)
+        // As a saved view always did, it shapes only a bare list: options replace it, and add takes nothing from it.
+        #expect(tally.listNumbers(["--status", "all"]) == [1, 2, 3, 4])
+        #expect(tally.run("projects").stdout.contains("(no project)     1     1     50%"))
         #expect(tally.run("record", "filter", "show").stdout == "Saved view: --category running\n")
         #expect(tally.run("--json", "record", "list").json?.arrayValue?.count == 1)
-        // Other contexts join it; none shows everything; filter reset forgets only default.
+        // Other contexts join it and narrow every list; none shows everything; filter reset forgets only default.
+        #expect(tally.run("context", "define", "work", "project:work").status == 0)
+        #expect(tally.run("context", "work").status == 0)
+        #expect(tally.listNumbers(["--status", "all"]) == [3])
         #expect(tally.run("context", "define", "home", "project:home").status == 0)
         #expect(tally.run("context", "none").status == 0)
         #expect(tally.listNumbers([]) == [1, 2, 3, 4])
         #expect(tally.run("filter", "reset").status == 0)
-        #expect(tally.run("--json", "context", "list").json?.objectValue?["contexts"]?.arrayValue?.count == 1)
+        #expect(tally.run("--json", "context", "list").json?.objectValue?["contexts"]?.arrayValue?.count == 2)
         #expect(tally.run("undo").status == 0)
         #expect(tally.run("context", "list").stdout.contains("default  --status active --sort priority -tag:someday"))
         #expect(tally.run("verify").status == 0)

@@ -6,7 +6,7 @@ public enum Decider {
         var builder = DecisionBuilder(state: state)
         switch command {
         case .addTodo(var input):
-            if input.fromContext, let determined = TodoContexts(json: state.filters[.todos]).activeFilter?.determined {
+            if input.fromContext, let determined = TodoContexts(json: state.filters[.todos]).narrowing?.determined {
                 // What the active context's filter requires of a todo, it gives a new one (see `determined`).
                 input.tags += determined.tags
                 if input.project == nil { input.project = determined.project }

@@ -59,6 +59,11 @@ public struct TodoContexts: Sendable, Equatable {
     /// The active context's filter, or nil.
     public var activeFilter: FilterExpression? { activeView?.filterExpression }
 
+    /// The filter that narrows every list and report and gives new todos their tags and project:
+    /// the active context's, unless that is `default`, the saved view, which shapes only a bare
+    /// `list` as it always has (its options are overridden by any given on the command line).
+    public var narrowing: FilterExpression? { active == Self.defaultName ? nil : activeFilter }
+
     /// A context name: like a tag (letters or digits of any script, `_`, `-`), not an action word.
     public static func validName(_ raw: String) -> String? {
         guard let name = try? Validation.tag(raw), !reservedNames.contains(name) else { return nil }

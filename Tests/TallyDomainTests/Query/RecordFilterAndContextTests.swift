@@ -105,6 +105,9 @@ private func record(_ number: Int, _ name: String, _ category: String, daysAgo: 
         #expect(contexts.names == ["default"])
         #expect(contexts.activeView == TodoQuery(json: old))
         #expect(contexts.activeFilter?.canonical == "status:pending -tag:someday")
+        // As the saved view, it narrows nothing but a bare list.
+        #expect(contexts.narrowing == nil)
+        #expect(TodoContexts(views: ["work": TodoQuery(status: .active)], active: "work").narrowing?.canonical == "status:pending")
         #expect(TodoContexts(json: contexts.json) == contexts)
         #expect(TodoContexts.upcast(contexts.json!) == contexts.json!)
         #expect(TodoContexts(json: nil) == TodoContexts())

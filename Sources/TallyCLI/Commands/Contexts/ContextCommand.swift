@@ -13,7 +13,7 @@ enum ContextCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "context",
         abstract: "Define named filters of todos and make one active: it narrows every list and report, and new todos take its tags and project.",
-        discussion: "'tally context' says which context is active; 'tally context NAME' makes one active and 'tally context none' none. 'define NAME FILTER...' takes a filter expression and the view options of 'list' (they shape a bare 'tally list'). The saved view of 'tally filter set' is the context 'default'. Contexts and the active one are events: undone, synced and seen by --as-of like everything else.",
+        discussion: "'tally context' says which context is active; 'tally context NAME' makes one active and 'tally context none' none. 'define NAME FILTER...' takes a filter expression and the view options of 'list' (they shape a bare 'tally list'). The saved view of 'tally filter set' is the context 'default', which shapes only a bare 'tally list'. Contexts and the active one are events: undone, synced and seen by --as-of like everything else.",
         arguments: [ArgumentSpec(name: "WORDS", help: "NAME, none, list, define NAME FILTER..., delete NAME, or nothing.", repeating: true, optional: true)],
         options: TodoOptions.view,
         examples: [

@@ -13,7 +13,7 @@ enum ReportScope {
 
     static func expression(_ command: ParsedCommand, _ context: CLIContext, state: ReadModel) throws -> FilterExpression? {
         let own = try FilterExpressionText.parse(command.arguments, context)
-        return FilterExpression.all([TodoContexts(json: state.filters[.todos]).activeFilter, own].compactMap { $0 })
+        return FilterExpression.all([TodoContexts(json: state.filters[.todos]).narrowing, own].compactMap { $0 })
     }
 
     static func selection(_ command: ParsedCommand, _ context: CLIContext, state: ReadModel) throws -> TodoSelection {

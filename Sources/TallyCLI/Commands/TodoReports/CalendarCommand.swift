@@ -25,7 +25,7 @@ enum CalendarCommand: CommandHandler {
         let (year, month) = try self.month(command.arguments.first, context)
         let bound = try context.asOfBound(command.value("as-of"))
         let state = try context.readState(try context.readLog(), bound: bound)
-        let selection = try TodoSelection(TodoContexts(json: state.filters[.todos]).activeFilter, model: state, now: context.now, zone: context.zone)
+        let selection = try TodoSelection(TodoContexts(json: state.filters[.todos]).narrowing, model: state, now: context.now, zone: context.zone)
         let calendar = TodoCalendar.run(year: year, month: month, on: state, selection: selection, zone: context.zone)
         let today = LocalDate.containing(context.now, in: context.zone)
         if context.json {

@@ -29,7 +29,7 @@ enum ListCommand: CommandHandler {
         // The active context narrows what is asked; a bare list shows the context's own view.
         let contexts = TodoContexts(json: state.filters[.todos])
         var effective = query ?? contexts.activeView ?? .standard
-        if query != nil, let filter = contexts.activeFilter {
+        if query != nil, let filter = contexts.narrowing {
             effective.expression = FilterExpression.all([filter] + (effective.expression.map { [$0] } ?? []))
         }
         let view = try TodoProjection.run(effective, on: state, now: context.now, zone: context.zone)
@@ -37,7 +37,7 @@ enum ListCommand: CommandHandler {
             context.printJSON(.array(view.todos.map(JSONShapes.todo)))
         } else {
             context.console.line(TodoRenderer(context: context).table(view))
-            if let name = contexts.active { context.console.line(context.catalog.text(.contextFooter, ["name": TerminalText.escaped(name)])) }
+            if let name = contexts.active, contexts.narrowing != nil { context.console.line(context.catalog.text(.contextFooter, ["name": TerminalText.escaped(name)])) }
         }
     }
 }
