@@ -199,3 +199,112 @@ private func record(_ number: Int, _ name: String, _ category: String, daysAgo: 
         }
     }
 }
+
+// MARK: - Property: record filters against a reference written apart from the evaluator
+
+/// The test's own tree of record terms, rendered to text in several spellings and evaluated directly.
+private indirect enum RecordReference {
+    case category(String), source(RecordSource), dateOn(Int), dateBefore(Int), dateAfter(Int), deleted, word(String)
+    case not(RecordReference), and([RecordReference]), or([RecordReference])
+
+    static let categories = ["running", "cycling", "gym"]
+    static let words = ["run", "lake", "park", "Ride", "windy", "x"]
+
+    /// Days relative to `now`'s day, written as the dates the parser reads.
+    static func dateText(_ offset: Int) -> String {
+        LocalDate.containing(now, in: utc).adding(days: offset).description
+    }
+
+    func holds(_ record: Record) -> Bool {
+        let day = Int(LocalDate.containing(record.date, in: utc).dayNumber - LocalDate.containing(now, in: utc).dayNumber)
+        switch self {
+        case .category(let category): return record.category == category
+        case .source(let source): return record.source == source
+        case .dateOn(let offset): return day == offset
+        case .dateBefore(let offset): return day < offset
+        case .dateAfter(let offset): return day > offset
+        case .deleted: return record.deleted
+        case .word(let word):
+            let needle = word.lowercased()
+            return [record.name, record.category, record.place ?? "", record.note ?? ""].contains { $0.lowercased().contains(needle) }
+        case .not(let inner): return !inner.holds(record)
+        case .and(let operands): return operands.allSatisfy { $0.holds(record) }
+        case .or(let operands): return operands.contains { $0.holds(record) }
+        }
+    }
+
+    func text(_ random: inout SeededRandom) -> String {
+        func pick(_ choices: [String]) -> String { choices[Int.random(in: 0..<choices.count, using: &random)] }
+        switch self {
+        case .category(let category): return pick(["category:", "CATEGORY:"]) + category
+        case .source(let source): return "source:" + source.rawValue
+        case .dateOn(let offset): return "date:" + Self.dateText(offset)
+        case .dateBefore(let offset): return "date.before:" + Self.dateText(offset)
+        case .dateAfter(let offset): return "date.after:" + Self.dateText(offset)
+        case .deleted: return "status:deleted"
+        case .word(let word): return Bool.random(using: &random) ? word : "\"\(word)\""
+        case .not(let inner):
+            let body = inner.text(&random)
+            if case .and = inner { return "not (\(body))" }
+            if case .or = inner { return "not (\(body))" }
+            return pick(["not ", "-"]) + body
+        case .and(let operands):
+            return operands.map { operand in
+                let body = operand.text(&random)
+                if case .or = operand { return "(\(body))" }
+                return body
+            }.joined(separator: pick([" ", " and "]))
+        case .or(let operands): return operands.map { "(\($0.text(&random)))" }.joined(separator: " or ")
+        }
+    }
+
+    static func generate(depth: Int, _ random: inout SeededRandom) -> RecordReference {
+        let leaf = depth >= 3 || Int.random(in: 0..<3, using: &random) > 0
+        if leaf {
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0: return .category(categories.randomElement(using: &random)!)
+            case 1: return .source(RecordSource.allCases.randomElement(using: &random)!)
+            case 2: return .dateOn(Int.random(in: -4...1, using: &random))
+            case 3: return .dateBefore(Int.random(in: -4...1, using: &random))
+            case 4: return .dateAfter(Int.random(in: -4...1, using: &random))
+            case 5: return .deleted
+            default: return .word(words.randomElement(using: &random)!)
+            }
+        }
+        let count = Int.random(in: 2...3, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: return .not(generate(depth: depth + 1, &random))
+        case 1: return .and((0..<count).map { _ in generate(depth: depth + 1, &random) })
+        default: return .or((0..<count).map { _ in generate(depth: depth + 1, &random) })
+        }
+    }
+}
+
+@Suite struct RecordFilterPropertyTests {
+    @Test("the record evaluator agrees with the reference on generated records and expressions; the canonical form reads back")
+    func agrees() throws {
+        var random = SeededRandom(seed: 0x2525)
+        let names = ["Morning run", "Ride to the lake", "Gym", "Park run", "Long ride"]
+        let records = (1...40).map { number in
+            Record(
+                id: "r\(number)", number: number, name: names.randomElement(using: &random)!,
+                category: RecordReference.categories.randomElement(using: &random)!, durationSeconds: 600,
+                place: Bool.random(using: &random) ? "Stromovka park" : nil,
+                date: now + Int64.random(in: -5 * 86_400...86_400, using: &random) * 1000,
+                note: Bool.random(using: &random) ? "Windy, X marks" : nil,
+                source: RecordSource.allCases.randomElement(using: &random)!, createdAt: now, updatedAt: now,
+                deleted: Int.random(in: 0..<5, using: &random) == 0
+            )
+        }
+        for round in 0..<AttackScale.count(short: 300, full: 3000) {
+            let reference = RecordReference.generate(depth: 0, &random)
+            let text = reference.text(&random)
+            let expression = try FilterParser.parse(text, subject: .records, dates: (now, utc))
+            #expect(try FilterParser.parse(expression.canonical, subject: .records) == expression, "round \(round): \(text)")
+            let program = try FilterProgram(expression, now: now, zone: utc)
+            for record in records {
+                #expect(program.matches(record) == reference.holds(record), "round \(round): \(text) on \(record.name) \(record.category)")
+            }
+        }
+    }
+}
