@@ -236,7 +236,7 @@ struct HostileInputTests {
         HostileCase("restore one unknown among known", ["restore", "1", "77"], exit: 1, "No todo matches '77'."),
         HostileCase("record restore without REF", ["record", "restore"], exit: 64, "Missing expected argument 'REF'."),
         HostileCase("record restore an unknown record", ["record", "restore", "9"], exit: 1, "No record matches '9'."),
-        HostileCase("record list --deleted with a value", ["record", "list", "--deleted", "yes"], exit: 64, "Unexpected argument 'yes'."),
+        HostileCase("record filter show with an argument", ["record", "filter", "show", "yes"], exit: 64, "Unexpected argument 'yes'."),
         HostileCase("--as-of past the end of the log", ["list", "--as-of", "@99999"], exit: 65, "the log ends at @"),
         HostileCase("stats --as-of past the end of the log", ["stats", "--as-of", "@99999"], exit: 65, "the log ends at @"),
         HostileCase("show a todo before it existed", ["show", "2", "--as-of", "@1"], exit: 1, "Todo 2 did not exist yet at @1."),

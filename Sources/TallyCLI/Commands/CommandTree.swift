@@ -35,6 +35,8 @@ enum CommandTree {
         .command(ProjectsCommand.self),
         .command(AnnotateCommand.self), .command(DenotateCommand.self), .command(StartCommand.self), .command(StopCommand.self), .command(TimeCommand.self),
         .command(NextCommand.self),
+        .command(ContextCommand.self),
+        .command(CalendarCommand.self), .command(SummaryCommand.self), .command(BurndownCommand.self),
         ]
     }
 

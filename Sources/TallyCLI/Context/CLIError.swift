@@ -206,6 +206,9 @@ enum InvalidInputMessages {
             return catalog.text(.errorNoSuchAnnotation, ["number": String(number), "index": index, "count": String(count)])
         case .badIntervalTime(let value): return catalog.text(.errorBadIntervalTime, ["value": value])
         case .startCompleted(let number): return catalog.text(.errorStartCompleted, ["number": String(number)])
+        case .unknownContext(let name): return catalog.text(.errorUnknownContext, ["name": name])
+        case .invalidContextName(let name): return catalog.text(.errorInvalidContextName, ["name": name])
+        case .tooManyContexts(let max): return catalog.text(.errorTooManyContexts, ["max": String(max)])
         }
     }
 }

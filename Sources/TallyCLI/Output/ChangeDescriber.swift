@@ -48,7 +48,7 @@ struct ChangeDescriber {
     /// A saved view as list options, or "default" when none is saved.
     func view(_ filter: JSONObject?) -> String {
         guard let filter else { return catalog.text(.auditDefaultView) }
-        let options = TodoOptions.describe(TodoQuery(json: filter))
+        let options = ContextCommand.describe(stored: filter, catalog)
         return options.isEmpty ? catalog.text(.auditDefaultView) : options
     }
 

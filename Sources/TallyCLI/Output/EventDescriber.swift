@@ -72,7 +72,7 @@ struct EventDescriber {
         case .filterSaved(let scope, let filter):
             // The view as the options that make it, the way 'filter show' prints it.
             let options = switch scope {
-            case .todos: TodoOptions.describe(TodoQuery(json: filter))
+            case .todos: ContextCommand.describe(stored: filter, catalog)
             case .records: RecordOptions.describe(RecordQuery(json: filter))
             }
             return catalog.text(.historyFilterSaved, ["scope": scope.rawValue, "filter": options.isEmpty ? catalog.text(.filterDefaultOptions) : options])

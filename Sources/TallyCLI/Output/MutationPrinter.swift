@@ -86,6 +86,7 @@ enum NoticeText {
         case .noCompletedTodos: catalog.text(.noticeNoCompletedTodos)
         case .filterUnchanged(let scope): catalog.text(.noticeFilterUnchanged, ["scope": scope.rawValue])
         case .noSavedFilter(let scope): catalog.text(.noticeNoSavedFilter, ["scope": scope.rawValue])
+        case .contextUnchanged(let name): name.map { catalog.text(.noticeContextUnchanged, ["name": $0]) } ?? catalog.text(.noticeNoContextUnchanged)
         case .alreadyImported(let source): catalog.text(.noticeAlreadyImported, ["source": ForeignImport.label(source, catalog)])
         case .notDeleted(let number): catalog.text(.noticeNotDeleted, ["number": String(number)])
         case .recordNotDeleted(let number): catalog.text(.noticeRecordNotDeleted, ["number": String(number)])

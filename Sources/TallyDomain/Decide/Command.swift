@@ -13,6 +13,8 @@ public struct TodoInput: Sendable, Equatable {
     public var project: String?
     /// `--after REF`: the todos this one waits for.
     public var after: [String] = []
+    /// Takes the tags and the project the active context determines (`add --no-context`: false).
+    public var fromContext = true
 
     public init(title: String, tags: [String] = [], priority: String? = nil, due: String? = nil, note: String? = nil, wait: String? = nil, recurrence: RecurrenceInput? = nil, project: String? = nil) {
         self.project = project
@@ -166,6 +168,12 @@ public enum Command: Sendable, Equatable {
     /// Ends the series of each named instance and deletes the instance.
     case endSeries([String])
     case saveTodoFilter(TodoQuery)
+    /// Defines (or redefines) a named context of todos: its filter and how a bare `list` shows it.
+    case defineContext(name: String, view: TodoQuery)
+    /// Makes the named context active; nil: none.
+    case useContext(String?)
+    /// Forgets a context; when it was active, none is.
+    case deleteContext(String)
     case logRecord(RecordInput)
     case editRecord(String, RecordEditInput)
     case deleteRecords([String])

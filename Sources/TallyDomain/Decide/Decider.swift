@@ -5,7 +5,12 @@ public enum Decider {
     public static func decide(_ command: Command, state: ReadModel, context: DecisionContext) throws(DomainError) -> Decision {
         var builder = DecisionBuilder(state: state)
         switch command {
-        case .addTodo(let input):
+        case .addTodo(var input):
+            if input.fromContext, let determined = TodoContexts(json: state.filters[.todos]).narrowing?.determined {
+                // What the active context's filter requires of a todo, it gives a new one (see `determined`).
+                input.tags += determined.tags
+                if input.project == nil { input.project = determined.project }
+            }
             let fields = TodoFields(
                 title: try Validation.title(input.title),
                 tags: try Validation.tags(input.tags),
@@ -104,12 +109,19 @@ public enum Decider {
             }
 
         case .saveTodoFilter(let query):
-            let filter = try validated(query, context: context).json
-            if state.filters[.todos] == filter {
+            // The saved view is the context `default`, made active.
+            var contexts = TodoContexts(json: state.filters[.todos])
+            let view = try validated(query, context: context)
+            if contexts.views[TodoContexts.defaultName] == view, contexts.active == TodoContexts.defaultName {
                 builder.notices.append(.filterUnchanged(.todos))
             } else {
-                builder.append(.filterSaved(scope: .todos, filter: filter), to: FilterScope.todos.stream)
+                contexts.views[TodoContexts.defaultName] = view
+                contexts.active = TodoContexts.defaultName
+                try saveContexts(contexts, into: &builder)
             }
+
+        case .defineContext, .useContext, .deleteContext:
+            try decideContext(command, state: state, context: context, into: &builder)
 
         case .logRecord, .editRecord, .deleteRecords, .saveRecordFilter:
             try decideRecord(command, state: state, context: context, into: &builder)
@@ -141,6 +153,15 @@ public enum Decider {
         case .removeGoal(let key):
             guard state.goals[key] != nil else { throw .noGoal(key) }
             builder.append(.goalRemoved(key), to: GoalBook.stream)
+        case .resetFilter(.todos):
+            var contexts = TodoContexts(json: state.filters[.todos])
+            if contexts.views[TodoContexts.defaultName] == nil {
+                builder.notices.append(.noSavedFilter(.todos))
+            } else {
+                contexts.views[TodoContexts.defaultName] = nil
+                if contexts.active == TodoContexts.defaultName { contexts.active = nil }
+                try saveContexts(contexts, into: &builder)
+            }
 
         case .resetFilter(let scope):
             if state.filters[scope] == nil {
@@ -334,5 +355,48 @@ struct DecisionBuilder {
         let version = nextVersions[stream] ?? state.version(of: stream) + 1
         nextVersions[stream] = version + 1
         decision.events.append(PendingEvent(stream: stream, version: version, event: event, id: id, recordedAt: recordedAt))
+    }
+}
+
+// Contexts of todos: named filters kept in the todos' saved-view object (`TodoContexts`).
+extension Decider {
+    static func decideContext(_ command: Command, state: ReadModel, context: DecisionContext, into builder: inout DecisionBuilder) throws(DomainError) {
+        var contexts = TodoContexts(json: state.filters[.todos])
+        let before = contexts
+        switch command {
+        case .defineContext(let raw, let query):
+            guard let name = TodoContexts.validName(raw) else { throw .invalid(.invalidContextName(raw)) }
+            if contexts.views[name] == nil, contexts.views.count >= TodoContexts.maxContexts {
+                throw .invalid(.tooManyContexts(max: TodoContexts.maxContexts))
+            }
+            contexts.views[name] = try validated(query, context: context)
+            if contexts == before { builder.notices.append(.contextUnchanged(name)) }
+        case .useContext(let raw):
+            if let raw {
+                let name = TodoContexts.validName(raw) ?? raw
+                guard contexts.views[name] != nil else { throw .invalid(.unknownContext(raw)) }
+                contexts.active = name
+            } else {
+                contexts.active = nil
+            }
+            if contexts == before { builder.notices.append(.contextUnchanged(contexts.active)) }
+        case .deleteContext(let raw):
+            let name = TodoContexts.validName(raw) ?? raw
+            guard contexts.views[name] != nil else { throw .invalid(.unknownContext(raw)) }
+            contexts.views[name] = nil
+            if contexts.active == name { contexts.active = nil }
+        default:
+            return
+        }
+        if contexts != before { try saveContexts(contexts, into: &builder) }
+    }
+
+    /// Appends the contexts as the todos' saved view (a reset when none is left).
+    static func saveContexts(_ contexts: TodoContexts, into builder: inout DecisionBuilder) throws(DomainError) {
+        if let object = contexts.json {
+            builder.append(.filterSaved(scope: .todos, filter: object), to: FilterScope.todos.stream)
+        } else {
+            builder.append(.filterReset(scope: .todos), to: FilterScope.todos.stream)
+        }
     }
 }

@@ -32,6 +32,8 @@ public enum Notice: Sendable, Equatable {
     case noCompletedTodos
     case filterUnchanged(FilterScope)
     case noSavedFilter(FilterScope)
+    /// A context command that changes nothing: the context (nil: none) is already so.
+    case contextUnchanged(String?)
     /// An imported item is in the log already (an earlier import brought it in).
     case alreadyImported(source: ImportSource)
     /// `restore` named a todo that is not deleted.

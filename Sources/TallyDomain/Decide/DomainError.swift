@@ -74,6 +74,12 @@ public enum InvalidInput: Sendable, Equatable {
     case badIntervalTime(String)
     /// `start` on a completed todo.
     case startCompleted(number: Int)
+    /// No context has this name.
+    case unknownContext(String)
+    /// Not a context name: like a tag, and not a word `tally context` reads as an action.
+    case invalidContextName(String)
+    /// More contexts than `max`.
+    case tooManyContexts(max: Int)
 }
 
 /// Why a command was rejected. Nothing is appended when one is thrown.

@@ -90,6 +90,7 @@ extension Decider {
         if let raw = query.until { query.until = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.search { query.search = try Validation.search(raw) }
         if let limit = query.limit, limit < 1 { throw .invalid(.invalidLimit(String(limit))) }
+        if let expression = query.expression { _ = try FilterProgram(expression, now: context.now, zone: context.zone) }
         return query
     }
 

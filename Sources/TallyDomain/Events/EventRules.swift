@@ -102,8 +102,8 @@ public enum EventRules {
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
         case .athleteSet(let entry):
             if let reason = AthleteLimits.problem(entry) { throw EventLineError(reason) }
-        case .filterSaved(_, let filter):
-            try filterExpression(filter["expression"])
+        case .filterSaved(let scope, let filter):
+            try savedFilter(filter, scope: scope)
         case .todoAnnotated(let annotation):
             guard UUIDBytes.pack(annotation.id) != nil else { throw EventLineError("field 'id' of an annotation is not a lowercase UUID") }
             try instant(annotation.at, field: "at")
@@ -161,12 +161,30 @@ public enum EventRules {
         for id in ids where UUIDBytes.pack(id) == nil { throw EventLineError("field 'after' holds something that is not a lowercase UUID") }
     }
 
-    /// A saved view's expression: text in the limits that parses (`FilterParser`).
-    static func filterExpression(_ value: JSON?) throws(EventLineError) {
+    /// A saved view of records, or the todos' contexts (a 0.9 saved view read as the context
+    /// `default`): names in the limits, expressions that parse, an active context that exists.
+    static func savedFilter(_ filter: JSONObject, scope: FilterScope) throws(EventLineError) {
+        guard scope == .todos else { return try filterExpression(filter["expression"], subject: .records) }
+        let object = TodoContexts.upcast(filter)
+        guard let contexts = object["contexts"]?.objectValue else { throw EventLineError("field 'contexts' of the todos' view is not an object") }
+        guard contexts.count <= TodoContexts.maxContexts else { throw EventLineError("more than \(TodoContexts.maxContexts) contexts") }
+        for name in contexts.keys {
+            let view = contexts[name] ?? .null
+            guard TodoContexts.validName(name) == name else { throw EventLineError("context name '\(name.prefix(40))' is not a name like a tag") }
+            guard let view = view.objectValue else { throw EventLineError("context '\(name)' is not an object") }
+            try filterExpression(view["expression"])
+        }
+        if let active = object["active"] {
+            guard let name = active.stringValue, contexts[name] != nil else { throw EventLineError("field 'active' names no context") }
+        }
+    }
+
+    /// A saved view's expression: text in the limits that parses (`FilterParser`) as a filter of the view's scope.
+    static func filterExpression(_ value: JSON?, subject: FilterSubject = .todos) throws(EventLineError) {
         guard let value else { return }
         guard let text = value.stringValue else { throw EventLineError("field 'expression' of a view is not a string") }
         do {
-            _ = try FilterParser.parse(text)
+            _ = try FilterParser.parse(text, subject: subject)
         } catch {
             throw EventLineError("field 'expression' of a view does not parse: \(error.english) at character \(error.offset + 1)")
         }

@@ -24,6 +24,8 @@ public struct RecordQuery: Sendable, Equatable {
     public var limit: Int?
     /// Deleted records are shown too (`record list --deleted`).
     public var includeDeleted = false
+    /// A filter expression of records (`category:running or date.after:-1w`), on top of the other options.
+    public var expression: FilterExpression?
 
     public init(
         categories: [String] = [], sources: [RecordSource] = [], since: String? = nil, until: String? = nil,
@@ -56,6 +58,7 @@ extension RecordQuery {
         if reverse { object["reverse"] = .bool(true) }
         if let limit { object["limit"] = .int(Int64(limit)) }
         if includeDeleted { object["deleted"] = .bool(true) }
+        if let expression { object["expression"] = .string(expression.canonical) }
         return object
     }
 
@@ -71,5 +74,7 @@ extension RecordQuery {
         reverse = object["reverse"]?.boolValue ?? false
         if let value = object["limit"]?.intValue, value > 0 { limit = Int(value) }
         includeDeleted = object["deleted"]?.boolValue ?? false
+        // Stored in the canonical English form; every door checks it parses (`EventRules`).
+        if let raw = object["expression"]?.stringValue { expression = try? FilterParser.parse(raw, subject: .records) }
     }
 }

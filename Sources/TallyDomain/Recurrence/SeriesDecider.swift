@@ -57,8 +57,9 @@ extension Decider {
             return
         }
         let fields = series.fields
+        // The series keeps no project: the next instance takes the one the last instance had.
         builder.append(
-            .todoCreated(TodoFields(title: fields.title, tags: fields.tags, priority: fields.priority, due: next.due, note: fields.note, series: seriesID)),
+            .todoCreated(TodoFields(title: fields.title, tags: fields.tags, priority: fields.priority, due: next.due, note: fields.note, series: seriesID, project: todo.project)),
             to: id
         )
         builder.affected.append(id)

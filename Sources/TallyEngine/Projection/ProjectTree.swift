@@ -9,6 +9,13 @@ public struct ProjectNode: Sendable, Equatable {
     public var open: Int
     public var done: Int
 
+    public init(project: String, depth: Int, open: Int, done: Int) {
+        self.project = project
+        self.depth = depth
+        self.open = open
+        self.done = done
+    }
+
     /// The share of done todos, 0 to 1; nil when the project holds none.
     public var shareDone: Double? {
         open + done == 0 ? nil : Double(done) / Double(open + done)
@@ -17,15 +24,18 @@ public struct ProjectNode: Sendable, Equatable {
 
 /// The projects of the live todos as a tree, parents before children, names in order.
 public enum ProjectTree {
-    /// The tree and the counts of todos without a project. Deleted todos are left out.
+    /// The tree and the counts of todos without a project. Deleted todos are left out, and so are
+    /// the todos `selection` does not hold.
     /// - Complexity: O(n · d) in the todos n and the project depth d, plus sorting the projects.
-    public static func run(on model: ReadModel) -> (nodes: [ProjectNode], unfiled: (open: Int, done: Int)) {
+    public static func run(on model: ReadModel, selection: TodoSelection = .all) -> (nodes: [ProjectNode], unfiled: (open: Int, done: Int)) {
         var counts: [String: (open: Int, done: Int)] = [:]
         var unfiled = (open: 0, done: 0)
         for index in 0..<model.todos.count {
             let row = model.todoSummary(at: index)
             if row.deleted { continue }
-            guard let project = model.todo(at: index).project else {
+            let todo = model.todo(at: index)
+            if !selection.isEverything, !selection.contains(todo) { continue }
+            guard let project = todo.project else {
                 if row.completed { unfiled.done += 1 } else { unfiled.open += 1 }
                 continue
             }

@@ -25,8 +25,12 @@ public enum RecordProjection {
         let since = try query.since.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
         let until = try query.until.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
+        let program = try query.expression.map { expression throws(DomainError) in try FilterProgram(expression, now: now, zone: zone) }
+        // An expression that names deleted records considers them (`status:deleted`), as for todos.
+        let includeDeleted = query.includeDeleted || query.expression?.namesDeleted == true
         var matches = model.records.filter { record in
-            if record.deleted && !query.includeDeleted { return false }
+            if record.deleted && !includeDeleted { return false }
+            if let program, !program.matches(record) { return false }
             if !query.categories.isEmpty && !query.categories.contains(record.category) { return false }
             if !query.sources.isEmpty && !query.sources.contains(record.source) { return false }
             if let since, record.date < since { return false }

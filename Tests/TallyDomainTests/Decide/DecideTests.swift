@@ -218,7 +218,10 @@ struct DecideTests {
         let query = TodoQuery(status: .active, tags: ["Home"], dueBefore: "tomorrow", sort: .due, limit: 5)
         let decision = try scenario.when(.saveTodoFilter(query))
         let saved: JSONObject = ["status": "active", "tags": ["home"], "dueBefore": "tomorrow", "sort": "due", "limit": 5]
-        #expect(decision.events == [PendingEvent(stream: "filter:todos", version: 1, event: .filterSaved(scope: .todos, filter: saved))])
+        // The saved view is the context `default`, made active.
+        let contexts: JSONObject = ["contexts": .object(["default": .object(saved)]), "active": "default"]
+        #expect(decision.events == [PendingEvent(stream: "filter:todos", version: 1, event: .filterSaved(scope: .todos, filter: contexts))])
+        // A view stored in the 0.9 shape reads as that same context.
         scenario.given([("filter:todos", .filterSaved(scope: .todos, filter: saved))])
         #expect(try scenario.when(.saveTodoFilter(query)) == Decision(notices: [.filterUnchanged(.todos)]))
         #expect(try scenario.when(.resetFilter(.todos)).events == [PendingEvent(stream: "filter:todos", version: 2, event: .filterReset(scope: .todos))])

@@ -9,7 +9,8 @@ enum ProjectsCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "projects",
         abstract: "Show the projects as a tree, with open and done todos and the share done.",
-        discussion: "A project's counts include its sub-projects. Deleted todos are not counted.",
+        discussion: "A project's counts include its sub-projects. Deleted todos are not counted. With a filter expression, or a context active, only the todos it matches are counted.",
+        arguments: [ReportScope.filterArgument],
         options: [TodoOptions.asOf],
         examples: [
             CommandExample(command: "tally projects", explanation: "Every project and sub-project with its counts."),
@@ -20,7 +21,7 @@ enum ProjectsCommand: CommandHandler {
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
         let bound = try context.asOfBound(command.value("as-of"))
         let state = try context.readState(try context.readLog(), bound: bound)
-        let tree = ProjectTree.run(on: state)
+        let tree = ProjectTree.run(on: state, selection: try ReportScope.selection(command, context, state: state))
         if context.json {
             context.printJSON(.object([
                 "projects": .array(tree.nodes.map { node in

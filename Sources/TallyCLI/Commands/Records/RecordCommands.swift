@@ -153,9 +153,11 @@ enum RecordListCommand: CommandHandler {
         aliases: ["ls"],
         abstract: "Show records, filtered and sorted, with totals.",
         discussion: "Without view options, the saved default view ('tally record filter set') is used, or all records, newest first.",
+        arguments: [RecordOptions.filterArgument],
         options: RecordOptions.view + [TodoOptions.asOf],
         examples: [
             CommandExample(command: "tally record list --category running --since -4w", explanation: "Runs of the last four weeks."),
+            CommandExample(command: "tally record list 'category:running or (category:cycling date.after:-1w)'", explanation: "A filter expression over records: category, source, date, words."),
             CommandExample(command: "tally record ls --sort distance --limit 5", explanation: "The five longest activities."),
         ]
     )

@@ -13,7 +13,8 @@ enum RecordExportCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write the records view as CSV (for spreadsheets) or JSON.",
-        discussion: "CSV follows RFC 4180: a header row, CRLF line ends, fields quoted when they hold a comma, quote or line break. Without view options the saved view is exported.",
+        discussion: "CSV follows RFC 4180: a header row, CRLF line ends, fields quoted when they hold a comma, quote or line break. Without view options or a filter expression the saved view is exported.",
+        arguments: [RecordOptions.filterArgument],
         options: [
             OptionSpec(name: "format", valueName: "FORMAT", help: "Output format.", defaultValue: "csv", allowedValues: ["csv", "json"]),
             OptionSpec(name: "output", valueName: "FILE", help: "Write to FILE instead of standard output."),
@@ -21,6 +22,7 @@ enum RecordExportCommand: CommandHandler {
         examples: [
             CommandExample(command: "tally record export --output runs.csv --category running", explanation: "All runs, for a spreadsheet."),
             CommandExample(command: "tally record export --format json --since 2026-01-01", explanation: "This year's records as JSON."),
+            CommandExample(command: "tally record export 'category:running date.after:2026-10-31'", explanation: "Runs since November, chosen by a filter expression."),
         ]
     )
 

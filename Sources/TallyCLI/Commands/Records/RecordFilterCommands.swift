@@ -20,6 +20,7 @@ enum RecordFilterSetCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "set",
         abstract: "Save the view a bare 'tally record list' shows.",
+        arguments: [RecordOptions.filterArgument],
         options: RecordOptions.view,
         examples: [
             CommandExample(command: "tally record filter set --category running --since -4w", explanation: "Show the last four weeks of runs by default."),

@@ -42,8 +42,15 @@ enum RecordOptions {
         return option
     }
 
+    /// The positional filter expression of `record list`, `record filter set` and `record export`.
+    static let filterArgument = ArgumentSpec(
+        name: "FILTER", help: "A filter expression of records: category:running date.after:-4w, words, -source:import, not, or, ( ). See the guide.",
+        repeating: true, optional: true
+    )
+
+    /// True when the command line names any view option or a filter expression.
     static func hasViewOptions(_ command: ParsedCommand) -> Bool {
-        view.contains { option in
+        !command.arguments.isEmpty || view.contains { option in
             option.valueName == nil ? command.has(option.name) : !command.values(option.name).isEmpty
         }
     }
@@ -60,6 +67,7 @@ enum RecordOptions {
         query.reverse = command.has("reverse")
         query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
         query.includeDeleted = command.has("deleted")
+        query.expression = try FilterExpressionText.parse(command.arguments, context, subject: .records)
         return try Decider.validated(query, context: context.environment.decisionContext)
     }
 
@@ -81,6 +89,7 @@ enum RecordOptions {
         if query.reverse { parts.append("--reverse") }
         if let limit = query.limit { parts.append("--limit \(limit)") }
         if query.includeDeleted { parts.append("--deleted") }
+        if let expression = query.expression { parts.append(TodoOptions.shellQuoted(expression.canonical)) }
         return parts.joined(separator: " ")
     }
 }

@@ -8,7 +8,7 @@ enum AddCommand: CommandHandler {
         abstract: "Add a todo.",
         discussion: "The title is the words given, joined by spaces and trimmed; it must not be empty.",
         arguments: [ArgumentSpec(name: "TITLE", help: "The todo's title.", repeating: true)],
-        options: [TodoOptions.tag, TodoOptions.priority, TodoOptions.due, TodoOptions.note, TodoOptions.project, TodoOptions.after] + RecurrenceOptions.add,
+        options: [TodoOptions.tag, TodoOptions.priority, TodoOptions.due, TodoOptions.note, TodoOptions.project, TodoOptions.after] + RecurrenceOptions.add + [ContextOptions.noContext],
         examples: [
             CommandExample(command: "tally add Buy oat milk --tag shop --due tomorrow", explanation: "Add a todo due tomorrow, tagged shop."),
             CommandExample(command: "tally add \"Call the dentist\" --priority high", explanation: "Add a high-priority todo."),
@@ -29,6 +29,7 @@ enum AddCommand: CommandHandler {
             project: command.value("project")
         )
         input.after = TodoOptions.refs(command, "after")
+        input.fromContext = !command.has("no-context")
         let outcome = try context.dispatcher().execute(.addTodo(input))
         MutationPrinter(context: context).print(outcome, single: true)
     }

@@ -82,6 +82,8 @@ enum FilterPrinter {
     }
 
     static func print(_ scope: FilterScope, _ filter: JSONObject?, context: CLIContext, notices: [Notice], changed: Bool) {
+        // The todos' saved view is the context `default` among the others (`TodoContexts`).
+        let filter = scope == .todos ? TodoContexts(json: filter).views[TodoContexts.defaultName]?.json : filter
         if context.json {
             context.printJSON(.object(["scope": .string(scope.rawValue), "filter": filter.map { .object($0) } ?? .null]))
             for notice in notices { context.console.errorLine(NoticeText.text(notice, context.catalog)) }

@@ -10,11 +10,11 @@ enum FilterExpressionText {
     }
 
     /// The positional words joined by spaces, parsed; nil when there are none.
-    static func parse(_ words: [String], _ context: CLIContext) throws -> FilterExpression? {
+    static func parse(_ words: [String], _ context: CLIContext, subject: FilterSubject = .todos) throws -> FilterExpression? {
         guard !words.isEmpty else { return nil }
         let text = words.joined(separator: " ")
         do {
-            return try FilterParser.parse(text, syntax: syntax(context.catalog), dates: (context.now, context.zone))
+            return try FilterParser.parse(text, syntax: syntax(context.catalog), subject: subject, dates: (context.now, context.zone))
         } catch {
             throw DomainError.invalid(.filter(error, expression: text))
         }
@@ -62,6 +62,10 @@ enum FilterExpressionText {
         case .invalidFlag: .filterErrorInvalidFlag
         case .invalidWhen: .filterErrorInvalidWhen
         case .emptyPhrase: .filterErrorEmptyPhrase
+        case .todoField: .filterErrorTodoField
+        case .recordField: .filterErrorRecordField
+        case .invalidCategory: .filterErrorInvalidCategory
+        case .invalidSource: .filterErrorInvalidSource
         }
     }
 }

@@ -26,12 +26,18 @@ enum ListCommand: CommandHandler {
         let query = explicit ? try TodoOptions.query(command, context) : nil
         let log = try context.readLog()
         let state = try context.readState(log, bound: bound)
-        let effective = query ?? state.filters[.todos].map(TodoQuery.init(json:)) ?? .standard
+        // The active context narrows what is asked; a bare list shows the context's own view.
+        let contexts = TodoContexts(json: state.filters[.todos])
+        var effective = query ?? contexts.activeView ?? .standard
+        if query != nil, let filter = contexts.narrowing {
+            effective.expression = FilterExpression.all([filter] + (effective.expression.map { [$0] } ?? []))
+        }
         let view = try TodoProjection.run(effective, on: state, now: context.now, zone: context.zone)
         if context.json {
             context.printJSON(.array(view.todos.map(JSONShapes.todo)))
         } else {
             context.console.line(TodoRenderer(context: context).table(view))
+            if let name = contexts.active, contexts.narrowing != nil { context.console.line(context.catalog.text(.contextFooter, ["name": TerminalText.escaped(name)])) }
         }
     }
 }

@@ -53,7 +53,7 @@ enum TodoOptions {
     }
 
     /// Reads the view options into a query.
-    static func query(_ command: ParsedCommand, _ context: CLIContext) throws -> TodoQuery {
+    static func query(_ command: ParsedCommand, _ context: CLIContext, words: [String]? = nil) throws -> TodoQuery {
         var query = TodoQuery()
         if let raw = command.value("status"), let status = TodoStatus(rawValue: raw) { query.status = status }
         query.tags = command.values("tag")
@@ -67,7 +67,7 @@ enum TodoOptions {
         query.limit = try context.positiveInt(command.value("limit"), option: "--limit")
         query.includeDeleted = command.has("deleted")
         query.waiting = RecurrenceOptions.waitingFilter(command)
-        query.expression = try FilterExpressionText.parse(command.arguments, context)
+        query.expression = try FilterExpressionText.parse(words ?? command.arguments, context)
         // --ready and --blocked are the expression's terms, and'ed to it.
         var terms: [FilterExpression] = []
         if command.has("ready") { terms.append(.term(.flag(.ready))) }

@@ -8,6 +8,7 @@ public struct FilterError: Error, Sendable, Equatable {
         case operatorWithoutLeft, operatorWithoutRight, negationWithoutTerm
         case unknownField, missingValue, invalidTag, invalidProject, invalidPriority, invalidStatus, invalidFlag
         case invalidWhen, emptyPhrase
+        case todoField, recordField, invalidCategory, invalidSource
 
         /// The English template; `{name}` placeholders are filled from the arguments.
         public var english: String {
@@ -32,6 +33,10 @@ public struct FilterError: Error, Sendable, Equatable {
             case .invalidFlag: "'{value}' is not one of {values}"
             case .invalidWhen: "'{value}' is not a date"
             case .emptyPhrase: "an empty phrase has nothing to search for"
+            case .todoField: "'{field}:' is a field of todos, not of records (fields: {fields})"
+            case .recordField: "'{field}:' is a field of records, not of todos (fields: {fields})"
+            case .invalidCategory: "'{value}' is not a category (a lowercase word: a-z, 0-9 and -)"
+            case .invalidSource: "'{value}' is not a source ({values})"
             }
         }
     }

@@ -30,8 +30,41 @@ public enum FilterTerm: Sendable, Equatable {
     case status(FilterStatus)
     /// `is:blocked` and so on.
     case flag(FilterFlag)
-    /// A word (or a quoted phrase) the title, note, tags, project or annotations contain, ignoring case.
+    /// A word (or a quoted phrase) the title, note, tags, project or annotations contain, ignoring case
+    /// (a record's name, category, place or note).
     case word(String)
+    // Record terms (`FilterSubject.records`).
+    /// `category:running`: the record's category.
+    case category(String)
+    /// `source:import`: where the record came from.
+    case source(RecordSource)
+    /// `date:WHEN`: the record happened within WHEN (a day: that whole day).
+    case dateOn(String)
+    /// `date.before:WHEN`: happened before WHEN starts.
+    case dateBefore(String)
+    /// `date.after:WHEN`: happened after WHEN ends (a day: after that whole day).
+    case dateAfter(String)
+}
+
+/// What an expression filters: the fields it may name differ, the rest of the language is one.
+public enum FilterSubject: String, Sendable, CaseIterable {
+    case todos, records
+
+    /// The English field names, as errors list them.
+    public var fields: [String] {
+        switch self {
+        case .todos: ["tag", "project", "due", "due.before", "due.after", "priority", "status", "is"]
+        case .records: ["category", "source", "date", "date.before", "date.after", "status"]
+        }
+    }
+
+    /// The values `status:` takes.
+    public var statuses: [FilterStatus] {
+        switch self {
+        case .todos: FilterStatus.allCases
+        case .records: [.deleted]
+        }
+    }
 }
 
 /// The values of `status:`.
@@ -111,6 +144,11 @@ extension FilterTerm {
         case .status(let status): "status:" + status.rawValue
         case .flag(let flag): "is:" + flag.rawValue
         case .word(let word): FilterText.wordText(word)
+        case .category(let category): "category:" + category
+        case .source(let source): "source:" + source.rawValue
+        case .dateOn(let when): "date:" + FilterText.quotedIfNeeded(when)
+        case .dateBefore(let when): "date.before:" + FilterText.quotedIfNeeded(when)
+        case .dateAfter(let when): "date.after:" + FilterText.quotedIfNeeded(when)
         }
     }
 }

@@ -19,13 +19,14 @@ public struct FilterSyntax: Sendable {
         fields: [
             "štítek": "tag", "projekt": "project", "termín": "due", "termín.před": "due.before", "termín.po": "due.after",
             "priorita": "priority", "stav": "status", "je": "is",
+            "kategorie": "category", "zdroj": "source", "datum": "date", "datum.před": "date.before", "datum.po": "date.after",
         ],
         values: [
             "čeká": "waiting", "aktivní": "pending", "hotové": "completed", "hotový": "completed", "smazané": "deleted",
             "blokované": "blocked", "blokovaný": "blocked", "připravené": "ready", "připravený": "ready",
             "opakované": "recurring", "po-termínu": "overdue",
             "vysoká": "high", "v": "high", "střední": "medium", "s": "medium", "nízká": "low", "n": "low", "žádná": "none",
-            "žádný": "none", "jakýkoli": "any",
+            "žádný": "none", "jakýkoli": "any", "místní": "local", "místní-záznam": "local", "importovaný": "import",
         ]
     )
 }
@@ -46,12 +47,14 @@ public enum FilterParser {
     public static let maxLength = 1000
     public static let maxTerms = 100
 
-    /// The English field names, as errors list them.
-    public static let fields = ["tag", "project", "due", "due.before", "due.after", "priority", "status", "is"]
+    /// The English field names of todos, as errors list them.
+    public static let fields = FilterSubject.todos.fields
 
-    /// Parses `text`. With `dates`, every WHEN is read against that clock and zone so a bad date
-    /// points at its character; without, dates are checked when the filter runs.
-    public static func parse(_ text: String, syntax: FilterSyntax = .english, dates: (now: Int64, zone: Zone)? = nil) throws(FilterError) -> FilterExpression {
+    /// Parses `text` as a filter of `subject`. With `dates`, every WHEN is read against that clock
+    /// and zone so a bad date points at its character; without, dates are checked when the filter runs.
+    public static func parse(
+        _ text: String, syntax: FilterSyntax = .english, subject: FilterSubject = .todos, dates: (now: Int64, zone: Zone)? = nil
+    ) throws(FilterError) -> FilterExpression {
         let characters = Array(text)
         guard characters.count <= maxLength else { throw FilterError(at: maxLength, .tooLong, ["max": String(maxLength)]) }
         if let index = characters.firstIndex(where: { $0.unicodeScalars.contains(where: Validation.isControl) }) {
@@ -59,7 +62,7 @@ public enum FilterParser {
         }
         var lexer = FilterLexer(characters)
         let tokens = try lexer.tokens()
-        var parser = Parser(tokens: tokens, syntax: syntax, dates: dates, end: characters.count)
+        var parser = Parser(tokens: tokens, syntax: syntax, subject: subject, dates: dates, end: characters.count)
         guard !tokens.isEmpty else { throw FilterError(at: 0, .empty) }
         let expression = try parser.expression(depth: 0)
         if parser.index < tokens.count {
@@ -73,14 +76,16 @@ public enum FilterParser {
     private struct Parser {
         let tokens: [FilterToken]
         let syntax: FilterSyntax
+        let subject: FilterSubject
         let dates: (now: Int64, zone: Zone)?
         let end: Int
         var index = 0
         var termCount = 0
 
-        init(tokens: [FilterToken], syntax: FilterSyntax, dates: (now: Int64, zone: Zone)?, end: Int) {
+        init(tokens: [FilterToken], syntax: FilterSyntax, subject: FilterSubject, dates: (now: Int64, zone: Zone)?, end: Int) {
             self.tokens = tokens
             self.syntax = syntax
+            self.subject = subject
             self.dates = dates
             self.end = end
         }
@@ -201,8 +206,12 @@ public enum FilterParser {
         private func fieldTerm(_ rawField: String, _ token: FilterToken) throws(FilterError) -> FilterTerm {
             let lowered = rawField.lowercased()
             let field = syntax.fields[lowered] ?? lowered
-            guard Self.knownFields.contains(field) else {
-                throw FilterError(at: token.offset, .unknownField, ["field": rawField, "fields": FilterParser.fields.joined(separator: ", ")])
+            let fields = subject.fields.joined(separator: ", ")
+            guard subject.fields.contains(field) else {
+                if FilterSubject.allCases.contains(where: { $0.fields.contains(field) }) {
+                    throw FilterError(at: token.offset, subject == .records ? .todoField : .recordField, ["field": rawField, "fields": fields])
+                }
+                throw FilterError(at: token.offset, .unknownField, ["field": rawField, "fields": fields])
             }
             let raw = token.text
             guard !raw.isEmpty else { throw FilterError(at: token.valueOffset, .missingValue, ["field": rawField]) }
@@ -221,10 +230,18 @@ public enum FilterParser {
                 return .priority(priority)
             case "status":
                 let aliases = ["active": "pending", "open": "pending", "done": "completed"]
-                guard let status = FilterStatus(rawValue: aliases[value] ?? value) else {
-                    throw FilterError(at: at, .invalidStatus, ["value": raw, "values": FilterStatus.allCases.map(\.rawValue).joined(separator: ", ")])
+                guard let status = FilterStatus(rawValue: aliases[value] ?? value), subject.statuses.contains(status) else {
+                    throw FilterError(at: at, .invalidStatus, ["value": raw, "values": subject.statuses.map(\.rawValue).joined(separator: ", ")])
                 }
                 return .status(status)
+            case "category":
+                guard let category = try? Validation.category(raw) else { throw FilterError(at: at, .invalidCategory, ["value": raw]) }
+                return .category(category)
+            case "source":
+                guard let source = RecordSource(rawValue: value) else {
+                    throw FilterError(at: at, .invalidSource, ["value": raw, "values": RecordSource.allCases.map(\.rawValue).joined(separator: ", ")])
+                }
+                return .source(source)
             case "is":
                 guard let flag = FilterFlag(rawValue: value) else {
                     throw FilterError(at: at, .invalidFlag, ["value": raw, "values": FilterFlag.allCases.map(\.rawValue).joined(separator: ", ")])
@@ -236,12 +253,13 @@ public enum FilterParser {
                 return switch field {
                 case "due.before": .dueBefore(raw)
                 case "due.after": .dueAfter(raw)
+                case "date": .dateOn(raw)
+                case "date.before": .dateBefore(raw)
+                case "date.after": .dateAfter(raw)
                 default: .dueOn(raw)
                 }
             }
         }
-
-        static let knownFields: Set<String> = Set(FilterParser.fields)
 
         private func checkWhen(_ raw: String, at offset: Int) throws(FilterError) {
             guard let dates else { return }

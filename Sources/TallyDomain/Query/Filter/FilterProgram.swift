@@ -24,6 +24,10 @@ public struct FilterProgram: Sendable {
         case status(FilterStatus)
         case flag(FilterFlag)
         case word(String)
+        case category(String)
+        case source(RecordSource)
+        /// A record's date at or after `from` and before `to` (either may be open).
+        case date(from: Int64?, to: Int64?)
         case not(Node)
         case and([Node])
         case or([Node])
@@ -78,6 +82,13 @@ public struct FilterProgram: Sendable {
             case .status(let status): return .status(status)
             case .flag(let flag): return .flag(flag)
             case .word(let word): return .word(word)
+            case .category(let category): return .category(category)
+            case .source(let source): return .source(source)
+            case .dateOn(let raw):
+                let value = try when(raw)
+                return .date(from: value.startInstant(in: zone), to: value.endInstant(in: zone))
+            case .dateBefore(let raw): return .date(from: nil, to: try when(raw).startInstant(in: zone))
+            case .dateAfter(let raw): return .date(from: try when(raw).endInstant(in: zone), to: nil)
             }
         }
     }
@@ -128,6 +139,37 @@ public struct FilterProgram: Sendable {
             if let project, project.contains(word) { return true }
             if todo.tags.contains(where: { $0.contains(word) }) { return true }
             return todo.annotations.contains { $0.text.lowercased().contains(word) }
+        case .category, .source, .date:
+            // Record terms; the parser keeps them out of a todo filter.
+            return false
+        }
+    }
+
+    /// True when `record` satisfies the expression (an expression parsed for `FilterSubject.records`).
+    public func matches(_ record: Record) -> Bool {
+        evaluate(root, record)
+    }
+
+    private func evaluate(_ node: Node, _ record: Record) -> Bool {
+        switch node {
+        case .not(let inner): return !evaluate(inner, record)
+        case .and(let nodes): return nodes.allSatisfy { evaluate($0, record) }
+        case .or(let nodes): return nodes.contains { evaluate($0, record) }
+        case .category(let category): return record.category == category
+        case .source(let source): return record.source == source
+        case .date(let from, let to):
+            if let from, record.date < from { return false }
+            if let to, record.date >= to { return false }
+            return true
+        case .status(let status): return status == .deleted && record.deleted
+        case .word(let word):
+            if record.name.lowercased().contains(word) || record.category.contains(word) { return true }
+            if let place = record.place, place.lowercased().contains(word) { return true }
+            if let note = record.note, note.lowercased().contains(word) { return true }
+            return false
+        case .tag, .project, .due, .hasDue, .priority, .flag:
+            // Todo terms; the parser keeps them out of a record filter.
+            return false
         }
     }
 }
