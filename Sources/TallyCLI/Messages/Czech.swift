@@ -299,9 +299,9 @@ extension Language {
             ]),
             .importImportedDetail: .text("(hotových {completed}, smazaných {deleted})"),
             .importAlreadyPresent: .plural([
-                .one: "{count} položka byla importována už dříve; přeskočena.",
-                .few: "{count} položky byly importovány už dříve; přeskočeny.",
-                .other: "{count} položek bylo importováno už dříve; přeskočeny.",
+                .one: "{count} položka byla importována už dříve a ve zdroji se nezměnila.",
+                .few: "{count} položky byly importovány už dříve a ve zdroji se nezměnily.",
+                .other: "{count} položek bylo importováno už dříve a ve zdroji se nezměnilo.",
             ]),
             .importSkipped: .plural([
                 .one: "Přeskočena {count} položka:",
@@ -731,6 +731,34 @@ extension Language {
             .periodMonths: .plural([.one: "měsíc", .few: "{count} měsíce", .other: "{count} měsíců"]),
             .periodYears: .plural([.one: "rok", .few: "{count} roky", .other: "{count} let"]),
             .periodWeekday: .text("pracovní den"),
+            // Re-import (todos)
+            .importUpdated: .plural([
+                .one: "Upraven {count} dříve importovaný úkol podle toho, co se od té doby změnilo ve zdroji:",
+                .few: "Upraveny {count} dříve importované úkoly podle toho, co se od té doby změnilo ve zdroji:",
+                .other: "Upraveno {count} dříve importovaných úkolů podle toho, co se od té doby změnilo ve zdroji:",
+            ]),
+            .importUpdatedLine: .text("  {source} → {number}: {changes}"),
+            .importKeptDeleted: .plural([
+                .one: "{count} položka je v tally smazaná a zůstává smazaná (vrátí ji --restore-deleted):",
+                .few: "{count} položky jsou v tally smazané a zůstávají smazané (vrátí je --restore-deleted):",
+                .other: "{count} položek je v tally smazaných a zůstávají smazané (vrátí je --restore-deleted):",
+            ]),
+            .importKeptDeletedLine: .text("  {source} → {number}"),
+            .importKeptDeletedOpen: .text("  {source} → {number}: neobnoveno, {open} z téže řady je otevřený"),
+            .importChangedFields: .text("změněno: {fields}"),
+            .importChangeTitle: .text("název"),
+            .importChangeTags: .text("štítky"),
+            .importChangePriority: .text("priorita"),
+            .importChangeDue: .text("termín"),
+            .importChangeNote: .text("poznámka"),
+            .importChangeWait: .text("odložení"),
+            .importChangeProject: .text("projekt"),
+            .importChangeAfter: .text("čeká na"),
+            .importChangeCompleted: .text("dokončeno"),
+            .importChangeReopened: .text("znovu otevřeno"),
+            .importChangeDeleted: .text("smazáno"),
+            .importChangeRestored: .text("obnoveno"),
+            .errorRestoreDeletedNeedsFrom: .text("--restore-deleted platí s --from taskwarrior nebo --from todotxt; export z tally nic neobnovuje."),
         ]
     )
 }

@@ -81,6 +81,10 @@ enum NoticeText {
         case .becameReady(let number, let title): catalog.text(.noticeBecameReady, ["number": String(number), "title": title])
         case .noLongerBlocks(let number, let dependents):
             catalog.text(.noticeNoLongerBlocks, ["number": String(number), "dependents": dependents.map(String.init).joined(separator: ", ")])
+        case .importUpdated(let source, let number, let changes):
+            catalog.text(.importUpdatedLine, ["source": ForeignImport.label(source, catalog), "number": String(number), "changes": ForeignImport.words(changes, catalog)])
+        case .importKeptDeleted(let source, let number, let open):
+            ForeignImport.keptDeletedLine(source: source, number: number, open: open, catalog)
         }
     }
 }
