@@ -759,6 +759,23 @@ extension Language {
             .importChangeDeleted: .text("smazáno"),
             .importChangeRestored: .text("obnoveno"),
             .errorRestoreDeletedNeedsFrom: .text("--restore-deleted platí s --from taskwarrior nebo --from todotxt; export z tally nic neobnovuje."),
+            // Edit in $EDITOR (todos)
+            .editorHeaderFirst: .text("Úkol {number}: změňte pole níže, uložte a zavřete editor; změny se použijí jako jedna úprava."),
+            .editorHeaderSecond: .text("Nezměněný nebo vyprázdněný soubor nic nemění. Řádky začínající # se přeskakují; vše za Note: je poznámka."),
+            .editorErrorLine: .text("Chyba: {reason}"),
+            .editorErrorHint: .text("Opravte ji a uložte; nebo uložte beze změny a vzdejte to (text pak zůstane v souboru)."),
+            .editorTextKept: .text("{reason} Nic se nezměnilo; text zůstává v {path}."),
+            .editorGaveUp: .text("Formulář byl pod chybou uložen znovu beze změny."),
+            .editorExited: .text("Editor ({editor}) skončil se stavem {status}; úkol {number} se nezměnil."),
+            .editorCannotRun: .text("Editor ({editor}) nešel spustit; nic se nezměnilo."),
+            .editorEmptied: .text("Soubor byl vyprázdněn; úkol {number} se nezměnil."),
+            .formNotText: .text("Soubor není text v UTF-8."),
+            .formTooLong: .text("Soubor je delší než {max}; formulář úkolu tak dlouhý nikdy není."),
+            .formNoColon: .text("Řádek {line} není ve tvaru 'Pole: hodnota'."),
+            .formUnknownField: .text("Řádek {line}: '{name}' není pole formuláře ({fields})."),
+            .formRepeatedField: .text("Řádek {line}: pole {name} je uvedeno podruhé."),
+            .formControlCharacter: .text("Řádek {line} obsahuje řídicí znak ({code}), který úkol mít nemůže."),
+            .formMissingTitle: .text("Řádek Title: chybí nebo je prázdný; úkol potřebuje název."),
         ]
     )
 }

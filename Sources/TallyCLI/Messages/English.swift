@@ -673,6 +673,23 @@ extension Language {
             .importChangeDeleted: .text("deleted"),
             .importChangeRestored: .text("restored"),
             .errorRestoreDeletedNeedsFrom: .text("--restore-deleted works with --from taskwarrior or --from todotxt; a tally export restores nothing."),
+            // Edit in $EDITOR (todos)
+            .editorHeaderFirst: .text("Todo {number}: change the fields below, then save and close the editor to apply them as one edit."),
+            .editorHeaderSecond: .text("An unchanged or emptied file changes nothing. Lines starting with # are ignored; every line after Note: is the note."),
+            .editorErrorLine: .text("Error: {reason}"),
+            .editorErrorHint: .text("Fix it and save; or save without a change to give up (the text is then kept in a file)."),
+            .editorTextKept: .text("{reason} Nothing changed; the text is kept in {path}."),
+            .editorGaveUp: .text("The form was saved again without a change below its error."),
+            .editorExited: .text("The editor ({editor}) exited with status {status}; todo {number} is unchanged."),
+            .editorCannotRun: .text("The editor ({editor}) could not be started; nothing changed."),
+            .editorEmptied: .text("The file was emptied; todo {number} is unchanged."),
+            .formNotText: .text("The file is not UTF-8 text."),
+            .formTooLong: .text("The file is longer than {max}; a todo's form is never that long."),
+            .formNoColon: .text("Line {line} is not 'Field: value'."),
+            .formUnknownField: .text("Line {line}: '{name}' is not a field of the form ({fields})."),
+            .formRepeatedField: .text("Line {line}: {name} is given a second time."),
+            .formControlCharacter: .text("Line {line} holds a control character ({code}), which a todo cannot."),
+            .formMissingTitle: .text("The Title: line is missing or empty; a todo needs a title."),
         ]
     )
 }

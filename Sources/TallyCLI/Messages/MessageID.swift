@@ -680,4 +680,22 @@ enum MessageID: String, CaseIterable, Sendable {
     case importChangeDeleted = "import.change.deleted"
     case importChangeRestored = "import.change.restored"
     case errorRestoreDeletedNeedsFrom = "error.restore-deleted-needs-from"
+
+    // Edit in $EDITOR (todos)
+    case editorHeaderFirst = "editor.header-first"
+    case editorHeaderSecond = "editor.header-second"
+    case editorErrorLine = "editor.error-line"
+    case editorErrorHint = "editor.error-hint"
+    case editorTextKept = "editor.text-kept"
+    case editorGaveUp = "editor.gave-up"
+    case editorExited = "editor.exited"
+    case editorCannotRun = "editor.cannot-run"
+    case editorEmptied = "editor.emptied"
+    case formNotText = "form.not-text"
+    case formTooLong = "form.too-long"
+    case formNoColon = "form.no-colon"
+    case formUnknownField = "form.unknown-field"
+    case formRepeatedField = "form.repeated-field"
+    case formControlCharacter = "form.control-character"
+    case formMissingTitle = "form.missing-title"
 }
