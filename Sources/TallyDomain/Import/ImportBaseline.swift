@@ -29,14 +29,10 @@ public struct ImportBaseline: Sendable, Equatable {
     }
 
     /// Folds the import-made events of `stream` (in version order), leaving out those of imports
-    /// that were undone: what an undone import applied counts as never imported, so importing again
-    /// applies it again.
-    ///
-    /// `undid` maps each undo command to the commands it undid (from the `history` markers), so a
-    /// deletion by the undo of an import is told from one by `delete`.
+    /// that are undone now: what an undone import applied counts as never imported, so importing
+    /// again applies it again.
     /// - Complexity: O(events of the stream).
-    public static func fold(stream: String, events: [EventEnvelope], undid: [String: Set<String>]) -> ImportBaseline {
-        let undone = undid.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+    public static func fold(stream: String, events: [EventEnvelope], history: HistoryMarkers) -> ImportBaseline {
         var baseline = ImportBaseline()
         var importCommands: Set<String> = []
         var lastDeletion: String?
@@ -50,7 +46,7 @@ public struct ImportBaseline: Sendable, Equatable {
             }
             guard byImport else { continue }
             importCommands.insert(envelope.command)
-            guard !undone.contains(envelope.command) else { continue }
+            guard !history.undoneNow.contains(envelope.command) else { continue }
             switch event {
             case .todoCreated(let fields):
                 baseline.fields = fields
@@ -66,10 +62,27 @@ public struct ImportBaseline: Sendable, Equatable {
             default: break
             }
         }
-        if let lastDeletion, let reverted = undid[lastDeletion], !reverted.isDisjoint(with: importCommands) {
+        if let lastDeletion, let reverted = history.undid[lastDeletion], !reverted.isDisjoint(with: history.standingFor(importCommands)) {
             baseline.importUndone = true
         }
         return baseline
+    }
+}
+
+extension HistoryMarkers {
+    /// `commands` and every redo that re-applied one of them (or such a redo), so the undo of a redo
+    /// of an import counts as the undo of the import.
+    func standingFor(_ commands: Set<String>) -> Set<String> {
+        var result = commands
+        var grew = true
+        while grew {
+            grew = false
+            for (redo, targets) in redid where !result.contains(redo) && !targets.isDisjoint(with: result) {
+                result.insert(redo)
+                grew = true
+            }
+        }
+        return result
     }
 }
 

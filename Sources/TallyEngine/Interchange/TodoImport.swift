@@ -24,10 +24,10 @@ extension Dispatcher {
         let outcome = try execute { state, _ in
             var todos = batch.todos
             var earlier: [String: ImportBaseline] = [:]
-            let undid = try undoMarkers()
+            let history = HistoryMarkers(try log.events(inStream: HistoryStream.name))
             func baseline(_ stream: String) throws -> ImportBaseline {
                 if let known = earlier[stream] { return known }
-                let found = ImportBaseline.fold(stream: stream, events: try log.events(inStream: stream), undid: undid)
+                let found = ImportBaseline.fold(stream: stream, events: try log.events(inStream: stream), history: history)
                 earlier[stream] = found
                 return found
             }
@@ -39,17 +39,6 @@ extension Dispatcher {
             return try Decider.decide(.importTodos(todos, series: batch.series, earlier: earlier, restoreDeleted: restoreDeleted), state: state, context: environment.decisionContext)
         }
         return TodoImportOutcome(outcome: outcome, matchedLines: matched)
-    }
-
-    /// For each undo command in the log, the commands it undid.
-    private func undoMarkers() throws -> [String: Set<String>] {
-        var undid: [String: Set<String>] = [:]
-        for envelope in try log.events(inStream: HistoryStream.name) {
-            if case .historyUndone(let command) = try? EventCatalog.decode(envelope) {
-                undid[envelope.command, default: []].insert(command)
-            }
-        }
-        return undid
     }
 
     /// Points todo.txt items whose line is new to the todo an earlier line became (see `importTodos`).

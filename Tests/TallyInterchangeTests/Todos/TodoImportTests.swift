@@ -230,9 +230,17 @@ struct ImportTests {
         #expect(state.todo(id: "s1")?.createdAt == 1_000 && state.todo(id: "s1")?.completedAt == 2_000)
         seq += 1
         Reducer.evolve(&state, .todoDeleted, stream: "s1", version: 3, seq: seq, at: 9_500)
-        let again = try Decider.decide(.importTodos(Array(items.prefix(2))), state: state, context: context)
+        let undone = ["s1": ImportBaseline(importUndone: true), "s2": ImportBaseline(importUndone: true)]
+        let again = try Decider.decide(.importTodos(Array(items.prefix(2)), earlier: undone), state: state, context: context)
         #expect(again.events == [PendingEvent(stream: "s1", version: 4, event: .todoRestored, id: NameUUID.make("s1#4"), recordedAt: nil)])
-        #expect(again.notices == [.alreadyImported(source: .line(2))])
+        #expect(again.notices == [.importUpdated(source: .line(1), number: 1, changes: [.restored]), .alreadyImported(source: .line(2))])
+
+        // Deleted in tally (not by an undo): it stays deleted and the notice says so, unless a restore is asked for.
+        let imported = ["s1": ImportBaseline(fields: TodoFields(title: "A", origin: origin), status: .completed)]
+        let kept = try Decider.decide(.importTodos(Array(items.prefix(1)), earlier: imported), state: state, context: context)
+        #expect(kept.events.isEmpty && kept.notices == [.importKeptDeleted(source: .line(1), number: 1, openInstance: nil)])
+        let restored = try Decider.decide(.importTodos(Array(items.prefix(1)), earlier: imported, restoreDeleted: true), state: state, context: context)
+        #expect(restored.events.map(\.event) == [.todoRestored])
     }
 }
 

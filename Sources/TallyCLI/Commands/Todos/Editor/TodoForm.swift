@@ -96,9 +96,9 @@ struct TodoForm: Equatable {
         var seen: Set<String> = []
         var noteLines: [Substring]?
         var sawField = false
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            // CRLF from an editor that writes them.
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // LF, CRLF (one Character in Swift) or CR, as editors write them.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        for (index, line) in lines.enumerated() {
             if noteLines != nil {
                 try checkControls(line, line: index + 1, allowTab: true)
                 noteLines!.append(line)
