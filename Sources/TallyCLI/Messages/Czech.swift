@@ -776,6 +776,8 @@ extension Language {
             .formRepeatedField: .text("Řádek {line}: pole {name} je uvedeno podruhé."),
             .formControlCharacter: .text("Řádek {line} obsahuje řídicí znak ({code}), který úkol mít nemůže."),
             .formMissingTitle: .text("Řádek Title: chybí nebo je prázdný; úkol potřebuje název."),
+            // iCalendar export (todos)
+            .icalExported: .plural([.one: "Zapsán {count} úkol s termínem do {path}.", .few: "Zapsány {count} úkoly s termínem do {path}.", .other: "Zapsáno {count} úkolů s termínem do {path}."]),
         ]
     )
 }

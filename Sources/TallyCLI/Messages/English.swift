@@ -690,6 +690,8 @@ extension Language {
             .formRepeatedField: .text("Line {line}: {name} is given a second time."),
             .formControlCharacter: .text("Line {line} holds a control character ({code}), which a todo cannot."),
             .formMissingTitle: .text("The Title: line is missing or empty; a todo needs a title."),
+            // iCalendar export (todos)
+            .icalExported: .plural([.one: "Wrote {count} todo with a due date to {path}.", .other: "Wrote {count} todos with due dates to {path}."]),
         ]
     )
 }

@@ -698,4 +698,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case formRepeatedField = "form.repeated-field"
     case formControlCharacter = "form.control-character"
     case formMissingTitle = "form.missing-title"
+
+    // iCalendar export (todos)
+    case icalExported = "ical.exported"
 }
