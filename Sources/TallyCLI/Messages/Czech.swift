@@ -778,6 +778,8 @@ extension Language {
             .formMissingTitle: .text("Řádek Title: chybí nebo je prázdný; úkol potřebuje název."),
             // iCalendar export (todos)
             .icalExported: .plural([.one: "Zapsán {count} úkol s termínem do {path}.", .few: "Zapsány {count} úkoly s termínem do {path}.", .other: "Zapsáno {count} úkolů s termínem do {path}."]),
+            // Import loose ends (todos)
+            .importRepeatedFieldKept: .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu"),
         ]
     )
 }

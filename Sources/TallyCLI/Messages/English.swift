@@ -692,6 +692,8 @@ extension Language {
             .formMissingTitle: .text("The Title: line is missing or empty; a todo needs a title."),
             // iCalendar export (todos)
             .icalExported: .plural([.one: "Wrote {count} todo with a due date to {path}.", .other: "Wrote {count} todos with due dates to {path}."]),
+            // Import loose ends (todos)
+            .importRepeatedFieldKept: .text("a second '{field}:' on the line; the first is used, this one kept in the title"),
         ]
     )
 }

@@ -701,4 +701,7 @@ enum MessageID: String, CaseIterable, Sendable {
 
     // iCalendar export (todos)
     case icalExported = "ical.exported"
+
+    // Import loose ends (todos)
+    case importRepeatedFieldKept = "import.repeated-field-kept"
 }

@@ -145,7 +145,8 @@ struct ImportTests {
         let insurance = batch.todos[1]
         #expect(insurance.status == .completed && insurance.fields.priority == .medium)
         #expect(insurance.closedAt == Timestamp.parse("2026-11-10T00:00:00Z"))
-        #expect(batch.todos[2].fields.priority == nil && batch.todos[2].fields.note == "priority: (D)")
+        // `rec:` without `due:` cannot start a series: it is kept in the note, not lost.
+        #expect(batch.todos[2].fields.priority == nil && batch.todos[2].fields.note == "priority: (D)\nrec: 1w")
         #expect(batch.todos[3].fields.tags == ["flowers", "roses"])
         #expect(batch.todos[5].fields.tags == ["日本", "čeština"])
         #expect(batch.todos[6].status == .pending && batch.todos[7].fields.priority == nil)
@@ -154,8 +155,8 @@ struct ImportTests {
         let backwards = batch.todos[9]
         #expect(backwards.fields.origin?.createdAt == Timestamp.parse("2026-11-01T00:00:00Z") && backwards.fields.note == "created: 2026-11-10")
         #expect(batch.warnings == [
-            ImportIssue(source: .line(3), problem: .recurrenceWithoutDue(field: "rec")),
             ImportIssue(source: .line(3), problem: .unmappedTodoTxtPriority("D")),
+            ImportIssue(source: .line(3), problem: .recurrenceWithoutDue(field: "rec")),
             ImportIssue(source: .line(7), problem: .controlCharactersReplaced),
             ImportIssue(source: .line(11), problem: .closedBeforeCreated(
                 created: Timestamp.parse("2026-11-10T00:00:00Z")!, closed: Timestamp.parse("2026-11-01T00:00:00Z")!

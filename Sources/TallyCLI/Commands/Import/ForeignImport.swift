@@ -203,6 +203,7 @@ enum ForeignImport {
         case .malformedField(let field): catalog.text(.importMalformedField, ["field": field])
         case .annotationWithoutDescription: catalog.text(.importAnnotationNoDescription)
         case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
+        case .repeatedFieldKeptInTitle(let field): catalog.text(.importRepeatedFieldKept, ["field": field])
         }
     }
 }
