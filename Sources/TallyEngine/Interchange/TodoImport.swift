@@ -31,7 +31,11 @@ extension Dispatcher {
                 earlier[stream] = found
                 return found
             }
-            for item in todos where state.todo(id: item.stream) != nil { _ = try baseline(item.stream) }
+            // A todo that already is what the source says needs no history: nothing can change it.
+            for item in todos {
+                guard let todo = state.todo(id: item.stream), !Self.agrees(todo, item) else { continue }
+                _ = try baseline(item.stream)
+            }
             for item in batch.series where state.series[item.stream]?.ended == true { _ = try baseline(item.stream) }
             if todos.contains(where: { $0.fields.origin?.tool == .todotxt && state.todo(id: $0.stream) == nil }) {
                 matched = try matchChangedLines(&todos, state: state, baseline: baseline)
@@ -39,6 +43,18 @@ extension Dispatcher {
             return try Decider.decide(.importTodos(todos, series: batch.series, earlier: earlier, restoreDeleted: restoreDeleted), state: state, context: environment.decisionContext)
         }
         return TodoImportOutcome(outcome: outcome, matchedLines: matched)
+    }
+
+    /// True when `todo` has every field and the state `item` brings: a re-import leaves it alone.
+    static func agrees(_ todo: Todo, _ item: ImportedTodo) -> Bool {
+        let fields = item.fields
+        let state = switch item.status {
+        case .deleted: todo.deleted
+        case .completed: todo.completed && !todo.deleted
+        case .pending: !todo.completed && !todo.deleted
+        }
+        return state && todo.title == fields.title && todo.tags == fields.tags && todo.priority == fields.priority && todo.due == fields.due
+            && todo.note == fields.note && todo.wait == fields.wait && todo.project == fields.project && todo.after == fields.after
     }
 
     /// Points todo.txt items whose line is new to the todo an earlier line became (see `importTodos`).
