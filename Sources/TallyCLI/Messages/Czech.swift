@@ -744,7 +744,7 @@ extension Language {
                 .other: "{count} položek je v tally smazaných a zůstávají smazané (vrátí je --restore-deleted):",
             ]),
             .importKeptDeletedLine: .text("  {source} → {number}"),
-            .importKeptDeletedOpen: .text("  {source} → {number}: neobnoveno, {open} z téže řady je otevřený"),
+            .importKeptDeletedOpen: .text("  {source} → {number}: výskyt {open} téže řady je otevřený"),
             .importChangedFields: .text("změněno: {fields}"),
             .importChangeTitle: .text("název"),
             .importChangeTags: .text("štítky"),
@@ -779,6 +779,7 @@ extension Language {
             // iCalendar export (todos)
             .icalExported: .plural([.one: "Zapsán {count} úkol s termínem do {path}.", .few: "Zapsány {count} úkoly s termínem do {path}.", .other: "Zapsáno {count} úkolů s termínem do {path}."]),
             // Import loose ends (todos)
+            .importNotRestored: .plural([.one: "{count} položka smazaná v tally nebyla obnovena:", .few: "{count} položky smazané v tally nebyly obnoveny:", .other: "{count} položek smazaných v tally nebylo obnoveno:"]),
             .importRepeatedFieldKept: .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu"),
         ]
     )

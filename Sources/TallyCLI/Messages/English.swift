@@ -658,7 +658,7 @@ extension Language {
             .importUpdatedLine: .text("  {source} → {number}: {changes}"),
             .importKeptDeleted: .plural([.one: "{count} item is deleted in tally and stays deleted (--restore-deleted brings it back):", .other: "{count} items are deleted in tally and stay deleted (--restore-deleted brings them back):"]),
             .importKeptDeletedLine: .text("  {source} → {number}"),
-            .importKeptDeletedOpen: .text("  {source} → {number}: not restored, {open} of its series is open"),
+            .importKeptDeletedOpen: .text("  {source} → {number}: instance {open} of its series is open"),
             .importChangedFields: .text("changed {fields}"),
             .importChangeTitle: .text("title"),
             .importChangeTags: .text("tags"),
@@ -693,6 +693,7 @@ extension Language {
             // iCalendar export (todos)
             .icalExported: .plural([.one: "Wrote {count} todo with a due date to {path}.", .other: "Wrote {count} todos with due dates to {path}."]),
             // Import loose ends (todos)
+            .importNotRestored: .plural([.one: "{count} item deleted in tally was not restored:", .other: "{count} items deleted in tally were not restored:"]),
             .importRepeatedFieldKept: .text("a second '{field}:' on the line; the first is used, this one kept in the title"),
         ]
     )

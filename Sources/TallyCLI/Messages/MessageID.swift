@@ -704,4 +704,5 @@ enum MessageID: String, CaseIterable, Sendable {
 
     // Import loose ends (todos)
     case importRepeatedFieldKept = "import.repeated-field-kept"
+    case importNotRestored = "import.not-restored"
 }

@@ -150,7 +150,9 @@ enum ForeignImport {
             }
         }
         if !result.keptDeleted.isEmpty {
-            console.line(catalog.plural(.importKeptDeleted, count: result.keptDeleted.count))
+            // With --restore-deleted, only instances whose series has an open one are left.
+            let asked = result.keptDeleted.allSatisfy { $0.2 != nil }
+            console.line(catalog.plural(asked ? .importNotRestored : .importKeptDeleted, count: result.keptDeleted.count))
             for (source, number, open) in result.keptDeleted {
                 console.line(keptDeletedLine(source: source, number: number, open: open, catalog))
             }
