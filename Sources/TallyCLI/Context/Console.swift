@@ -34,6 +34,13 @@ final class Console {
         if outBuffer.count >= 1 << 16, !holdOutput { flushOut() }
     }
 
+    /// Appends a file format's own text to standard output as it is (`export --ical`: its CRLF line
+    /// ends belong to the format). The text must already be free of other control characters.
+    func raw(_ text: String) {
+        outBuffer.append(contentsOf: text.utf8)
+        if outBuffer.count >= 1 << 16, !holdOutput { flushOut() }
+    }
+
     /// Drops the standard output not written yet (a command that starts over prints it again).
     func discardOutput() {
         outBuffer.removeAll(keepingCapacity: true)

@@ -102,6 +102,10 @@ enum NoticeText {
             catalog.text(.noticeAlreadyRunning, ["number": String(number), "since": Timestamp.formatLocal(since, in: zone, withTime: true)])
         case .notRunning(let number): catalog.text(.noticeNotRunning, ["number": String(number)])
         case .nothingRunning: catalog.text(.noticeNothingRunning)
+        case .importUpdated(let source, let number, let changes):
+            catalog.text(.importUpdatedLine, ["source": ForeignImport.label(source, catalog), "number": String(number), "changes": ForeignImport.words(changes, catalog)])
+        case .importKeptDeleted(let source, let number, let open):
+            ForeignImport.keptDeletedLine(source: source, number: number, open: open, catalog)
         }
     }
 }

@@ -179,8 +179,10 @@ public enum Command: Sendable, Equatable {
     case deleteRecords([String])
     case saveRecordFilter(RecordQuery)
     case resetFilter(FilterScope)
-    /// Todos from another tool; ones whose stream already exists are skipped with a notice.
-    case importTodos([ImportedTodo], series: [ImportedSeries] = [])
+    /// Todos from another tool. For ones imported before, `earlier` holds what the imports so far made of
+    /// them (by stream), and what the source changed since is applied; ones deleted in tally stay deleted
+    /// unless `restoreDeleted`.
+    case importTodos([ImportedTodo], series: [ImportedSeries] = [], earlier: [String: ImportBaseline] = [:], restoreDeleted: Bool = false)
     /// Brings deleted todos back; todos that are not deleted get a notice.
     case restoreTodos([String])
     /// Brings deleted records back; records that are not deleted get a notice.

@@ -126,9 +126,9 @@ public enum Decider {
         case .logRecord, .editRecord, .deleteRecords, .saveRecordFilter:
             try decideRecord(command, state: state, context: context, into: &builder)
 
-        case .importTodos(let items, let series):
-            decideImportedSeries(series, state: state, into: &builder)
-            try decideImport(items, state: state, now: context.now, into: &builder)
+        case .importTodos(let items, let series, let earlier, let restoreDeleted):
+            decideImportedSeries(series, earlier: earlier, state: state, into: &builder)
+            try decideImport(items, earlier: earlier, restoreDeleted: restoreDeleted, state: state, now: context.now, into: &builder)
 
         case .restoreTodos, .restoreRecords:
             try decideRestore(command, state: state, into: &builder)

@@ -63,6 +63,12 @@ public enum Notice: Sendable, Equatable {
     case notRunning(number: Int)
     /// `stop` without REF found nothing running.
     case nothingRunning
+    // Re-import (todos)
+    /// A re-import applied what changed in the source since the last import to this todo.
+    case importUpdated(source: ImportSource, number: Int, changes: [ImportChange])
+    /// The source still has an item whose todo was deleted in tally; it stays deleted (with
+    /// `openInstance`, even though a restore was asked for: that instance of its series is open).
+    case importKeptDeleted(source: ImportSource, number: Int, openInstance: Int?)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

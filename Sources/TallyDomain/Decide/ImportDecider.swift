@@ -1,40 +1,57 @@
 
+/// What a re-import changed on a todo imported before, for the report.
+public enum ImportChange: String, Sendable, Equatable, CaseIterable {
+    case title, tags, priority, due, note, wait, project, after
+    case completed, reopened, deleted, restored
+}
+
 /// The import half of the decider.
 extension Decider {
-    /// Creates each imported todo, then completes or deletes it as it was there; brings back imported todos deleted since.
+    /// Creates each imported todo, then completes or deletes it as it was there; applies to todos imported
+    /// before what changed in the source since.
     ///
     /// `todo.created` is recorded now, like any command, so numbers and time travel follow the log; the
     /// source's creation time travels in the payload's `origin`. A completion or deletion keeps the
-    /// source's time as its recorded time. Event ids are derived from the stream (`NameUUID`), so the
-    /// same file imported twice, or by two processes at once, can never add a todo twice.
+    /// source's time as its recorded time. Event ids are derived from the stream and version (see
+    /// `ImportBaseline.eventID`), so the same file imported twice, or by two processes at once, can
+    /// never add a todo twice, and a later import can tell its own events from the user's.
     ///
-    /// An item is already present when its todo exists and is alive (or was deleted in the source too);
-    /// one deleted since (by `undo` or `delete`) is restored, so importing after an undo brings it back.
-    static func decideImport(_ items: [ImportedTodo], state: ReadModel, now: Int64, into builder: inout DecisionBuilder) throws(DomainError) {
+    /// A todo imported before is compared field by field with `earlier` (what the imports so far made of
+    /// it): a field the source changed since is set to the source's value, whatever tally has; a field the
+    /// source left alone keeps tally's value. The same for completed, reopened and deleted. A todo
+    /// deleted in tally stays deleted (a notice says so) unless `restoreDeleted`; one whose deletion was
+    /// the undo of its import, or that the source had deleted, is brought back when the source has it.
+    static func decideImport(
+        _ items: [ImportedTodo], earlier: [String: ImportBaseline], restoreDeleted: Bool, state: ReadModel, now: Int64,
+        into builder: inout DecisionBuilder
+    ) throws(DomainError) {
         var seen: Set<String> = []
+        // Edges as this import leaves them, so a cycle closed by two items of one file is found.
+        var edges: [String: [String]] = [:]
         for item in items {
             guard seen.insert(item.stream).inserted else {
                 builder.notices.append(.alreadyImported(source: item.source))
                 continue
             }
             if let existing = state.todo(id: item.stream) {
-                guard existing.deleted, item.status != .deleted else {
-                    builder.notices.append(.alreadyImported(source: item.source))
-                    continue
-                }
-                builder.append(.todoRestored, to: item.stream, id: NameUUID.make(item.stream + "#\(existing.version + 1)"))
-                builder.affected.append(item.stream)
+                try decideReimport(item, existing: existing, earlier: earlier[item.stream], restoreDeleted: restoreDeleted, edges: &edges, into: &builder)
                 continue
             }
             guard state.version(of: item.stream) == 0 else {
                 builder.notices.append(.alreadyImported(source: item.source))
                 continue
             }
-            var fields = item.fields
-            fields.title = try Validation.title(fields.title)
-            fields.tags = try Validation.tags(fields.tags)
-            fields.note = try fields.note.flatMap { raw throws(DomainError) in try Validation.note(raw) }
-            builder.append(.todoCreated(fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
+            let fields = try validated(item.fields)
+            if !fields.after.isEmpty { edges[item.stream] = fields.after }
+            builder.append(.todoCreated(fields), to: item.stream, id: ImportBaseline.eventID(stream: item.stream, version: 1))
+            switch item.status {
+            case .pending: break
+            case .completed:
+                builder.append(.todoCompleted, to: item.stream, id: ImportBaseline.eventID(stream: item.stream, version: 2), recordedAt: item.closedAt)
+            case .deleted:
+                builder.append(.todoDeleted, to: item.stream, id: ImportBaseline.eventID(stream: item.stream, version: 2), recordedAt: item.closedAt)
+            }
+            // After the status, so the import's own events keep their derived ids at versions 1 and 2.
             // Annotations keep the source's dates; their ids (and their events') come from the stream and their place.
             for (index, annotation) in item.annotations.enumerated() {
                 let id = NameUUID.make(item.stream + "#annotation:\(index + 1)")
@@ -45,14 +62,108 @@ extension Decider {
                 let end: Int64? = item.status == .pending ? nil : max(item.closedAt ?? now, started)
                 builder.append(.todoStarted(start: started, end: end), to: item.stream, id: NameUUID.make(item.stream + "#started"))
             }
-            switch item.status {
-            case .pending: break
-            case .completed:
-                builder.append(.todoCompleted, to: item.stream, id: NameUUID.make(item.stream + "#2"), recordedAt: item.closedAt)
-            case .deleted:
-                builder.append(.todoDeleted, to: item.stream, id: NameUUID.make(item.stream + "#2"), recordedAt: item.closedAt)
-            }
             builder.affected.append(item.stream)
         }
+    }
+
+    /// An item whose todo is in tally: the changes the source made since the last import, as edits.
+    private static func decideReimport(
+        _ item: ImportedTodo, existing: Todo, earlier: ImportBaseline?, restoreDeleted: Bool, edges: inout [String: [String]],
+        into builder: inout DecisionBuilder
+    ) throws(DomainError) {
+        let state = builder.state
+        var version = existing.version
+        func next() -> String {
+            version += 1
+            return ImportBaseline.eventID(stream: item.stream, version: version)
+        }
+        var changes: [ImportChange] = []
+        var events: [(DomainEvent, String, Int64?)] = []
+        let sourceDeleted = earlier?.status == .deleted
+        if existing.deleted {
+            guard item.status != .deleted else {
+                builder.notices.append(.alreadyImported(source: item.source))
+                return
+            }
+            if !(sourceDeleted || earlier?.importUndone == true) {
+                guard restoreDeleted else {
+                    builder.notices.append(.importKeptDeleted(source: item.source, number: existing.number, openInstance: nil))
+                    return
+                }
+                if let series = existing.series, let open = state.todos.first(where: { $0.series == series && $0.id != existing.id && !$0.completed && !$0.deleted }) {
+                    // Tally keeps one open instance per series.
+                    builder.notices.append(.importKeptDeleted(source: item.source, number: existing.number, openInstance: open.number))
+                    return
+                }
+            }
+            events.append((.todoRestored, next(), nil))
+            changes.append(.restored)
+        }
+
+        let source = try validated(item.fields)
+        // What the source said at the last import. Without one: when the import that brought the todo
+        // was undone, every field the source has differently is taken; when tally made the todo itself
+        // (a series' next instance the source also has), no field is, only a completion or deletion.
+        let base: TodoFields? = earlier?.fields ?? (earlier?.importUndone == true ? nil : TodoFields(
+            title: existing.title, tags: existing.tags, priority: existing.priority, due: existing.due, note: existing.note,
+            wait: existing.wait, project: existing.project, after: existing.after
+        ))
+        func changed<Value: Equatable>(_ field: KeyPath<TodoFields, Value>, _ current: Value) -> Bool {
+            source[keyPath: field] != current && base.map { source[keyPath: field] != $0[keyPath: field] } ?? true
+        }
+        var edit = TodoChanges()
+        if changed(\.title, existing.title) { edit.title = source.title; changes.append(.title) }
+        if changed(\.tags, existing.tags) { edit.tags = source.tags; changes.append(.tags) }
+        if changed(\.priority, existing.priority) { edit.priority = .some(source.priority); changes.append(.priority) }
+        if changed(\.due, existing.due) { edit.due = .some(source.due); changes.append(.due) }
+        if changed(\.note, existing.note) { edit.note = .some(source.note); changes.append(.note) }
+        if changed(\.wait, existing.wait) { edit.wait = .some(source.wait); changes.append(.wait) }
+        if changed(\.project, existing.project) { edit.project = .some(source.project); changes.append(.project) }
+        if changed(\.after, existing.after) {
+            var overrides = edges
+            overrides[item.stream] = source.after
+            if let cycle = TodoDependencies(state).cycle(from: item.stream, after: source.after, overrides: overrides) {
+                throw .invalid(.dependencyCycle(cycle.map { state.todo(id: $0)?.number ?? 0 }))
+            }
+            edges[item.stream] = source.after
+            edit.after = source.after
+            changes.append(.after)
+        }
+        if !edit.isEmpty { events.append((.todoEdited(edit), next(), nil)) }
+
+        // The state: what the source says now against what it said at the last import.
+        let completedHere = existing.completed
+        let deletedHere = existing.deleted && !changes.contains(.restored)
+        // A reopening needs the source to have said completed before: tally's own completion of a todo
+        // the source still has open is not undone by an import.
+        if earlier?.status != item.status {
+            switch item.status {
+            case .completed where !completedHere && !deletedHere:
+                events.append((.todoCompleted, next(), item.closedAt))
+                changes.append(.completed)
+            case .pending where completedHere && earlier?.status == .completed:
+                events.append((.todoReopened, next(), nil))
+                changes.append(.reopened)
+            case .deleted where !deletedHere:
+                events.append((.todoDeleted, next(), item.closedAt))
+                changes.append(.deleted)
+            default: break
+            }
+        }
+        guard !changes.isEmpty else {
+            builder.notices.append(.alreadyImported(source: item.source))
+            return
+        }
+        for (event, id, recordedAt) in events { builder.append(event, to: item.stream, id: id, recordedAt: recordedAt) }
+        builder.notices.append(.importUpdated(source: item.source, number: existing.number, changes: changes))
+    }
+
+    /// The item's fields checked against tally's limits (the importers make them fit; this is the door).
+    private static func validated(_ raw: TodoFields) throws(DomainError) -> TodoFields {
+        var fields = raw
+        fields.title = try Validation.title(fields.title)
+        fields.tags = try Validation.tags(fields.tags)
+        fields.note = try fields.note.flatMap { raw throws(DomainError) in try Validation.note(raw) }
+        return fields
     }
 }

@@ -214,7 +214,8 @@ public enum Validation {
         }
     }
 
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// C0 and C1 control characters (tab and line feed included), which no single-line field may hold.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
     }
 

@@ -22,15 +22,27 @@ public struct HistoryMarkers: Sendable {
     public var undone: [String: String] = [:]
     /// Redo command id → the command it redid.
     public var redone: [String: String] = [:]
+    /// Undo command id → every command it undid (an undo of several steps has a marker for each).
+    public var undid: [String: Set<String>] = [:]
+    /// Redo command id → every command it re-applied.
+    public var redid: [String: Set<String>] = [:]
+    /// The commands undone now: undone, and not redone since.
+    public var undoneNow: Set<String> = []
 
     public init() {}
 
-    /// From the events of the history stream (others are ignored).
+    /// From the events of the history stream (others are ignored), in log order.
     public init(_ events: [EventEnvelope]) {
         for event in events {
             switch try? EventCatalog.decode(event) {
-            case .historyUndone(let command)?: undone[event.command] = command
-            case .historyRedone(let command)?: redone[event.command] = command
+            case .historyUndone(let command)?:
+                undone[event.command] = command
+                undid[event.command, default: []].insert(command)
+                undoneNow.insert(command)
+            case .historyRedone(let command)?:
+                redone[event.command] = command
+                redid[event.command, default: []].insert(command)
+                undoneNow.remove(command)
             default: break
             }
         }

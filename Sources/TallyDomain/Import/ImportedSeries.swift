@@ -18,10 +18,18 @@ public struct ImportedSeries: Sendable, Equatable {
 }
 
 extension Decider {
-    /// Starts each imported series the log does not have yet, before any todo refers to it.
-    static func decideImportedSeries(_ series: [ImportedSeries], state: ReadModel, into builder: inout DecisionBuilder) {
+    /// Starts each imported series the log does not have yet, before any todo refers to it; resumes one
+    /// that the undo of its import ended (`earlier`, by stream), unless the source ended it too.
+    static func decideImportedSeries(_ series: [ImportedSeries], earlier: [String: ImportBaseline], state: ReadModel, into builder: inout DecisionBuilder) {
         var seen: Set<String> = []
-        for item in series where state.version(of: item.stream) == 0 && seen.insert(item.stream).inserted {
+        for item in series where seen.insert(item.stream).inserted {
+            if let existing = state.series[item.stream] {
+                if existing.ended, !item.ended, earlier[item.stream]?.importUndone == true {
+                    builder.append(.seriesResumed, to: item.stream, id: ImportBaseline.eventID(stream: item.stream, version: state.version(of: item.stream) + 1))
+                }
+                continue
+            }
+            guard state.version(of: item.stream) == 0 else { continue }
             builder.append(.seriesStarted(item.fields), to: item.stream, id: NameUUID.make(item.stream + "#1"))
             if item.ended { builder.append(.seriesEnded, to: item.stream, id: NameUUID.make(item.stream + "#2")) }
         }

@@ -111,6 +111,8 @@ public enum ImportProblem: Sendable, Equatable {
     case recurrenceWithoutDue(field: String)
     /// Pending instances of one series after its earliest: tally keeps one open instance per series.
     case laterOccurrencesSkipped(count: Int)
+    /// A todo.txt key given a second time on one line (`due:`, `t:`, `rec:`); the second stays in the title.
+    case repeatedFieldKeptInTitle(String)
 }
 
 /// What a date that cannot be read was replaced with.

@@ -55,7 +55,13 @@ public struct TodoDependencies: Sendable {
     /// when there is none. Every edge counts, whatever the state of its todos.
     /// - Complexity: O(edges), iterative (no recursion however long the chains).
     public func cycle(from id: String, after: [String]) -> [String]? {
-        var edges = waitsFor
+        cycle(from: id, after: after, overrides: [:])
+    }
+
+    /// Like `cycle(from:after:)`, with the lists of `overrides` in place of the todos' own (edges a
+    /// command changes before `id`'s).
+    public func cycle(from id: String, after: [String], overrides: [String: [String]]) -> [String]? {
+        var edges = waitsFor.merging(overrides) { $1 }
         edges[id] = after
         // Depth-first from `id`, keeping the path as a stack of (node, next edge to try).
         var stack: [(String, Int)] = [(id, 0)]

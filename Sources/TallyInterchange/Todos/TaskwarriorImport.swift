@@ -172,8 +172,14 @@ public enum TaskwarriorImport {
         // The project becomes the todo's project (dots make sub-projects, as in Taskwarrior); one that
         // breaks tally's rules stays in the note with the tags that do. An empty one is no project.
         var project: String?
-        if let raw = task["project"]?.stringValue, !raw.trimming(.whitespaces).isEmpty {
+        switch task["project"] {
+        case .string(let raw)? where !raw.trimming(.whitespaces).isEmpty:
             if let path = ProjectPath.normalized(raw) { project = path } else { draft.unusableTags.append(raw) }
+        case nil, .null?, .string?: break
+        case let value?:
+            // Not in the shape `task` writes (`"project": 5`): its text is kept in the note.
+            draft.noteLines.append(keptField("project", value, zone: zone))
+            warnings.append(.malformedField("project"))
         }
         let rawTags: [String]
         switch task["tags"] {

@@ -121,6 +121,9 @@ public enum TodoTxtImport {
                 }
             } else if let (key, value) = keyValue(word) {
                 switch key {
+                case "due" where draft.due != nil:
+                    // A second `due:` stays in the title: one due date, and nothing lost.
+                    warnings.append(.repeatedFieldKeptInTitle(key))
                 case "due":
                     if let date = LocalDate.parse(value) {
                         draft.due = .date(date)
@@ -134,6 +137,9 @@ public enum TodoTxtImport {
                     warnings.append(.invalidPriorityKeptInTitle(value))
                 case _ where recurrence.read(key, value, completed: header.completed):
                     continue
+                case "rec" where recurrence.ruleText != nil && TodoTxtRecurrence.rule(value) != nil,
+                     "t" where recurrence.wait != nil && LocalDate.parse(value) != nil:
+                    warnings.append(.repeatedFieldKeptInTitle(key))
                 default:
                     warnings.append(unknownField(key))
                 }
@@ -151,6 +157,11 @@ public enum TodoTxtImport {
         case let letter?:
             warnings.append(.unmappedTodoTxtPriority(letter))
             draft.noteLines.append("priority: (\(letter))")
+        }
+
+        if let (line, problem) = recurrence.unused(completed: header.completed, due: draft.due) {
+            draft.noteLines.append(line)
+            warnings.append(problem)
         }
 
         var created = header.createdOn?.startInstant(in: zone)
@@ -177,7 +188,7 @@ public enum TodoTxtImport {
             return
         }
         let stream = NameUUID.make("todotxt:\(occurrence):\(line)")
-        recurrence.apply(to: &fields, todoStream: stream, source: source, into: &batch)
+        recurrence.apply(to: &fields, completed: header.completed, todoStream: stream, source: source, into: &batch)
         batch.todos.append(ImportedTodo(
             stream: stream, source: source, fields: fields,
             status: header.completed ? .completed : .pending, closedAt: closed

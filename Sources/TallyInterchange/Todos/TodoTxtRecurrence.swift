@@ -35,18 +35,21 @@ public enum TodoTxtRecurrence {
     /// The `rec:` and `t:` of one line, as the line is read.
     public struct Keys {
         var rule: RecurrenceRule?
+        /// The `rec:` value as written, kept in the note when it cannot start a series.
+        var ruleText: String?
         var wait: Due?
 
-        /// Takes a `rec:` or `t:` it can read (true: it leaves the title); a completed line's `rec:` too,
-        /// since its next occurrence is a line of its own.
+        /// Takes the first `rec:` or `t:` it can read (true: it leaves the title). A second one of the
+        /// same key stays in the title (false), so no value is lost.
         mutating func read(_ key: String, _ value: String, completed: Bool) -> Bool {
             switch key {
             case "rec":
-                guard let rule = TodoTxtRecurrence.rule(value) else { return false }
-                if !completed { self.rule = rule }
+                guard ruleText == nil, let rule = TodoTxtRecurrence.rule(value) else { return false }
+                self.rule = rule
+                ruleText = value
                 return true
             case "t":
-                guard let day = LocalDate.parse(value) else { return false }
+                guard wait == nil, let day = LocalDate.parse(value) else { return false }
                 wait = .date(day)
                 return true
             default:
@@ -54,14 +57,20 @@ public enum TodoTxtRecurrence {
             }
         }
 
-        /// Sets the wait date and, for `rec:` on a line with a due date, starts its series with this todo as the first instance.
-        func apply(to fields: inout TodoFields, todoStream: String, source: ImportSource, into batch: inout ImportBatch) {
+        /// A `rec:` that cannot start a series — on a completed line (its next occurrence is a line of its
+        /// own) or without a due date — as a note line (`rec: 1w`) and its warning; nil when it can.
+        func unused(completed: Bool, due: Due?) -> (line: String, problem: ImportProblem)? {
+            guard let ruleText else { return nil }
+            if completed { return ("rec: " + ruleText, .unsupportedField("rec")) }
+            if due == nil { return ("rec: " + ruleText, .recurrenceWithoutDue(field: "rec")) }
+            return nil
+        }
+
+        /// Sets the wait date and, for `rec:` on a pending line with a due date, starts its series with this
+        /// todo as the first instance (see `unused` for the others).
+        func apply(to fields: inout TodoFields, completed: Bool, todoStream: String, source: ImportSource, into batch: inout ImportBatch) {
             fields.wait = wait
-            guard let rule else { return }
-            guard let due = fields.due else {
-                batch.warnings.append(ImportIssue(source: source, problem: .recurrenceWithoutDue(field: "rec")))
-                return
-            }
+            guard let rule, !completed, let due = fields.due else { return }
             let stream = NameUUID.make("todotxt-series:" + todoStream)
             fields.series = stream
             batch.series.append(ImportedSeries(

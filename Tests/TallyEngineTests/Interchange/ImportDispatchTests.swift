@@ -66,9 +66,12 @@ struct ImportDispatchTests {
         #expect(undone.outcome.appended.map(\.type) == ["todo.deleted", "todo.deleted", "history.undone"])
 
         clock.advance(seconds: 60)
-        let back = try dispatcher.execute(.importTodos(items))
+        let back = try dispatcher.importTodos(ImportBatch(todos: items), restoreDeleted: false).outcome
         #expect(back.appended.map(\.type) == ["todo.restored", "todo.restored"])
-        #expect(back.decision.notices == [.alreadyImported(source: .line(3))])
+        #expect(back.decision.notices == [
+            .importUpdated(source: .line(1), number: 1, changes: [.restored]), .importUpdated(source: .line(2), number: 2, changes: [.restored]),
+            .alreadyImported(source: .line(3)),
+        ])
         #expect(visible(back.state) == after)
 
         clock.advance(seconds: 60)

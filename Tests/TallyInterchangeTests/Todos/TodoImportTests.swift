@@ -146,7 +146,8 @@ struct ImportTests {
         let insurance = batch.todos[1]
         #expect(insurance.status == .completed && insurance.fields.priority == .medium)
         #expect(insurance.closedAt == Timestamp.parse("2026-11-10T00:00:00Z"))
-        #expect(batch.todos[2].fields.priority == nil && batch.todos[2].fields.note == "priority: (D)")
+        // `rec:` without `due:` cannot start a series: it is kept in the note, not lost.
+        #expect(batch.todos[2].fields.priority == nil && batch.todos[2].fields.note == "priority: (D)\nrec: 1w")
         #expect(batch.todos[3].fields.tags == ["flowers", "roses"])
         #expect(batch.todos[5].fields.tags == ["日本", "čeština"])
         #expect(batch.todos[6].status == .pending && batch.todos[7].fields.priority == nil)
@@ -155,8 +156,8 @@ struct ImportTests {
         let backwards = batch.todos[9]
         #expect(backwards.fields.origin?.createdAt == Timestamp.parse("2026-11-01T00:00:00Z") && backwards.fields.note == "created: 2026-11-10")
         #expect(batch.warnings == [
-            ImportIssue(source: .line(3), problem: .recurrenceWithoutDue(field: "rec")),
             ImportIssue(source: .line(3), problem: .unmappedTodoTxtPriority("D")),
+            ImportIssue(source: .line(3), problem: .recurrenceWithoutDue(field: "rec")),
             ImportIssue(source: .line(7), problem: .controlCharactersReplaced),
             ImportIssue(source: .line(11), problem: .closedBeforeCreated(
                 created: Timestamp.parse("2026-11-10T00:00:00Z")!, closed: Timestamp.parse("2026-11-01T00:00:00Z")!
@@ -231,9 +232,17 @@ struct ImportTests {
         #expect(state.todo(id: "s1")?.createdAt == 1_000 && state.todo(id: "s1")?.completedAt == 2_000)
         seq += 1
         Reducer.evolve(&state, .todoDeleted, stream: "s1", version: 3, seq: seq, at: 9_500)
-        let again = try Decider.decide(.importTodos(Array(items.prefix(2))), state: state, context: context)
+        let undone = ["s1": ImportBaseline(importUndone: true), "s2": ImportBaseline(importUndone: true)]
+        let again = try Decider.decide(.importTodos(Array(items.prefix(2)), earlier: undone), state: state, context: context)
         #expect(again.events == [PendingEvent(stream: "s1", version: 4, event: .todoRestored, id: NameUUID.make("s1#4"), recordedAt: nil)])
-        #expect(again.notices == [.alreadyImported(source: .line(2))])
+        #expect(again.notices == [.importUpdated(source: .line(1), number: 1, changes: [.restored]), .alreadyImported(source: .line(2))])
+
+        // Deleted in tally (not by an undo): it stays deleted and the notice says so, unless a restore is asked for.
+        let imported = ["s1": ImportBaseline(fields: TodoFields(title: "A", origin: origin), status: .completed)]
+        let kept = try Decider.decide(.importTodos(Array(items.prefix(1)), earlier: imported), state: state, context: context)
+        #expect(kept.events.isEmpty && kept.notices == [.importKeptDeleted(source: .line(1), number: 1, openInstance: nil)])
+        let restored = try Decider.decide(.importTodos(Array(items.prefix(1)), earlier: imported, restoreDeleted: true), state: state, context: context)
+        #expect(restored.events.map(\.event) == [.todoRestored])
     }
 }
 

@@ -16,7 +16,7 @@ enum ForeignImport {
     static let formats = ["taskwarrior", "todotxt"]
 
     /// Reads `path` (`-` is standard input), converts it and appends everything in one transaction.
-    static func run(format: String, path: String, _ context: CLIContext) throws {
+    static func run(format: String, path: String, restoreDeleted: Bool, _ context: CLIContext) throws {
         let bytes = try read(path)
         let batch: ImportBatch
         do {
@@ -29,27 +29,77 @@ enum ForeignImport {
             error.path = path
             throw error
         }
-        var imported: [Todo] = []
-        var present: [ImportSource] = []
+        var result = Result()
         try Interruption.check()
         if !batch.todos.isEmpty || !batch.series.isEmpty {
-            let outcome = try context.dispatcher().execute(.importTodos(batch.todos, series: batch.series))
-            imported = outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }
-            present = outcome.decision.notices.compactMap { notice in
-                if case .alreadyImported(let source) = notice { source } else { nil }
+            let outcome = try context.dispatcher().importTodos(batch, restoreDeleted: restoreDeleted).outcome
+            result.imported = outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }
+            for notice in outcome.decision.notices {
+                switch notice {
+                case .alreadyImported(let source): result.present.append(source)
+                case .importUpdated(let source, let number, let changes): result.updated.append((source, number, changes))
+                case .importKeptDeleted(let source, let number, let open): result.keptDeleted.append((source, number, open))
+                default: break
+                }
             }
         }
         if context.json {
             let english = Catalog.english
             context.printJSON(.object([
-                "imported": .array(imported.map(JSONShapes.todo)),
-                "alreadyPresent": .array(present.map { .string(label($0, english)) }),
+                "imported": .array(result.imported.map(JSONShapes.todo)),
+                "updated": .array(result.updated.map { source, number, changes in
+                    .object(["source": .string(label(source, english)), "number": .int(Int64(number)), "changes": .array(changes.map { .string($0.rawValue) })])
+                }),
+                "keptDeleted": .array(result.keptDeleted.map { source, number, open in
+                    .object(["source": .string(label(source, english)), "number": .int(Int64(number)), "openInstance": open.map { .int(Int64($0)) } ?? .null])
+                }),
+                "alreadyPresent": .array(result.present.map { .string(label($0, english)) }),
                 "skipped": .array(batch.skipped.map { issue($0, english, zone: context.zone) }),
                 "warnings": .array(batch.warnings.map { issue($0, english, zone: context.zone) }),
             ]))
             return
         }
-        report(imported: imported, present: present, batch: batch, path: path, context)
+        report(result, batch: batch, path: path, context)
+    }
+
+    /// What the import did, item by item.
+    private struct Result {
+        var imported: [Todo] = []
+        var present: [ImportSource] = []
+        var updated: [(ImportSource, Int, [ImportChange])] = []
+        var keptDeleted: [(ImportSource, Int, Int?)] = []
+    }
+
+    /// `completed; changed priority, due date` for a re-import's changes to one todo.
+    static func words(_ changes: [ImportChange], _ catalog: Catalog) -> String {
+        var parts: [String] = []
+        var fields: [String] = []
+        for change in changes {
+            switch change {
+            case .restored: parts.append(catalog.text(.importChangeRestored))
+            case .completed: parts.append(catalog.text(.importChangeCompleted))
+            case .reopened: parts.append(catalog.text(.importChangeReopened))
+            case .deleted: parts.append(catalog.text(.importChangeDeleted))
+            case .title: fields.append(catalog.text(.importChangeTitle))
+            case .tags: fields.append(catalog.text(.importChangeTags))
+            case .priority: fields.append(catalog.text(.importChangePriority))
+            case .due: fields.append(catalog.text(.importChangeDue))
+            case .note: fields.append(catalog.text(.importChangeNote))
+            case .wait: fields.append(catalog.text(.importChangeWait))
+            case .project: fields.append(catalog.text(.importChangeProject))
+            case .after: fields.append(catalog.text(.importChangeAfter))
+            }
+        }
+        if !fields.isEmpty { parts.append(catalog.text(.importChangedFields, ["fields": fields.joined(separator: ", ")])) }
+        return parts.joined(separator: "; ")
+    }
+
+    /// One todo a re-import left deleted.
+    static func keptDeletedLine(source: ImportSource, number: Int, open: Int?, _ catalog: Catalog) -> String {
+        if let open {
+            return catalog.text(.importKeptDeletedOpen, ["source": label(source, catalog), "number": String(number), "open": String(open)])
+        }
+        return catalog.text(.importKeptDeletedLine, ["source": label(source, catalog), "number": String(number)])
     }
 
     /// The whole file; a missing or unreadable file is exit 66.
@@ -79,9 +129,11 @@ enum ForeignImport {
     }
 
     /// The human summary: counts first, then every skipped item and warning with its source.
-    private static func report(imported: [Todo], present: [ImportSource], batch: ImportBatch, path: String, _ context: CLIContext) {
+    private static func report(_ result: Result, batch: ImportBatch, path: String, _ context: CLIContext) {
         let catalog = context.catalog
         let console = context.console
+        let imported = result.imported
+        let present = result.present
         let completed = imported.filter { $0.completed && !$0.deleted }.count
         let deleted = imported.filter(\.deleted).count
         let detail = completed + deleted == 0 ? "" : " " + catalog.text(.importImportedDetail, [
@@ -90,6 +142,20 @@ enum ForeignImport {
         console.line(catalog.plural(.importImported, count: imported.count, ["path": path, "detail": detail]))
         if !present.isEmpty {
             console.line(catalog.plural(.importAlreadyPresent, count: present.count))
+        }
+        if !result.updated.isEmpty {
+            console.line(catalog.plural(.importUpdated, count: result.updated.count))
+            for (source, number, changes) in result.updated {
+                console.line(catalog.text(.importUpdatedLine, ["source": label(source, catalog), "number": String(number), "changes": words(changes, catalog)]))
+            }
+        }
+        if !result.keptDeleted.isEmpty {
+            // With --restore-deleted, only instances whose series has an open one are left.
+            let asked = result.keptDeleted.allSatisfy { $0.2 != nil }
+            console.line(catalog.plural(asked ? .importNotRestored : .importKeptDeleted, count: result.keptDeleted.count))
+            for (source, number, open) in result.keptDeleted {
+                console.line(keptDeletedLine(source: source, number: number, open: open, catalog))
+            }
         }
         if !batch.skipped.isEmpty {
             console.line(catalog.plural(.importSkipped, count: batch.skipped.count))
@@ -140,6 +206,7 @@ enum ForeignImport {
         case .annotationWithoutDescription: catalog.text(.importAnnotationNoDescription)
         case .annotationsKeptInNote(let count): catalog.plural(.importAnnotationsKeptInNote, count: count)
         case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
+        case .repeatedFieldKeptInTitle(let field): catalog.text(.importRepeatedFieldKept, ["field": field])
         }
     }
 }

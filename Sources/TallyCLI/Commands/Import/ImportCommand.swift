@@ -24,8 +24,11 @@ enum ImportCommand: CommandHandler {
             the line; an event that clashes with the log exits 1. Either way nothing is appended.
 
             With --from taskwarrior or --from todotxt, the whole file is one command: everything is imported or \
-            nothing is, and one 'tally undo' takes it back. Importing the same file again skips the items already \
-            imported. Items that cannot be imported, and fields tally has no place for, are reported with their line or task.
+            nothing is, and one 'tally undo' takes it back. Importing a newer export of the same list applies what \
+            changed in the source since the last import (completed, reopened, deleted, edited fields) to the todos \
+            imported before, and says so per item; unchanged items are left alone. A todo deleted in tally stays \
+            deleted unless --restore-deleted is given. Items that cannot be imported, and fields tally has no place \
+            for, are reported with their line or task.
             """,
         arguments: [ArgumentSpec(name: "FILE", help: "The file to read, or - for standard input.")],
         options: [
@@ -34,12 +37,17 @@ enum ImportCommand: CommandHandler {
                 help: "The format of FILE: tally's JSON Lines export, a 'task export' JSON file, or a todo.txt file.",
                 defaultValue: "tally", allowedValues: formats
             ),
+            OptionSpec(
+                name: "restore-deleted",
+                help: "With --from taskwarrior or todotxt: bring back todos deleted in tally that the file still has."
+            ),
         ],
         examples: [
             CommandExample("tally --db new.db import backup.jsonl", "Restore a backup into a new database."),
             CommandExample("tally export | tally --db copy.db import -", "Copy the history into another database."),
             CommandExample("task export > tasks.json && tally import --from taskwarrior tasks.json", "Bring every Taskwarrior task over, with its tags, priority, due date and annotations."),
             CommandExample("tally import --from todotxt ~/todo.txt", "Import a todo.txt file; +projects and @contexts become tags."),
+            CommandExample("task export > tasks.json && tally import --from taskwarrior tasks.json", "Later, the same again: what changed in Taskwarrior since is applied to the todos imported before."),
         ]
     )
 
@@ -48,9 +56,12 @@ enum ImportCommand: CommandHandler {
         // Ctrl-C rolls the import back and says so (exit 130), instead of leaving a bar and a large write-ahead log.
         try Interruption.watch(stopped: .errorInterruptedImport) {
             if format == "tally" {
+                if command.has("restore-deleted") {
+                    throw UsageError(kind: .custom(context.catalog.text(.errorRestoreDeletedNeedsFrom)), commandPath: [spec.name])
+                }
                 try importEvents(path: command.arguments[0], context)
             } else {
-                try ForeignImport.run(format: format, path: command.arguments[0], context)
+                try ForeignImport.run(format: format, path: command.arguments[0], restoreDeleted: command.has("restore-deleted"), context)
             }
         }
     }

@@ -13,15 +13,18 @@ enum ExportCommand: CommandHandler {
         options: [
             OptionSpec(name: "since", valueName: "SEQ", help: "Only events after this log position."),
             OptionSpec(name: "output", valueName: "FILE", help: "Write to FILE instead of standard output."),
+            OptionSpec(name: "ical", help: "Write the todos with due dates as an iCalendar (RFC 5545) file of VTODOs instead."),
         ],
         examples: [
             CommandExample(command: "tally export --output backup.jsonl", explanation: "Back up the whole history."),
             CommandExample(command: "tally export --since 1200 >> backup.jsonl", explanation: "Append what happened after position 1200."),
             CommandExample(command: "tally export project:work --output work.jsonl", explanation: "The history of the work todos only, to import elsewhere."),
+            CommandExample(command: "tally export --ical --output todos.ics", explanation: "Todos with due dates for a calendar program."),
         ]
     )
 
     static func run(_ command: ParsedCommand, _ context: CLIContext) throws {
+        if command.has("ical") { return try ICalendarOutput.run(command, context) }
         var since: Int64 = 0
         if let raw = command.value("since") {
             guard let value = Int64(raw), value >= 0 else {

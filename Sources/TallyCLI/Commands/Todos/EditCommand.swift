@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import TallyDomain
 import TallyArguments
 
@@ -6,7 +11,14 @@ enum EditCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "edit",
         abstract: "Change a todo's fields.",
-        discussion: "Only the fields named change. 'none' clears the priority, due date or note.",
+        discussion: """
+            Only the fields named change. 'none' clears the priority, due date or note.
+
+            Without options, the todo opens as a text form in $VISUAL or $EDITOR (vi on a terminal when neither is \
+            set): what you change there is applied as one edit when you save and close it. An unchanged or emptied \
+            file changes nothing; a form that cannot be applied is reopened with the error on top (or, without a \
+            terminal, kept in a file the message names).
+            """,
         arguments: [ArgumentSpec(name: "REF", help: "A todo number or a unique id prefix.")],
         options: [
             OptionSpec(name: "title", valueName: "TITLE", help: "The new title."),
@@ -20,6 +32,7 @@ enum EditCommand: CommandHandler {
         ] + RecurrenceOptions.edit,
         examples: [
             CommandExample(command: "tally edit 3 --title \"Buy oat milk\"", explanation: "Rename todo 3."),
+            CommandExample(command: "tally edit 3", explanation: "Change todo 3 in your editor ($VISUAL or $EDITOR)."),
             CommandExample(command: "tally edit 3 --tag +urgent --tag -someday --due none", explanation: "Change tags and clear the due date."),
             CommandExample(command: "tally edit 3 --series --recur 2w --title \"Clean windows\"", explanation: "Change the series of todo 3 for the instances to come."),
         ]
@@ -40,6 +53,10 @@ enum EditCommand: CommandHandler {
         input.addAfter = TodoOptions.refs(command, "after")
         input.removeAfter = TodoOptions.refs(command, "no-after")
         guard !input.isEmpty else {
+            let terminal = EditorSession.hasTerminal
+            if let editor = EditorSession.editor(environment: ProcessInfo.processInfo.environment, terminal: terminal) {
+                return try EditorSession.run(ref: command.arguments[0], editor: editor, context)
+            }
             // Every option that changes something (all but --series, which says what to change).
             let options = spec.options.map(\.name).filter { $0 != "series" }.map { "--" + $0 }.joined(separator: ", ")
             throw UsageError(kind: .custom(context.catalog.text(.usageEditNeedsChange, ["options": options])), commandPath: command.path)

@@ -1,0 +1,102 @@
+/// What the imports so far made of one imported todo: its fields and state as the source last gave them.
+///
+/// A re-import compares the source's item now with this, not with the todo as it is in tally, so it
+/// applies only what changed in the source since the last import and leaves changes made in tally
+/// to other fields alone.
+///
+/// An import's events carry derived ids: the event at version `v` of stream `s` has the id
+/// `NameUUID.make("s#v")`. Events of any other command have random ids, so the events an import
+/// appended can be told apart from the rest of the stream without any record besides the log.
+public struct ImportBaseline: Sendable, Equatable {
+    /// The fields as the imports left them; nil when no import created the todo (tally did, as the
+    /// next instance of a series whose occurrence the source also has).
+    public var fields: TodoFields?
+    /// The state the source gave it at the last import; nil when no import created the todo.
+    public var status: ImportedTodo.Status?
+    /// The todo is deleted (the series ended) because the import that created or restored it was
+    /// undone: as far as the user is concerned it was never imported, and importing again brings it back.
+    public var importUndone: Bool
+
+    public init(fields: TodoFields? = nil, status: ImportedTodo.Status? = nil, importUndone: Bool = false) {
+        self.fields = fields
+        self.status = status
+        self.importUndone = importUndone
+    }
+
+    /// The id an import gives the event at `version` of `stream`.
+    public static func eventID(stream: String, version: Int) -> String {
+        NameUUID.make(stream + "#\(version)")
+    }
+
+    /// Folds the import-made events of `stream` (in version order), leaving out those of imports
+    /// that are undone now: what an undone import applied counts as never imported, so importing
+    /// again applies it again.
+    /// - Complexity: O(events of the stream).
+    public static func fold(stream: String, events: [EventEnvelope], history: HistoryMarkers) -> ImportBaseline {
+        var baseline = ImportBaseline()
+        var importCommands: Set<String> = []
+        var lastDeletion: String?
+        for envelope in events {
+            let byImport = envelope.id == eventID(stream: stream, version: envelope.version)
+            guard let event = try? EventCatalog.decode(envelope) else { continue }
+            switch event {
+            case .todoDeleted, .seriesEnded: lastDeletion = envelope.command
+            case .todoRestored, .seriesResumed: lastDeletion = nil
+            default: break
+            }
+            guard byImport else { continue }
+            importCommands.insert(envelope.command)
+            guard !history.undoneNow.contains(envelope.command) else { continue }
+            switch event {
+            case .todoCreated(let fields):
+                baseline.fields = fields
+                baseline.status = .pending
+            case .todoEdited(let changes):
+                baseline.fields?.apply(changes)
+            case .todoCompleted: baseline.status = .completed
+            case .todoReopened: baseline.status = .pending
+            case .todoDeleted: baseline.status = .deleted
+            case .todoRestored:
+                // A restore by an import: the state before the deletion in the source or in tally.
+                if baseline.status == .deleted { baseline.status = .pending }
+            default: break
+            }
+        }
+        if let lastDeletion, let reverted = history.undid[lastDeletion], !reverted.isDisjoint(with: history.standingFor(importCommands)) {
+            baseline.importUndone = true
+        }
+        return baseline
+    }
+}
+
+extension HistoryMarkers {
+    /// `commands` and every redo that re-applied one of them (or such a redo), so the undo of a redo
+    /// of an import counts as the undo of the import.
+    func standingFor(_ commands: Set<String>) -> Set<String> {
+        var result = commands
+        var grew = true
+        while grew {
+            grew = false
+            for (redo, targets) in redid where !result.contains(redo) && !targets.isDisjoint(with: result) {
+                result.insert(redo)
+                grew = true
+            }
+        }
+        return result
+    }
+}
+
+extension TodoFields {
+    /// The fields after `changes` (a `todo.edited` payload).
+    public mutating func apply(_ changes: TodoChanges) {
+        if let title = changes.title { self.title = title }
+        if let tags = changes.tags { self.tags = tags }
+        if let priority = changes.priority { self.priority = priority }
+        if let due = changes.due { self.due = due }
+        if let note = changes.note { self.note = note }
+        if let wait = changes.wait { self.wait = wait }
+        if let series = changes.series { self.series = series }
+        if let project = changes.project { self.project = project }
+        if let after = changes.after { self.after = after }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+@testable import TallyEssentials
+
+/// Hostile second exports: a changed file that closes a dependency cycle, fields grown past every limit,
+/// the same uuid twice with different states, huge numbers of changed tasks. Each is refused whole or
+/// made to fit and reported; nothing outside the limits is appended; `verify` passes.
+@Suite("re-importing a changed export: hostile files")
+struct ReimportAttackTests {
+    static func task(_ uuid: String, _ description: String, _ extra: String = "") -> String {
+        #"{"uuid":"\#(uuid)","description":"\#(description)","status":"pending","entry":"20261101T090000Z"\#(extra)}"#
+    }
+
+    static func uuid(_ n: Int) -> String { String(format: "00000000-0000-4000-8000-%012d", n) }
+
+    static func write(_ folder: TemporaryDirectory, _ name: String, _ lines: [String]) throws -> String {
+        let path = folder.path(name)
+        try ("[\n" + lines.joined(separator: ",\n") + "\n]\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("a second export whose depends close a cycle is refused whole, the cycle named; nothing appended")
+    func cycle() throws {
+        let folder = TemporaryDirectory("tally-reimport-attack")
+        let tally = TallyRunner()
+        let first = try Self.write(folder, "1.json", [
+            Self.task(Self.uuid(1), "A", #","depends":"\#(Self.uuid(2))""#), Self.task(Self.uuid(2), "B"),
+        ])
+        #expect(tally.run("import", "--from", "taskwarrior", first).status == 0)
+        let second = try Self.write(folder, "2.json", [
+            Self.task(Self.uuid(1), "A", #","depends":"\#(Self.uuid(2))""#), Self.task(Self.uuid(2), "B changed", #","depends":"\#(Self.uuid(1))""#),
+        ])
+        let events = tally.eventCount
+        let result = tally.run("import", "--from", "taskwarrior", second)
+        #expect(result.status == 65 && result.stderr.contains("in a circle: 2 → 1 → 2"), "\(result.stderr)")
+        #expect(tally.eventCount == events)
+    }
+
+    @Test("fields grown past tally's limits in the second export are made to fit and reported; the same uuid twice: the later wins")
+    func oversized() throws {
+        let folder = TemporaryDirectory("tally-reimport-attack")
+        let tally = TallyRunner()
+        let first = try Self.write(folder, "1.json", [Self.task(Self.uuid(1), "Small"), Self.task(Self.uuid(2), "Other")])
+        #expect(tally.run("import", "--from", "taskwarrior", first).status == 0)
+        let huge = String(repeating: "word ", count: 40_000)
+        let tags = (0..<200).map { "\"t\($0)\"" }.joined(separator: ",")
+        let second = try Self.write(folder, "2.json", [
+            Self.task(Self.uuid(1), huge, #","tags":[\#(tags)],"annotations":[{"entry":"20261102T090000Z","description":"\#(huge)"}]"#),
+            #"{"uuid":"\#(Self.uuid(2))","description":"Other","status":"completed","entry":"20261101T090000Z","end":"20261103T090000Z"}"#,
+            #"{"uuid":"\#(Self.uuid(2))","description":"Other","status":"deleted","entry":"20261101T090000Z","end":"20261104T090000Z"}"#,
+        ])
+        let result = tally.run("--json", "import", "--from", "taskwarrior", second)
+        #expect(result.status == 0, "\(result.stderr)")
+        let updated = result.json?.objectValue?["updated"]?.arrayValue ?? []
+        #expect(updated.count == 2, "\(result.stdout.prefix(2000))")
+        let warnings = result.json?.objectValue?["warnings"]?.arrayValue?.compactMap { $0.objectValue?["reason"]?.stringValue } ?? []
+        #expect(warnings.contains { $0.contains("500") } && warnings.contains { $0.contains("tags") }, "\(warnings)")
+        let todo = tally.run("--json", "show", "1").json?.objectValue?["todo"]?.objectValue
+        #expect((todo?["title"]?.stringValue?.count ?? 0) <= 500 && (todo?["note"]?.stringValue?.count ?? 0) <= 10_000 && (todo?["tags"]?.arrayValue?.count ?? 0) <= 20)
+        #expect(tally.run("--json", "show", "2").json?.objectValue?["todo"]?.objectValue?["deleted"] == true)
+        #expect(tally.run("verify").status == 0)
+    }
+
+    @Test("many tasks changed at once: one command, every change reported")
+    func many() throws {
+        let folder = TemporaryDirectory("tally-reimport-attack")
+        let tally = TallyRunner()
+        let count = AttackScale.count(short: 300, full: 5_000)
+        let first = try Self.write(folder, "1.json", (1...count).map { Self.task(Self.uuid($0), "Task \($0)") })
+        #expect(tally.run("import", "--from", "taskwarrior", first).status == 0)
+        let second = try Self.write(folder, "2.json", (1...count).map { Self.task(Self.uuid($0), "Task \($0)", #","priority":"H""#) })
+        let result = tally.run("--json", "import", "--from", "taskwarrior", second)
+        #expect(result.json?.objectValue?["updated"]?.arrayValue?.count == count)
+        #expect(tally.run("undo").stdout.hasPrefix("Undid command"))
+        #expect(tally.run("--json", "list", "--priority", "high").json?.arrayValue?.isEmpty == true)
+    }
+}
