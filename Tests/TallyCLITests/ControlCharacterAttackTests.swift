@@ -85,6 +85,17 @@ struct ControlCharacterAttackTests {
         let json = tally.run(["--json", "list", "--deleted"])
         #expect(Self.rawControls(json.stdout).isEmpty)
         #expect(json.stdout.lowercased().contains("\\u001b[2j\\u001b]0;pwned\\u0007\\r\\nforged line"), "\(json.stdout.prefix(400))")
+        // Every line of `--json` and of `export` stays JSON a parser reads, and gives the text back itself:
+        // DEL, the C1 controls and the bidirectional overrides are written the JSON way (`\u202E`).
+        for arguments in [["--json", "list", "--deleted"], ["export"], ["--json", "show", "1"]] {
+            let output = tally.run(arguments).stdout
+            let lines = output.split(separator: "\n").filter { !$0.isEmpty }
+            #expect(!lines.isEmpty, "\(arguments)")
+            for line in lines {
+                #expect((try? JSON.parse(String(line))) != nil, "\(arguments): not JSON: \(line.prefix(200))")
+            }
+            #expect(output.contains("\\u202E") || output.contains("\\u202e"), "\(arguments): \(output.prefix(300))")
+        }
     }
 
     @Test("typed arguments and file names in errors and import reports are escaped")

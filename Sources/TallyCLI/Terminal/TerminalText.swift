@@ -8,8 +8,8 @@
 /// more with `safeLine`, so a renderer that forgets cannot open the door.
 enum TerminalText {
     /// `text` with every control character written as a visible escape: `\n`, `\r`, `\t`, `\0`,
-    /// `\e`, other C0 controls, DEL and C1 controls as `\xHH`, and the bidirectional overrides and
-    /// isolates (which reorder what is shown) as `\u{HHHH}`. Idempotent; text without such
+    /// `\e`, other C0 controls as `\xHH`, and DEL, the C1 controls and the bidirectional overrides and
+    /// isolates (which reorder what is shown) as `\uHHHH`, which JSON reads as the same character. Idempotent; text without such
     /// characters comes back unchanged without a copy.
     /// - Complexity: O(n).
     static func escaped(_ text: String) -> String {
@@ -78,8 +78,10 @@ enum TerminalText {
         case "\u{1B}": return "\\e"
         default:
             let digits = String(scalar.value, radix: 16, uppercase: true)
-            if scalar.value < 0x100 { return "\\x" + String(repeating: "0", count: 2 - digits.count) + digits }
-            return "\\u{" + digits + "}"
+            if scalar.value < 0x7F { return "\\x" + String(repeating: "0", count: 2 - digits.count) + digits }
+            // DEL, C1 and the bidirectional controls may stand raw inside a JSON string, so `--json` and
+            // `export` lines can hold them: their escape is JSON's own, and such a line stays valid JSON.
+            return "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
         }
     }
 

@@ -35,6 +35,8 @@ public enum RevertTo {
             if now.note != then.note { changes.note = .some(then.note) }
             if now.wait != then.wait { changes.wait = .some(then.wait) }
             if now.series != then.series { changes.series = .some(then.series) }
+            if now.project != then.project { changes.project = .some(then.project) }
+            if now.after != then.after { changes.after = then.after }
             if !changes.isEmpty { events.append(.todoEdited(changes)) }
             for annotation in now.annotations where !then.annotations.contains(annotation) { events.append(.todoDenotated(id: annotation.id)) }
             for annotation in then.annotations where !now.annotations.contains(annotation) { events.append(.todoAnnotated(annotation)) }
@@ -68,6 +70,7 @@ public enum RevertTo {
             if now.date != then.date { changes.date = then.date }
             if now.note != then.note { changes.note = .some(then.note) }
             if now.gear != then.gear { changes.gear = .some(then.gear) }
+            if now.track != then.track, let track = then.track { changes.track = track }
             if !changes.isEmpty { events.append(.recordEdited(changes)) }
             if !now.deleted, then.deleted { events.append(.recordDeleted) }
             for event in events { builder.append(event, to: now.id) }
