@@ -659,4 +659,17 @@ enum MessageID: String, CaseIterable, Sendable {
     case periodMonths = "period.months"
     case periodYears = "period.years"
     case periodWeekday = "period.weekday"
+
+    // Redaction (history)
+    case historyRedacted = "history.redacted"
+    case redactDone = "redact.done"
+    case redactNoReason = "redact.no-reason"
+    case redactFilesErased = "redact.files-erased"
+    case errorRedactIrreversible = "error.redact-irreversible"
+    case errorNothingToRedact = "error.nothing-to-redact"
+    case errorNoValueToRedact = "error.no-value-to-redact"
+    case errorNotRedactable = "error.not-redactable"
+    case errorRedactUncommitted = "error.redact-uncommitted"
+    case errorRedactFileNotRecord = "error.redact-file-not-record"
+    case verifyRedacted = "verify.redacted"
 }

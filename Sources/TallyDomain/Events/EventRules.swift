@@ -30,7 +30,7 @@ public enum EventRules {
         switch event {
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard stream == scope.stream else { throw EventLineError("a \(scope.rawValue) view event belongs on stream '\(scope.stream)'") }
-        case .historyUndone, .historyRedone:
+        case .historyUndone, .historyRedone, .historyRedacted:
             guard stream == HistoryStream.name else { throw EventLineError("a history marker belongs on stream '\(HistoryStream.name)'") }
         case .athleteSet:
             guard stream == AthleteHistory.stream else { throw EventLineError("an athlete event belongs on stream '\(AthleteHistory.stream)'") }
@@ -84,6 +84,8 @@ public enum EventRules {
             guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' of the marker is not a lowercase UUID") }
         case .athleteSet(let entry):
             if let reason = AthleteLimits.problem(entry) { throw EventLineError(reason) }
+        case .historyRedacted(let facts):
+            if let reason = Redaction.problem(facts) { throw EventLineError(reason) }
         case .filterSaved(_, let filter):
             try filterExpression(filter["expression"])
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterReset,

@@ -161,7 +161,7 @@ public enum Compensation {
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard current.filters[scope] != prior.filter else { return nil }
             return prior.filter.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
-        case .historyUndone, .historyRedone:
+        case .historyUndone, .historyRedone, .historyRedacted:
             return nil
         case .athleteSet(let entry):
             let before = prior.athlete ?? AthleteEntry(from: entry.from)
