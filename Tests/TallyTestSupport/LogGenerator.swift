@@ -10,7 +10,7 @@ public struct LogGenerator {
     public static let coveredTypes: Set<String> = [
         "todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored",
         "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
-        "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
+        "history.redacted", "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
     ]
 
     private var random: SeededRandom
@@ -59,6 +59,13 @@ public struct LogGenerator {
     /// `count` envelopes continuing the log generated so far.
     public mutating func events(_ count: Int) -> [EventEnvelope] {
         (0..<count).map { _ in next() }
+    }
+
+    /// A `history.redacted` event naming `field` of a random todo (the payloads are left as they
+    /// are: a fold reads the erasure from this event alone).
+    public mutating func redactionEvent(field: String = "note") -> EventEnvelope? {
+        guard let stream = todos.randomElement(using: &random) else { return nil }
+        return factory.make(.historyRedacted(RedactionFacts(stream: stream, field: field, events: [], reason: "generated")), stream: HistoryStream.name)
     }
 
     /// Sets the clock so the next event is recorded at `ms` plus one second (for non-monotonic logs).

@@ -93,6 +93,14 @@ public enum Commitment {
         return .object(result)
     }
 
+    /// True when two stored payloads are the same, or the same but for values one of them has
+    /// erased: their committed forms (what the chain hashes) are equal.
+    public static func samePayload(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        guard isCommitted(a), isCommitted(b), let left = committedForm(a) else { return false }
+        return left == committedForm(b)
+    }
+
     /// The object that stands for an erased value.
     public static func marker(_ commitment: String) -> JSON {
         .object([markerKey: .string(commitment)])

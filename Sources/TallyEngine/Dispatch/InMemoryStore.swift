@@ -78,6 +78,15 @@ public final class InMemoryStore: EventStore {
             }
             staged.append(event)
         }
+        // A redaction erases the values as it is appended, and drops the snapshots folded from them.
+        for event in newEvents where event.type == "history.redacted" {
+            guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
+            let earlier = staged.filter { $0.stream == facts.stream && $0.seq < event.seq }
+            for erased in Redaction.plan(field: facts.field, in: earlier).erased {
+                if let index = staged.firstIndex(where: { $0.seq == erased.seq }) { staged[index].data = erased.data }
+            }
+            if pendingSnapshotRows != nil { pendingSnapshotRows = [] }
+        }
         pending = staged
     }
 
