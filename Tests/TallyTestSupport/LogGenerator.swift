@@ -104,6 +104,8 @@ public struct LogGenerator {
             return factory.make(.filterReset(scope: scope), stream: scope.stream)
         case 92..<96:
             return factory.make(.historyUndone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
+        case 99:
+            return redactionEvent() ?? factory.make(.historyRedone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
         default:
             return factory.make(.historyRedone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
         }

@@ -82,10 +82,11 @@ public final class InMemoryStore: EventStore {
         for event in newEvents where event.type == "history.redacted" {
             guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
             let earlier = staged.filter { $0.stream == facts.stream && $0.seq < event.seq }
-            for erased in Redaction.plan(field: facts.field, in: earlier).erased {
-                if let index = staged.firstIndex(where: { $0.seq == erased.seq }) { staged[index].data = erased.data }
+            let erased = Redaction.plan(field: facts.field, in: earlier).erased
+            for value in erased {
+                if let index = staged.firstIndex(where: { $0.seq == value.seq }) { staged[index].data = value.data }
             }
-            if pendingSnapshotRows != nil { pendingSnapshotRows = [] }
+            if !erased.isEmpty, pendingSnapshotRows != nil { pendingSnapshotRows = [] }
         }
         pending = staged
     }

@@ -13,6 +13,7 @@ extension SQLiteEventLog {
             guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
             let earlier = try self.events(inStream: facts.stream).filter { $0.seq < event.seq }
             let plan = Redaction.plan(field: facts.field, in: earlier)
+            guard !plan.erased.isEmpty else { continue }
             do {
                 try connection.execute("PRAGMA secure_delete = ON")
                 let pass = try connection.statement("INSERT OR IGNORE INTO redaction_pass(seq) VALUES (?)")
