@@ -1,6 +1,6 @@
 -- Redaction (tally redact): the one change to stored events the owner of the log may make.
 --
--- Events written from tally 0.10 on carry a salt for each erasable value (`$salts`, see
+-- Events written by a tally that knows redaction carry a salt for each erasable value (`$salts`, see
 -- Commitment.swift), and their hash link covers a salted commitment to the value instead of the
 -- value. Erasing a value replaces it by {"redacted": commitment} and deletes its salt: the
 -- committed form, and so every hash, stays byte for byte the same.

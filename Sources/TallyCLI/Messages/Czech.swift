@@ -748,7 +748,7 @@ extension Language {
                 .other: "Pole {field} položky {item} už bylo vymazáno ({count} událostí); nic nezbývá. Nic se nezměnilo.",
             ]),
             .errorNotRedactable: .text("'{field}' nelze vymazat z položky typu {kind}; vyberte jedno z: {fields}."),
-            .errorRedactUncommitted: .text("Pole {field} položky {item} v událostech {seqs} zapsal tally 0.9 nebo starší, ještě bez závazků hodnot: jeho vymazání by porušilo hašovací řetěz těchto událostí. Nic se nezměnilo."),
+            .errorRedactUncommitted: .text("Pole {field} položky {item} v událostech {seqs} zapsal starší tally, ještě bez závazků hodnot: jeho vymazání by porušilo hašovací řetěz těchto událostí. Nic se nezměnilo."),
             .errorRedactFileNotRecord: .text("--file maže uložený soubor aktivity záznamu; použijte ho s --record."),
             .verifyRedacted: .plural([.one: "1 vymazaná hodnota", .few: "{count} vymazané hodnoty", .other: "{count} vymazaných hodnot"]),
         ]

@@ -668,7 +668,7 @@ extension Language {
                 .other: "The {field} of {item} was redacted before ({count} events); nothing is left to erase. Nothing changed.",
             ]),
             .errorNotRedactable: .text("'{field}' cannot be redacted from a {kind}; choose one of: {fields}."),
-            .errorRedactUncommitted: .text("The {field} of {item} in events {seqs} was written by tally 0.9 or earlier, before values carried commitments: erasing it would break those events' hash links. Nothing changed."),
+            .errorRedactUncommitted: .text("The {field} of {item} in events {seqs} was written by an older tally, before values carried commitments: erasing it would break those events' hash links. Nothing changed."),
             .errorRedactFileNotRecord: .text("--file erases a record's kept activity file; use it with --record."),
             .verifyRedacted: .plural([.one: "1 value redacted", .other: "{count} values redacted"]),
         ]
