@@ -105,7 +105,10 @@ public struct LogGenerator {
         case 92..<96:
             return factory.make(.historyUndone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
         case 99:
-            return redactionEvent() ?? factory.make(.historyRedone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
+            // About an item the log does not hold (the fold passes over it): tests that rename
+            // streams would otherwise find a payload naming the old id.
+            let facts = RedactionFacts(stream: "\(hex(8))-0000-4000-8000-ffffffffffff", field: "note", events: [], reason: nil)
+            return factory.make(.historyRedacted(facts), stream: HistoryStream.name)
         default:
             return factory.make(.historyRedone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
         }

@@ -116,12 +116,12 @@ public enum Commitment {
     /// placeholder of its kind. Payloads without commitments are returned as they are.
     public static func readable(_ object: JSONObject) -> JSONObject {
         guard object[saltsKey] != nil else { return object }
-        var result = JSONObject()
-        result.reserveCapacity(object.count)
+        var pairs: [(String, JSON)] = []
+        pairs.reserveCapacity(object.count)
         for (key, value) in object.pairs where key != saltsKey {
-            result.set(key, isMarker(value) ? placeholderValue(for: key) : value)
+            pairs.append((key, isMarker(value) ? placeholderValue(for: key) : value))
         }
-        return result
+        return JSONObject(pairs)
     }
 
     /// What a reader sees where the value of `key` was erased.

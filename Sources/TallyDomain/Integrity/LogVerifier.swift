@@ -73,7 +73,15 @@ public struct LogVerifier {
         if event.seq != head.seq + 1 {
             problems.append(LogProblem(seq: event.seq, kind: .sequenceGap(expected: head.seq + 1)))
         }
-        let link = EventHash.link(previous: head.hash, event)
+        // A payload with commitments is parsed once, for its committed form, its checks and its decoding.
+        var parsed: JSONObject?
+        var committed: String?
+        if Commitment.isCommitted(event.data), case .object(let object)? = try? JSON.parse(event.data) {
+            parsed = object
+            committed = Commitment.committedForm(object).serialized(.canonical)
+            checkCommitments(event, object)
+        }
+        let link = EventHash.link(previous: head.hash, event, committed: committed)
         if link != event.hash {
             problems.append(LogProblem(seq: event.seq, kind: .hashMismatch(expected: link, stored: event.hash)))
         }
@@ -82,10 +90,13 @@ public struct LogVerifier {
             problems.append(LogProblem(seq: event.seq, kind: .versionGap(stream: event.stream, expected: expected, found: event.version)))
         }
         versions[event.stream] = event.version
-        if Commitment.isCommitted(event.data) { checkCommitments(event) }
         if event.type == "history.redacted" { accountForRedaction(event) }
         do {
-            let stored = try EventCatalog.decodeAsStored(event)
+            let stored = if let parsed {
+                try EventCatalog.decodeAsStored(type: event.type, schema: event.schema, data: parsed)
+            } else {
+                try EventCatalog.decodeAsStored(event)
+            }
             var read = stored
             if let normalised = LegacyValues.normalised(stored) {
                 read = normalised
@@ -101,8 +112,7 @@ public struct LogVerifier {
     /// A payload with commitments is hashed in its committed form, so its stored bytes must be
     /// canonical (no other spelling of the same values may hide in it), and each erased value must
     /// be accounted for by a later `history.redacted` event (`finish` reports those that are not).
-    private mutating func checkCommitments(_ event: EventEnvelope) {
-        guard case .object(let object)? = try? JSON.parse(event.data) else { return }
+    private mutating func checkCommitments(_ event: EventEnvelope, _ object: JSONObject) {
         if JSON.object(object).serialized(.canonical) != event.data {
             problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "canonical", detail: "the payload with commitments is not in canonical form")))
         }
