@@ -124,6 +124,12 @@ public enum Commitment {
         return JSONObject(pairs)
     }
 
+    /// The payload without `$salts`, erased values left as their markers: what views print.
+    public static func withoutSalts(_ object: JSONObject) -> JSONObject {
+        guard object[saltsKey] != nil else { return object }
+        return JSONObject(object.pairs.filter { $0.key != saltsKey }.map { ($0.key, $0.value) })
+    }
+
     /// What a reader sees where the value of `key` was erased.
     static func placeholderValue(for key: String) -> JSON {
         switch key {

@@ -14,8 +14,8 @@ enum RedactCommand: CommandHandler {
             only a salted commitment, so every hash of the chain stays what it was and 'tally verify' still \
             proves that nothing else changed. One history.redacted event records who, when, why and which \
             field, never the value. Snapshots are dropped, freed database pages are overwritten and the \
-            write-ahead log is emptied. A redaction cannot be undone. Backups, exports and replicas made \
-            before it keep the value until they sync or are replaced: see docs/guide/history.md.
+            write-ahead log is emptied. A redaction cannot be undone. Backups and exports made \
+            before it keep the value, and a replica keeps it until its next sync: see docs/guide/history.md.
             """,
         arguments: [ArgumentSpec(name: "REF", help: "The todo (a number or a unique id prefix); with --record, the record.")],
         options: [
