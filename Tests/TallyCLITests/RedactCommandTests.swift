@@ -30,6 +30,8 @@ struct RedactCommandTests {
             for table in ["events", "snapshots", "snapshot_chunks", "redactions"] {
                 text += try server.psql("SELECT COALESCE(string_agg(t::text, E'\\n'), '') FROM \(table) t", database: database)
             }
+            // Kept files as their bytes (escaped where not printable), not as BYTEA's hex.
+            text += try server.psql("SELECT COALESCE(string_agg(encode(body, 'escape'), E'\\n'), '') FROM blobs", database: database)
             return text
         }
         let files = [tally.databasePath, tally.databasePath + "-wal"]
@@ -132,5 +134,25 @@ struct RedactCommandTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(tally.run("verify").status == 0)
         #expect(!(try storedBytes(tally)).contains("hunter"))
+    }
+
+    @Test("--record --file erases the kept activity file for good: the route is in no byte the store keeps, verify passes, undo refused")
+    func keptFile() throws {
+        let tally = TallyRunner()
+        let gpx = PackageFiles.url("Tests/Fixtures/activities/cerknicko-jezero.gpx").path
+        #expect(tally.run("record", "import", gpx).status == 0)
+        #expect(try storedBytes(tally).contains("45.795349991"))
+        let todo = tally.run("redact", "1", "--file")
+        #expect(todo.status == 64 && todo.stderr.contains("use it with --record"), "\(todo.stderr)")
+        #expect(tally.run("redact", "1", "--record", "--file", "--field", "note").status == 64)
+        let result = tally.run("redact", "1", "--record", "--file", "--reason", "the route shows where I live")
+        #expect(result.status == 0 && result.stdout == "Erased 1 kept activity file.\n", "\(result.stdout)\(result.stderr)")
+        #expect(!(try storedBytes(tally)).contains("45.795349991"))
+        #expect(!tally.run("export").stdout.contains("45.795349991"))
+        #expect(tally.run("verify").status == 0)
+        #expect(tally.run("record", "show", "1").status == 0)
+        let again = tally.run("redact", "1", "--record", "--file")
+        #expect(again.status == 1 && again.stderr.contains("nothing is left to erase"), "\(again.stderr)")
+        #expect(tally.run("undo").status == 1)
     }
 }

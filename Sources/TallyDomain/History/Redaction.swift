@@ -14,6 +14,26 @@ public enum Redaction {
     public static let todoFields = ["title", "note", "tags", "project"]
     /// The fields a record can have erased.
     public static let recordFields = ["name", "place", "note"]
+    /// The `field` of a redaction that erases a record's kept activity files (`redact --file`)
+    /// instead of a payload value: the files its events name (`track.sha256`) leave the blob store.
+    public static let fileField = "file"
+
+    /// The kept activity files the events of a record name, with the events that name them.
+    public static func files(in events: [EventEnvelope]) -> (names: [String], events: [Int64]) {
+        var names: [String] = []
+        var seqs: [Int64] = []
+        for event in events where event.type == "record.logged" || event.type == "record.edited" {
+            let track: TrackSummary? = switch try? EventCatalog.decode(event) {
+            case .recordLogged(let fields)?: fields.track
+            case .recordEdited(let changes)?: changes.track
+            default: nil
+            }
+            guard let name = track?.sha256 else { continue }
+            if !names.contains(name) { names.append(name) }
+            seqs.append(event.seq)
+        }
+        return (names, seqs)
+    }
 
     /// What a redaction of `field` finds in the events of one stream.
     public struct Plan: Sendable, Equatable {
@@ -47,7 +67,7 @@ public enum Redaction {
     /// Why a redaction event breaks the limits (the English reason), or nil.
     public static func problem(_ facts: RedactionFacts) -> String? {
         guard UUIDBytes.pack(facts.stream) != nil else { return "field 'stream' of a redaction is not a lowercase UUID" }
-        guard (todoFields + recordFields).contains(facts.field) else { return "field 'field' of a redaction is not one that can be erased" }
+        guard (todoFields + recordFields + [fileField]).contains(facts.field) else { return "field 'field' of a redaction is not one that can be erased" }
         guard facts.events.count <= RedactionFacts.maxEvents else { return "a redaction names more than \(RedactionFacts.maxEvents) events" }
         guard facts.events.allSatisfy({ $0 > 0 }), zip(facts.events, facts.events.dropFirst()).allSatisfy({ $0 < $1 }) else {
             return "field 'events' of a redaction is not ascending positions"

@@ -82,6 +82,11 @@ public final class InMemoryStore: EventStore {
         for event in newEvents where event.type == "history.redacted" {
             guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
             let earlier = staged.filter { $0.stream == facts.stream && $0.seq < event.seq }
+            if facts.field == Redaction.fileField {
+                let names = Redaction.files(in: earlier).names
+                pendingBlobs = pendingBlobs?.filter { !names.contains($0.key) }
+                continue
+            }
             let erased = Redaction.plan(field: facts.field, in: earlier).erased
             for value in erased {
                 if let index = staged.firstIndex(where: { $0.seq == value.seq }) { staged[index].data = value.data }

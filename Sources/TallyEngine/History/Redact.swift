@@ -15,9 +15,24 @@ extension Dispatcher {
     /// - Throws: `HistoryError.notRedactable` for a field that cannot be erased from this kind of
     ///   item, `.uncommittedValues` when a value predates commitments (nothing is erased then),
     ///   `.nothingToRedact` when no value is left to erase.
-    public func redact(stream: String, record: Bool, field: String, reason: String?) throws -> RedactionOutcome {
-        let allowed = record ? Redaction.recordFields : Redaction.todoFields
+    /// With `field` `file` (a record), the kept activity files its events name are erased
+    /// instead; `keptFiles` tells which are still stored (none left is `.nothingToRedact`).
+    public func redact(stream: String, record: Bool, field: String, reason: String?, keptFiles: BlobStore? = nil) throws -> RedactionOutcome {
+        let allowed = record ? Redaction.recordFields + [Redaction.fileField] : Redaction.todoFields
         guard allowed.contains(field) else { throw HistoryError.notRedactable(field: field, record: record) }
+        if field == Redaction.fileField {
+            var erased: [RedactionFacts] = []
+            let outcome = try execute { state, _ in
+                let files = Redaction.files(in: try log.events(inStream: stream))
+                guard !files.names.isEmpty else { throw HistoryError.nothingToRedact(field: field, alreadyErased: 0) }
+                let stored = try files.names.filter { try keptFiles?.containsBlob($0) ?? true }
+                guard !stored.isEmpty else { throw HistoryError.nothingToRedact(field: field, alreadyErased: files.names.count) }
+                erased = [RedactionFacts(stream: stream, field: field, events: files.events, reason: reason)]
+                let version = state.version(of: HistoryStream.name) + 1
+                return Decision(events: [PendingEvent(stream: HistoryStream.name, version: version, event: .historyRedacted(erased[0]))], affected: [stream])
+            }
+            return RedactionOutcome(outcome: outcome, erased: erased)
+        }
         var erased: [RedactionFacts] = []
         let outcome = try execute { state, _ in
             var streams = [stream]

@@ -12,6 +12,19 @@ extension PostgresEventLog {
             guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
             let earlier = try self.events(inStream: facts.stream).filter { $0.seq < event.seq }
             let connection = try open()
+            if facts.field == Redaction.fileField {
+                // The owner's alone: writers have no DELETE on blobs. Logged like every erasure.
+                for name in Redaction.files(in: earlier).names {
+                    do {
+                        try connection.run("DELETE FROM blobs WHERE sha256 = $1", [.text(name)])
+                        try connection.run("INSERT INTO redactions(seq, redaction, field) VALUES ($1, $1, 'file')", [.int(event.seq)])
+                    } catch {
+                        throw fail(error)
+                    }
+                }
+                vacuumPending = true
+                continue
+            }
             for erased in Redaction.plan(field: facts.field, in: earlier).erased {
                 do {
                     try connection.run("SELECT tally_redact($1, $2, $3)", [.int(erased.seq), .text(erased.data), .int(event.seq)])
@@ -32,5 +45,6 @@ extension PostgresEventLog {
         try? connection.execute("VACUUM FULL events")
         try? connection.execute("VACUUM FULL snapshot_chunks")
         try? connection.execute("VACUUM FULL snapshots")
+        try? connection.execute("VACUUM FULL blobs")
     }
 }

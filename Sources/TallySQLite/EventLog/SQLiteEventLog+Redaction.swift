@@ -12,6 +12,10 @@ extension SQLiteEventLog {
         for event in events where event.type == "history.redacted" {
             guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
             let earlier = try self.events(inStream: facts.stream).filter { $0.seq < event.seq }
+            if facts.field == Redaction.fileField {
+                try eraseFiles(Redaction.files(in: earlier).names)
+                continue
+            }
             let plan = Redaction.plan(field: facts.field, in: earlier)
             guard !plan.erased.isEmpty else { continue }
             do {
@@ -53,6 +57,25 @@ extension SQLiteEventLog {
             }
             scrubPending = true
         }
+    }
+
+    /// Deletes kept activity files for good (`redact --file`), overwriting their pages as they are freed.
+    private func eraseFiles(_ names: [String]) throws(EventLogError) {
+        guard !names.isEmpty, try hasTable("blobs") else { return }
+        do {
+            try connection.execute("PRAGMA secure_delete = ON")
+            let delete = try connection.statement("DELETE FROM blobs WHERE sha256 = ?")
+            for name in names {
+                delete.reset()
+                try delete.bind(name, at: 1)
+                try delete.step()
+            }
+        } catch let error as SQLiteError {
+            throw StorageErrors.map(error)
+        } catch {
+            throw .io(ErrorWords.text(error))
+        }
+        scrubPending = true
     }
 
     /// After a transaction that erased values: rewrites the file without free pages (`VACUUM`)

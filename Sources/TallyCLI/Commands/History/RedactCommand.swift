@@ -19,13 +19,15 @@ enum RedactCommand: CommandHandler {
             """,
         arguments: [ArgumentSpec(name: "REF", help: "The todo (a number or a unique id prefix); with --record, the record.")],
         options: [
-            OptionSpec(name: "field", valueName: "FIELD", help: "The field to erase: title, note, tags or project; for a record name, place or note.", required: true),
+            OptionSpec(name: "field", valueName: "FIELD", help: "The field to erase: title, note, tags or project; for a record name, place or note."),
+            OptionSpec(name: "file", help: "With --record: erase the record's kept activity files (GPX, TCX, FIT) instead of a field."),
             OptionSpec(name: "reason", valueName: "TEXT", help: "Why, kept in the history.redacted event (never the value itself)."),
             OptionSpec(name: "record", help: "REF names a record, not a todo."),
         ],
         examples: [
             CommandExample(command: "tally redact 12 --field note --reason \"pasted a password\"", explanation: "Erase every note todo 12 ever had."),
             CommandExample(command: "tally redact 4 --record --field place", explanation: "Erase every place record 4 ever had."),
+            CommandExample(command: "tally redact 4 --record --file", explanation: "Erase the activity file record 4 was imported from (its route)."),
         ]
     )
 
@@ -33,13 +35,17 @@ enum RedactCommand: CommandHandler {
         guard let ref = command.arguments.first else { throw UsageError(kind: .missingArgument("REF"), commandPath: command.path) }
         if command.arguments.count > 1 { throw UsageError(kind: .unexpectedArgument(command.arguments[1]), commandPath: command.path) }
         let record = command.has("record")
-        let field = command.value("field") ?? ""
+        let file = command.has("file")
+        if file, command.value("field") != nil { throw UsageError(kind: .conflictingOptions("--field", "--file"), commandPath: command.path) }
+        if !file, command.value("field") == nil { throw UsageError(kind: .missingArgument("--field"), commandPath: command.path) }
+        if file, !record { throw RedactFailure(error: .notRedactable(field: Redaction.fileField, record: false), item: ref) }
+        let field = file ? Redaction.fileField : command.value("field") ?? ""
         var reason = command.value("reason").map { TextForm.normalized($0) }
         if let text = reason, text.isEmpty { reason = nil }
         if let text = reason, Redaction.problem(RedactionFacts(stream: "00000000-0000-0000-0000-000000000000", field: "note", events: [], reason: text)) != nil {
             throw CLIError.invalidOptionValue(option: "--reason", value: String(text.prefix(40)), expected: "at most \(RedactionFacts.maxReasonLength) characters without control characters")
         }
-        let (_, dispatcher) = try context.writing()
+        let (store, dispatcher) = try context.writing()
         let stream: String
         let item: String
         if record {
@@ -51,11 +57,20 @@ enum RedactCommand: CommandHandler {
         }
         let result: RedactionOutcome
         do {
-            result = try dispatcher.redact(stream: stream, record: record, field: field, reason: reason)
+            result = try dispatcher.redact(stream: stream, record: record, field: field, reason: reason, keptFiles: store)
         } catch let error as HistoryError {
             throw RedactFailure(error: error, item: item)
         }
         let seqs = result.erased.flatMap(\.events)
+        if file {
+            let names = Redaction.files(in: try dispatcher.log.events(inStream: stream)).names
+            if context.json {
+                context.printJSON(.object(["item": .string(stream), "files": .array(names.map { .string($0) }), "events": .array(seqs.map { .int($0) })]))
+            } else {
+                context.console.line(context.catalog.plural(.redactFilesErased, count: names.count))
+            }
+            return
+        }
         if context.json {
             context.printJSON(.object([
                 "item": .string(stream), "field": .string(field), "reason": reason.map { .string($0) } ?? .null,
@@ -81,6 +96,8 @@ struct RedactFailure: AuditFailure {
             Failure(exit: .failure, code: "nothing_to_redact", message: catalog.text(.errorNoValueToRedact, ["item": item, "field": field]))
         case .nothingToRedact(let field, let already):
             Failure(exit: .failure, code: "nothing_to_redact", message: catalog.plural(.errorNothingToRedact, count: already, ["item": item, "field": field]))
+        case .notRedactable(Redaction.fileField, false):
+            Failure(exit: .usage, code: "usage", message: catalog.text(.errorRedactFileNotRecord))
         case .notRedactable(let field, let record):
             Failure(exit: .usage, code: "usage", message: catalog.text(.errorNotRedactable, [
                 "field": field, "kind": record ? "record" : "todo",
