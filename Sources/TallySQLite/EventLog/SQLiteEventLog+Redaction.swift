@@ -62,7 +62,7 @@ extension SQLiteEventLog {
     /// Deletes kept activity files for good (`redact --file`), overwriting their pages as they are freed.
     private func eraseFiles(_ names: [String]) throws(EventLogError) {
         guard !names.isEmpty, try hasTable("blobs") else { return }
-        do {
+        do throws(SQLiteError) {
             try connection.execute("PRAGMA secure_delete = ON")
             let delete = try connection.statement("DELETE FROM blobs WHERE sha256 = ?")
             for name in names {
@@ -70,10 +70,8 @@ extension SQLiteEventLog {
                 try delete.bind(name, at: 1)
                 try delete.step()
             }
-        } catch let error as SQLiteError {
-            throw StorageErrors.map(error)
         } catch {
-            throw .io(ErrorWords.text(error))
+            throw StorageErrors.map(error)
         }
         scrubPending = true
     }
