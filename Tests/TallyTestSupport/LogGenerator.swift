@@ -10,7 +10,7 @@ public struct LogGenerator {
     public static let coveredTypes: Set<String> = [
         "todo.created", "todo.edited", "todo.completed", "todo.reopened", "todo.deleted", "todo.restored",
         "record.logged", "record.edited", "record.deleted", "record.restored", "filter.saved", "filter.reset", "history.undone", "history.redone",
-        "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
+        "history.redacted", "series.started", "series.changed", "series.ended", "series.resumed", "athlete.set",
         "gear.added", "gear.changed", "gear.defaulted", "goal.set", "goal.removed",
         "todo.annotated", "todo.denotated", "todo.started", "todo.stopped", "todo.unstarted",
     ]
@@ -76,6 +76,13 @@ public struct LogGenerator {
     /// `count` envelopes continuing the log generated so far.
     public mutating func events(_ count: Int) -> [EventEnvelope] {
         (0..<count).map { _ in next() }
+    }
+
+    /// A `history.redacted` event naming `field` of a random todo (the payloads are left as they
+    /// are: a fold reads the erasure from this event alone).
+    public mutating func redactionEvent(field: String = "note") -> EventEnvelope? {
+        guard let stream = todos.randomElement(using: &random) else { return nil }
+        return factory.make(.historyRedacted(RedactionFacts(stream: stream, field: field, events: [], reason: "generated")), stream: HistoryStream.name)
     }
 
     /// Sets the clock so the next event is recorded at `ms` plus one second (for non-monotonic logs).
@@ -150,6 +157,11 @@ public struct LogGenerator {
             return factory.make(.filterReset(scope: scope), stream: scope.stream)
         case 92..<96:
             return factory.make(.historyUndone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
+        case 99:
+            // About an item the log does not hold (the fold passes over it): tests that rename
+            // streams would otherwise find a payload naming the old id.
+            let facts = RedactionFacts(stream: "\(hex(8))-0000-4000-8000-ffffffffffff", field: "note", events: [], reason: nil)
+            return factory.make(.historyRedacted(facts), stream: HistoryStream.name)
         default:
             return factory.make(.historyRedone(command: "c\(hex(7))-0000-4000-8000-000000000000"), stream: "history")
         }

@@ -23,7 +23,7 @@ enum CommandTree {
         .command(StatsCommand.self), .command(InfoCommand.self),
         .command(SnapshotCommand.self), .command(RebuildCommand.self),
         .command(LogCommand.self), .command(AnchorCommand.self), .command(BlameCommand.self), .command(DiffCommand.self),
-        .command(RevertCommand.self), .command(UndoCommand.self), .command(RedoCommand.self), .command(VerifyCommand.self),
+        .command(RevertCommand.self), .command(RedactCommand.self), .command(UndoCommand.self), .command(RedoCommand.self), .command(VerifyCommand.self),
         .command(ExportCommand.self), .command(ImportCommand.self),
         .command(CompletionsCommand.self), .command(CompleteCommand.self), .command(ManCommand.self), .command(ReferenceCommand.self),
         .group(RemoteGroup.spec, [.command(RemoteSetCommand.self), .command(RemoteShowCommand.self), .command(RemoteRemoveCommand.self)]),

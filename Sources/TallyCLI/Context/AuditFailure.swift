@@ -13,6 +13,10 @@ extension HistoryError: AuditFailure {
         case .noOwnCommands(let actor, let commands):
             Failure(exit: .failure, code: "nothing_to_undo", message: catalog.plural(.errorNothingOfYoursToUndo, count: commands, ["actor": actor]))
         case .nothingToRedo: Failure(exit: .failure, code: "nothing_to_redo", message: catalog.text(.errorNothingToRedo))
+        case .redactionIrreversible(let command):
+            Failure(exit: .failure, code: "redaction_irreversible", message: catalog.text(.errorRedactIrreversible, ["command": String(command.prefix(8))]))
+        case .nothingToRedact, .notRedactable, .uncommittedValues:
+            RedactFailure(error: self, item: "").failure(catalog: catalog)
         }
     }
 }

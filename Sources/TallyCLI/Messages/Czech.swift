@@ -925,6 +925,26 @@ extension Language {
             // Import loose ends (todos)
             .importNotRestored: .plural([.one: "{count} položka smazaná v tally nebyla obnovena:", .few: "{count} položky smazané v tally nebyly obnoveny:", .other: "{count} položek smazaných v tally nebylo obnoveno:"]),
             .importRepeatedFieldKept: .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu"),
+            // Redaction (history)
+            .historyRedacted: .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})"),
+            .redactDone: .plural([
+                .one: "Pole {field} položky {item} bylo vymazáno z 1 události (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
+                .few: "Pole {field} položky {item} bylo vymazáno ze {count} událostí (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
+                .other: "Pole {field} položky {item} bylo vymazáno z {count} událostí (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
+            ]),
+            .redactNoReason: .text("bez udání důvodu"),
+            .errorNoValueToRedact: .text("{item} nemá žádné pole {field} k vymazání. Nic se nezměnilo."),
+            .redactFilesErased: .plural([.one: "Vymazán 1 uložený soubor aktivity.", .few: "Vymazány {count} uložené soubory aktivit.", .other: "Vymazáno {count} uložených souborů aktivit."]),
+            .errorRedactIrreversible: .text("Poslední příkaz ({command}) vymazal hodnoty; vymazání nelze vrátit: hodnoty už v tomto úložišti nikde nejsou. Nic se nezměnilo."),
+            .errorNothingToRedact: .plural([
+                .one: "Pole {field} položky {item} už bylo vymazáno (1 událost); nic nezbývá. Nic se nezměnilo.",
+                .few: "Pole {field} položky {item} už bylo vymazáno ({count} události); nic nezbývá. Nic se nezměnilo.",
+                .other: "Pole {field} položky {item} už bylo vymazáno ({count} událostí); nic nezbývá. Nic se nezměnilo.",
+            ]),
+            .errorNotRedactable: .text("'{field}' nelze vymazat z položky typu {kind}; vyberte jedno z: {fields}."),
+            .errorRedactUncommitted: .text("Pole {field} položky {item} v událostech {seqs} zapsal starší tally, ještě bez závazků hodnot: jeho vymazání by porušilo hašovací řetěz těchto událostí. Nic se nezměnilo."),
+            .errorRedactFileNotRecord: .text("--file maže uložený soubor aktivity záznamu; použijte ho s --record."),
+            .verifyRedacted: .plural([.one: "1 vymazaná hodnota", .few: "{count} vymazané hodnoty", .other: "{count} vymazaných hodnot"]),
         ]
     )
 }

@@ -839,6 +839,24 @@ extension Language {
             // Import loose ends (todos)
             .importNotRestored: .plural([.one: "{count} item deleted in tally was not restored:", .other: "{count} items deleted in tally were not restored:"]),
             .importRepeatedFieldKept: .text("a second '{field}:' on the line; the first is used, this one kept in the title"),
+            // Redaction (history)
+            .historyRedacted: .text("redacted every {field} of {item} in {count} events ({reason})"),
+            .redactDone: .plural([
+                .one: "Redacted the {field} of {item}: erased from 1 event (seq {seqs}) for good; 'tally verify' still proves the rest.",
+                .other: "Redacted the {field} of {item}: erased from {count} events (seq {seqs}) for good; 'tally verify' still proves the rest.",
+            ]),
+            .redactNoReason: .text("no reason given"),
+            .errorNoValueToRedact: .text("{item} has no {field} to redact. Nothing changed."),
+            .redactFilesErased: .plural([.one: "Erased 1 kept activity file.", .other: "Erased {count} kept activity files."]),
+            .errorRedactIrreversible: .text("The last command ({command}) redacted values; a redaction cannot be undone: the values no longer exist anywhere in this store. Nothing changed."),
+            .errorNothingToRedact: .plural([
+                .one: "The {field} of {item} was redacted before (1 event); nothing is left to erase. Nothing changed.",
+                .other: "The {field} of {item} was redacted before ({count} events); nothing is left to erase. Nothing changed.",
+            ]),
+            .errorNotRedactable: .text("'{field}' cannot be redacted from a {kind}; choose one of: {fields}."),
+            .errorRedactUncommitted: .text("The {field} of {item} in events {seqs} was written by an older tally, before values carried commitments: erasing it would break those events' hash links. Nothing changed."),
+            .errorRedactFileNotRecord: .text("--file erases a record's kept activity file; use it with --record."),
+            .verifyRedacted: .plural([.one: "1 value redacted", .other: "{count} values redacted"]),
         ]
     )
 }

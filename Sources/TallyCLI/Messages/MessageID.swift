@@ -852,4 +852,16 @@ enum MessageID: String, CaseIterable, Sendable {
     // Import loose ends (todos)
     case importRepeatedFieldKept = "import.repeated-field-kept"
     case importNotRestored = "import.not-restored"
+    // Redaction (history)
+    case historyRedacted = "history.redacted"
+    case redactDone = "redact.done"
+    case redactNoReason = "redact.no-reason"
+    case redactFilesErased = "redact.files-erased"
+    case errorRedactIrreversible = "error.redact-irreversible"
+    case errorNothingToRedact = "error.nothing-to-redact"
+    case errorNoValueToRedact = "error.no-value-to-redact"
+    case errorNotRedactable = "error.not-redactable"
+    case errorRedactUncommitted = "error.redact-uncommitted"
+    case errorRedactFileNotRecord = "error.redact-file-not-record"
+    case verifyRedacted = "verify.redacted"
 }

@@ -102,6 +102,11 @@ struct EventDescriber {
             return catalog.text(.historyUndone, ["command": String(command.prefix(8))])
         case .historyRedone(let command):
             return catalog.text(.historyRedone, ["command": String(command.prefix(8))])
+        case .historyRedacted(let facts):
+            return catalog.text(.historyRedacted, [
+                "field": facts.field, "item": String(facts.stream.prefix(8)), "count": String(facts.events.count),
+                "reason": facts.reason.map { TerminalText.escaped($0) } ?? catalog.text(.redactNoReason),
+            ])
         case .seriesStarted(let fields):
             return catalog.text(.historySeriesStarted, [
                 "period": PeriodWords.text(fields.rule.period, catalog), "from": anchor(fields.rule.anchor), "start": fields.start.storageText,

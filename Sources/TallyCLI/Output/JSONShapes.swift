@@ -67,7 +67,8 @@ enum JSONShapes {
     }
 
     static func event(_ event: EventEnvelope) -> JSON {
-        let data = (try? JSON.parse(event.data)) ?? .string(event.data)
+        // The payload as a reader sees it: the salts of commitments left out, an erased value as its marker.
+        let data = (try? JSON.parse(event.data)).map { $0.objectValue.map { JSON.object(Commitment.withoutSalts($0)) } ?? $0 } ?? .string(event.data)
         var shape: JSONObject = [
             "seq": .int(event.seq),
             "id": .string(event.id),

@@ -167,6 +167,9 @@ public enum DomainEvent: Sendable, Equatable {
     case filterReset(scope: FilterScope)
     case historyUndone(command: String)
     case historyRedone(command: String)
+    /// Values erased for good from earlier events (stream `history`): which field of which item,
+    /// in which events, and why; never the value.
+    case historyRedacted(RedactionFacts)
     case seriesStarted(SeriesFields)
     case seriesChanged(SeriesChanges)
     case seriesEnded
@@ -195,4 +198,28 @@ public enum DomainEvent: Sendable, Equatable {
     case todoStopped(at: Int64)
     /// The interval that began at `start` is taken back (undo of a start).
     case todoUnstarted(start: Int64)
+}
+
+/// What a `history.redacted` event records.
+public struct RedactionFacts: Sendable, Equatable {
+    /// The stream (todo, record or series id) whose events lost the value.
+    public var stream: String
+    /// The payload key erased: `title`, `note`, `tags`, `project`, `name` or `place`.
+    public var field: String
+    /// The positions of the events the value was erased from, ascending.
+    public var events: [Int64]
+    /// Why, as the user gave it; nil when not given.
+    public var reason: String?
+
+    public init(stream: String, field: String, events: [Int64], reason: String?) {
+        self.stream = stream
+        self.field = field
+        self.events = events
+        self.reason = reason
+    }
+
+    /// The most events one redaction may name.
+    public static let maxEvents = 100_000
+    /// The longest reason.
+    public static let maxReasonLength = 500
 }

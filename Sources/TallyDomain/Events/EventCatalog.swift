@@ -22,7 +22,7 @@ public enum EventCatalog {
         "todo.deleted": 1, "todo.restored": 1,
         "record.logged": 2, "record.edited": 2, "record.deleted": 1, "record.restored": 1,
         "filter.saved": 1, "filter.reset": 1,
-        "history.undone": 1, "history.redone": 1,
+        "history.undone": 1, "history.redone": 1, "history.redacted": 1,
         "series.started": 1, "series.changed": 1, "series.ended": 1, "series.resumed": 1,
         "athlete.set": 1,
         "gear.added": 1, "gear.changed": 1, "gear.defaulted": 1,
@@ -77,6 +77,7 @@ public enum EventCatalog {
         case .filterReset: "filter.reset"
         case .historyUndone: "history.undone"
         case .historyRedone: "history.redone"
+        case .historyRedacted: "history.redacted"
         case .seriesStarted: "series.started"
         case .seriesChanged: "series.changed"
         case .seriesEnded: "series.ended"
@@ -193,6 +194,12 @@ public enum EventCatalog {
             return object
         case .todoStopped(let at), .todoUnstarted(let at):
             return ["at": .string(Timestamp.format(at))]
+        case .historyRedacted(let facts):
+            return [
+                "stream": .string(facts.stream), "field": .string(facts.field),
+                "events": .array(facts.events.map { .int($0) }),
+                "reason": facts.reason.map { .string($0) } ?? .null,
+            ]
         }
     }
 
@@ -207,7 +214,8 @@ public enum EventCatalog {
         try decodeAsStored(type: envelope.type, schema: envelope.schema, data: try object(envelope))
     }
 
-    static func decodeAsStored(type: String, schema: Int, data: JSONObject) throws(EventDecodingError) -> DomainEvent {
+    static func decodeAsStored(type: String, schema: Int, data stored: JSONObject) throws(EventDecodingError) -> DomainEvent {
+        let data = Commitment.readable(stored)
         guard let current = currentSchemas[type] else {
             throw EventDecodingError(type: type, reason: "unknown event type")
         }
@@ -334,6 +342,18 @@ public enum EventCatalog {
             return .historyUndone(command: try reader.string("command"))
         case "history.redone":
             return .historyRedone(command: try reader.string("command"))
+        case "history.redacted":
+            guard let values = data["events"]?.arrayValue else { throw reader.fail("events", "an array of positions") }
+            var events: [Int64] = []
+            events.reserveCapacity(values.count)
+            for value in values {
+                guard let seq = value.intValue else { throw reader.fail("events", "an array of positions") }
+                events.append(seq)
+            }
+            return .historyRedacted(RedactionFacts(
+                stream: try reader.string("stream"), field: try reader.string("field"), events: events,
+                reason: try reader.optional("reason", reader.string)
+            ))
         case "series.started":
             return .seriesStarted(SeriesFields(
                 rule: RecurrenceRule(period: try reader.period("every"), anchor: try reader.anchor("from")),

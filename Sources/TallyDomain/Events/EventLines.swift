@@ -28,7 +28,7 @@ public struct ImportedEvent: Sendable, Equatable {
     /// True when `envelope` records the same fact: every field but `seq` and `hash` is equal.
     public func sameContent(as envelope: EventEnvelope) -> Bool {
         id == envelope.id && stream == envelope.stream && version == envelope.version && type == envelope.type
-            && schema == envelope.schema && data == envelope.data && recordedAt == envelope.recordedAt
+            && schema == envelope.schema && Commitment.samePayload(data, envelope.data) && recordedAt == envelope.recordedAt
             && actor == envelope.actor && command == envelope.command
     }
 

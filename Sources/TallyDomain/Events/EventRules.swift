@@ -30,7 +30,7 @@ public enum EventRules {
         switch event {
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard stream == scope.stream else { throw EventLineError("a \(scope.rawValue) view event belongs on stream '\(scope.stream)'") }
-        case .historyUndone, .historyRedone:
+        case .historyUndone, .historyRedone, .historyRedacted:
             guard stream == HistoryStream.name else { throw EventLineError("a history marker belongs on stream '\(HistoryStream.name)'") }
         case .goalSet, .goalRemoved:
             guard stream == GoalBook.stream else { throw EventLineError("a goal event belongs on stream '\(GoalBook.stream)'") }
@@ -118,6 +118,8 @@ public enum EventRules {
             }
         case .todoStopped(let at), .todoUnstarted(let at):
             try instant(at, field: "at")
+        case .historyRedacted(let facts):
+            if let reason = Redaction.problem(facts) { throw EventLineError(reason) }
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored, .filterReset,
              .seriesEnded, .seriesResumed:
             break

@@ -72,7 +72,7 @@ public enum LegacyValues {
             // door (`EventRules`), never read brought inside; the fold still bounds them (`Reducer`).
             return nil
         case .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .recordDeleted, .recordRestored,
-             .filterSaved, .filterReset, .historyUndone, .historyRedone, .seriesEnded, .seriesResumed,
+             .filterSaved, .filterReset, .historyUndone, .historyRedone, .historyRedacted, .seriesEnded, .seriesResumed,
              .todoAnnotated, .todoDenotated, .todoStarted, .todoStopped, .todoUnstarted:
             // No earlier version wrote these: values past the limits are refused at every door.
             return nil

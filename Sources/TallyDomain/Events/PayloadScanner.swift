@@ -172,6 +172,26 @@ enum PayloadScanner {
             return true
         }
 
+        private static let saltsPrefix = Array(#""$salts":{"#.utf8)
+
+        /// Skips a leading `"$salts":{…}` member (the salts of commitments, which every reader
+        /// drops, `Commitment.readable`) and answers true; false, having read nothing, when the
+        /// member is not next. Its object holds plain hex strings, so the first `}` ends it: a
+        /// payload that hides a `}` in it fails to parse after the skip and goes to the tree
+        /// decoder. Marks what was read as not known to be canonical, so the import path checks
+        /// such a payload through the tree.
+        mutating func skipSalts() -> Bool {
+            let prefix = Self.saltsPrefix
+            guard count - position > prefix.count else { return false }
+            for index in 0..<prefix.count where bytes[position + index] != prefix[index] { return false }
+            var end = position + prefix.count
+            while end < count, bytes[end] != 0x7D { end &+= 1 }
+            guard end < count else { return false }
+            position = end + 1
+            canonical = false
+            return true
+        }
+
         /// True when only whitespace is left.
         mutating func atEnd() -> Bool {
             skipWhitespace()
@@ -288,6 +308,10 @@ enum PayloadScanner {
         mutating func todoMembers(into members: inout TodoMembers) -> Bool {
             guard take(0x7B) else { return false }
             if take(0x7D) { return true }
+            if skipSalts() {
+                if take(0x7D) { return true }
+                guard take(0x2C) else { return false }
+            }
             var rank = -1
             repeat {
                 guard let (start, end, _) = rawString(), let key = todoKey(start, end), !members.has(key),

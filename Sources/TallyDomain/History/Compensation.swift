@@ -173,7 +173,7 @@ public enum Compensation {
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard current.filters[scope] != prior.filter else { return nil }
             return prior.filter.map { .filterSaved(scope: scope, filter: $0) } ?? .filterReset(scope: scope)
-        case .historyUndone, .historyRedone:
+        case .historyUndone, .historyRedone, .historyRedacted:
             return nil
         case .gearAdded:
             guard let gear = current.gear[stream], !gear.removed else { return nil }

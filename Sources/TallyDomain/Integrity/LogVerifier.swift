@@ -1,3 +1,5 @@
+import TallyEssentials
+
 
 /// Something wrong with one event of the log, found by `LogVerifier`.
 public struct LogProblem: Sendable, Equatable {
@@ -58,6 +60,10 @@ public struct LogVerifier {
     /// The read models folded from every decodable event.
     public private(set) var replay = ReadModel()
     private var versions: [String: Int] = [:]
+    /// Erased values not yet accounted for by a `history.redacted` event: "stream field" → positions.
+    private var erasures: [String: [Int64]] = [:]
+    /// How many values the log holds erased (each accounted for by a redaction event).
+    public private(set) var redactedValues = 0
 
     public init() {}
 
@@ -67,7 +73,15 @@ public struct LogVerifier {
         if event.seq != head.seq + 1 {
             problems.append(LogProblem(seq: event.seq, kind: .sequenceGap(expected: head.seq + 1)))
         }
-        let link = EventHash.link(previous: head.hash, event)
+        // A payload with commitments is parsed once, for its committed form, its checks and its decoding.
+        var parsed: JSONObject?
+        var committed: String?
+        if Commitment.isCommitted(event.data), case .object(let object)? = try? JSON.parse(event.data) {
+            parsed = object
+            committed = Commitment.committedForm(object).serialized(.canonical)
+            checkCommitments(event, object)
+        }
+        let link = EventHash.link(previous: head.hash, event, committed: committed)
         if link != event.hash {
             problems.append(LogProblem(seq: event.seq, kind: .hashMismatch(expected: link, stored: event.hash)))
         }
@@ -76,8 +90,13 @@ public struct LogVerifier {
             problems.append(LogProblem(seq: event.seq, kind: .versionGap(stream: event.stream, expected: expected, found: event.version)))
         }
         versions[event.stream] = event.version
+        if event.type == "history.redacted" { accountForRedaction(event) }
         do {
-            let stored = try EventCatalog.decodeAsStored(event)
+            let stored = if let parsed {
+                try EventCatalog.decodeAsStored(type: event.type, schema: event.schema, data: parsed)
+            } else {
+                try EventCatalog.decodeAsStored(event)
+            }
             var read = stored
             if let normalised = LegacyValues.normalised(stored) {
                 read = normalised
@@ -88,6 +107,37 @@ public struct LogVerifier {
             problems.append(LogProblem(seq: event.seq, kind: .undecodable(type: error.type, reason: error.reason)))
         }
         head = LogHead(seq: event.seq, hash: event.hash)
+    }
+
+    /// A payload with commitments is hashed in its committed form, so its stored bytes must be
+    /// canonical (no other spelling of the same values may hide in it), and each erased value must
+    /// be accounted for by a later `history.redacted` event (`finish` reports those that are not).
+    private mutating func checkCommitments(_ event: EventEnvelope, _ object: JSONObject) {
+        if JSON.object(object).serialized(.canonical) != event.data {
+            problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "canonical", detail: "the payload with commitments is not in canonical form")))
+        }
+        for (key, value) in object.pairs where Commitment.isMarker(value) {
+            erasures["\(event.stream) \(key)", default: []].append(event.seq)
+        }
+    }
+
+    private mutating func accountForRedaction(_ event: EventEnvelope) {
+        guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { return }
+        let key = "\(facts.stream) \(facts.field)"
+        redactedValues += erasures[key]?.count ?? 0
+        erasures[key] = nil
+    }
+
+    /// Reports erased values that no `history.redacted` event accounts for: a value removed from
+    /// the store some other way. Call once after the last event.
+    public mutating func finish() {
+        for seqs in erasures.values {
+            for seq in seqs {
+                problems.append(LogProblem(seq: seq, kind: .failedCheck(name: "redaction", detail: "a value was erased without a history.redacted event after it")))
+            }
+        }
+        erasures = [:]
+        problems.sort { $0.seq < $1.seq }
     }
 
     /// Adds problems found by a check outside the chain.

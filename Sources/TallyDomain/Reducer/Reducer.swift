@@ -88,6 +88,41 @@ public enum Reducer {
             model.settingsVersions[stream.string] = version
         case .historyUndone, .historyRedone:
             model.settingsVersions[stream.string] = version
+        case .historyRedacted(let facts):
+            model.settingsVersions[stream.string] = version
+            // The current value came from one of the events the redaction erased it from.
+            let placeholder = Commitment.placeholder, name = Commitment.placeholderName
+            if let position = model.todos.position(of: facts.stream) {
+                model.todos.update(at: position) { todo in
+                    switch facts.field {
+                    case "title": todo.title = placeholder
+                    case "note" where todo.note != nil: todo.note = placeholder
+                    case "tags" where !todo.tags.isEmpty: todo.tags = [name]
+                    case "project" where todo.project != nil: todo.project = name
+                    default: break
+                    }
+                }
+            } else if let position = model.records.position(of: facts.stream) {
+                model.records.update(at: position) { record in
+                    switch facts.field {
+                    case "name": record.name = placeholder
+                    case "note" where record.note != nil: record.note = placeholder
+                    case "place" where record.place != nil: record.place = placeholder
+                    default: break
+                    }
+                }
+            } else {
+                model.series.update(id: facts.stream) { series in
+                    var changes = SeriesChanges()
+                    switch facts.field {
+                    case "title": changes.title = placeholder
+                    case "note" where series.fields.note != nil: changes.note = .some(placeholder)
+                    case "tags" where !series.fields.tags.isEmpty: changes.tags = [name]
+                    default: break
+                    }
+                    series.apply(changes)
+                }
+            }
         case .athleteSet(let entry):
             model.athlete.set(AthletePayload.bounded(entry))
             model.settingsVersions[stream.string] = version

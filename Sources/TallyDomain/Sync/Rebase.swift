@@ -202,8 +202,8 @@ public struct Rebase: Sendable {
         case .filterReset(let scope):
             let current = state.filters[scope].map(JSON.object) ?? .null
             if resolve("filter", local: .null, current: current, &decision) == .keep { decision.kept = event }
-        case .historyUndone, .historyRedone:
-            // Markers say which command a user undid or redid; they always stand.
+        case .historyUndone, .historyRedone, .historyRedacted:
+            // Markers say which command a user undid or redid, and erasures stand whatever came first.
             decision.kept = event
         case .athleteSet(let entry):
             let current = state.athlete.entry(on: entry.from).map { JSON.object(AthletePayload.encode($0)) } ?? .null
@@ -369,7 +369,7 @@ public struct Rebase: Sendable {
         case .seriesEnded: return [("ended", .bool(true))]
         case .seriesResumed: return [("ended", .bool(false))]
         case .athleteSet(let entry): return [("from \(entry.from)", .object(AthletePayload.encode(entry)))]
-        case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .seriesStarted, .seriesChanged, .gearAdded,
+        case .todoCreated, .recordLogged, .historyUndone, .historyRedone, .historyRedacted, .seriesStarted, .seriesChanged, .gearAdded,
              .todoAnnotated, .todoDenotated, .todoStarted, .todoStopped, .todoUnstarted: return []
         }
     }

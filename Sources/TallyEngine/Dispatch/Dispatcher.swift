@@ -161,16 +161,34 @@ public final class Dispatcher {
         result.reserveCapacity(events.count)
         for pending in events {
             let type = EventCatalog.typeName(of: pending.event)
+            let payload = Commitment.salted(EventCatalog.payload(of: pending.event), type: type, salt: Salt.fresh)
             var envelope = EventEnvelope(
                 seq: previous.seq + 1, id: pending.id ?? makeID(), stream: pending.stream, version: pending.version,
                 type: type, schema: EventCatalog.currentSchemas[type] ?? 1,
-                data: JSON.object(EventCatalog.payload(of: pending.event)).serialized(.canonical),
+                data: JSON.object(payload).serialized(.canonical),
                 recordedAt: pending.recordedAt ?? recordedAt, actor: actor, command: commandID, hash: ""
             )
-            envelope.hash = EventHash.link(previous: previous.hash, envelope)
+            let committed = payload[Commitment.saltsKey] == nil ? nil : Commitment.committedForm(payload).serialized(.canonical)
+            envelope.hash = EventHash.link(previous: previous.hash, envelope, committed: committed)
             previous = LogHead(seq: envelope.seq, hash: envelope.hash)
             result.append(envelope)
         }
         return result
+    }
+}
+
+/// Fresh salts for the commitments of new events (`Commitment`).
+enum Salt {
+    /// `Commitment.saltBytes` bytes from the system's random source, as lowercase hex.
+    static func fresh() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.utf8.count) + digits
     }
 }

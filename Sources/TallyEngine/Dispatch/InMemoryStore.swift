@@ -78,6 +78,21 @@ public final class InMemoryStore: EventStore {
             }
             staged.append(event)
         }
+        // A redaction erases the values as it is appended, and drops the snapshots folded from them.
+        for event in newEvents where event.type == "history.redacted" {
+            guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
+            let earlier = staged.filter { $0.stream == facts.stream && $0.seq < event.seq }
+            if facts.field == Redaction.fileField {
+                let names = Redaction.files(in: earlier).names
+                pendingBlobs = pendingBlobs?.filter { !names.contains($0.key) }
+                continue
+            }
+            let erased = Redaction.plan(field: facts.field, in: earlier).erased
+            for value in erased {
+                if let index = staged.firstIndex(where: { $0.seq == value.seq }) { staged[index].data = value.data }
+            }
+            if !erased.isEmpty, pendingSnapshotRows != nil { pendingSnapshotRows = [] }
+        }
         pending = staged
     }
 

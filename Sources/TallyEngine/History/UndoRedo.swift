@@ -46,6 +46,9 @@ extension Dispatcher {
                 if command.isUndo {
                     undone.formUnion(command.undid)
                 } else if !undone.contains(command.id) {
+                    if command.events.contains(where: { $0.type == "history.redacted" }) {
+                        throw HistoryError.redactionIrreversible(command: command.id)
+                    }
                     targets.append(command)
                 }
                 return targets.count < steps

@@ -14,6 +14,8 @@ public struct VerificationReport: Sendable {
     public var problems: [LogProblem]
     /// Events read normalised because they hold a value past today's limits (not problems).
     public var notes: [LogProblem] = []
+    /// Values erased by `redact`, each accounted for by a `history.redacted` event.
+    public var redactedValues = 0
 
     public var isIntact: Bool { problems.isEmpty }
 }
@@ -25,9 +27,12 @@ public enum Verifier {
     public static func run(_ log: any EventStore, checks: [VerificationCheck] = []) throws -> VerificationReport {
         var verifier = LogVerifier()
         try log.scan(after: 0, through: nil) { verifier.check($0) }
+        verifier.finish()
         for check in checks {
             verifier.record(try check(log, verifier.replay))
         }
-        return VerificationReport(events: verifier.count, head: verifier.head, problems: verifier.problems, notes: verifier.notes)
+        return VerificationReport(
+            events: verifier.count, head: verifier.head, problems: verifier.problems, notes: verifier.notes, redactedValues: verifier.redactedValues
+        )
     }
 }

@@ -135,10 +135,12 @@ public enum PrefixCheck {
         return nil
     }
 
-    /// The same event at the same place: every stored field but the server's role.
+    /// The same event at the same place: every stored field but the server's role. A payload one
+    /// side has erased values from (`redact`) is the same as long as both commit to the same values:
+    /// the redaction itself comes with the events after the prefix and erases them here too.
     static func same(_ a: EventEnvelope, _ b: EventEnvelope) -> Bool {
         a.seq == b.seq && a.hash == b.hash && a.id == b.id && a.stream == b.stream && a.version == b.version
-            && a.type == b.type && a.schema == b.schema && a.data == b.data && a.recordedAt == b.recordedAt
+            && a.type == b.type && a.schema == b.schema && Commitment.samePayload(a.data, b.data) && a.recordedAt == b.recordedAt
             && a.actor == b.actor && a.command == b.command
     }
 }

@@ -48,6 +48,8 @@ public final class PostgresEventLog: EventLog {
     var buffering = false
     /// Events per COPY (`defaultCopyBatch`; tests make it small).
     var copyBatch = PostgresEventLog.defaultCopyBatch
+    /// Set when the current transaction erased values: the tables are vacuumed once it commits.
+    var vacuumPending = false
 
     private static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role"
 
@@ -285,6 +287,7 @@ public final class PostgresEventLog: EventLog {
         } catch {
             try? connection.execute("ROLLBACK")
             committedHead = nil
+            vacuumPending = false
             throw error
         }
         do {
@@ -295,6 +298,7 @@ public final class PostgresEventLog: EventLog {
             throw fail(error)
         }
         committedHead = lockedHead
+        vacuumAfterCommit()
         return result
     }
 
@@ -308,10 +312,11 @@ public final class PostgresEventLog: EventLog {
     public func append(_ events: [EventEnvelope]) throws(EventLogError) {
         let connection = try open()
         precondition(connection.isInTransaction, "append must run inside write")
+        let redacts = events.contains { $0.type == "history.redacted" }
         if buffering {
             pending.append(contentsOf: events)
             for event in events { pendingVersions[event.stream] = event.version }
-            if pending.count >= copyBatch { try flushPending() }
+            if pending.count >= copyBatch || redacts { try flushPending() }
         } else if events.count > 1 {
             for start in stride(from: 0, to: events.count, by: copyBatch) {
                 try copy(events[start ..< min(events.count, start + copyBatch)])
@@ -319,6 +324,7 @@ public final class PostgresEventLog: EventLog {
         } else {
             try insertEach(events[...])
         }
+        if redacts { try applyRedactions(events) }
         if let last = events.last, lockHeld { lockedHead = LogHead(seq: last.seq, hash: last.hash) }
     }
 

@@ -27,6 +27,8 @@ public final class SQLiteEventLog: EventLog {
     private static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash"
 
     private let busyTimeout: Int32
+    /// Set when the current transaction erased values: the file is scrubbed once it commits.
+    var scrubPending = false
 
     private init(path: String, connection: Connection, busyTimeout: Int32) {
         self.path = path
@@ -331,8 +333,11 @@ public final class SQLiteEventLog: EventLog {
         var attempt = 0
         while true {
             do {
-                return try connection.transaction(.immediate, body)
+                let result = try connection.transaction(.immediate, body)
+                scrubAfterCommit()
+                return result
             } catch let error as SQLiteError {
+                scrubPending = false
                 let mapped = StorageErrors.map(error)
                 if mapped == .busy, attempt < Self.busyRetries, !connection.isInTransaction {
                     attempt += 1
@@ -377,6 +382,7 @@ public final class SQLiteEventLog: EventLog {
                 }
             }
         }
+        try applyRedactions(events)
     }
 
     private static func envelope(_ row: Statement) -> EventEnvelope {

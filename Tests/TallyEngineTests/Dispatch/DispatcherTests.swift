@@ -56,7 +56,14 @@ struct DispatcherTests {
         let log = InMemoryStore()
         _ = try Dispatcher(log: log, environment: environment()).execute(.addTodo(TodoInput(title: "Buy \"milk\"", tags: ["b", "a"])))
         let event = try #require(log.events.first)
-        #expect(event.data == #"{"due":null,"note":null,"priority":null,"series":null,"tags":["b","a"],"title":"Buy \"milk\"","wait":null}"#)
+        // A fresh 16-byte salt for each erasable value that is set (title, tags), first in canonical order.
+        let salts = try #require(try JSON.parse(event.data).objectValue?[Commitment.saltsKey]?.objectValue)
+        #expect(salts.keys.sorted() == ["tags", "title"])
+        #expect(salts.pairs.allSatisfy { $0.value.stringValue?.utf8.count == 32 && $0.value.stringValue?.allSatisfy(\.isHexDigit) == true })
+        let rest = event.data.drop { $0 != "}" }.dropFirst()
+        #expect(String(rest) == #","due":null,"note":null,"priority":null,"series":null,"tags":["b","a"],"title":"Buy \"milk\"","wait":null}"#)
+        #expect(JSON.object(Commitment.readable(try #require(try JSON.parse(event.data).objectValue))).serialized(.canonical)
+            == #"{"due":null,"note":null,"priority":null,"series":null,"tags":["b","a"],"title":"Buy \"milk\"","wait":null}"#)
         #expect(event.schema == 4 && event.type == "todo.created" && event.version == 1)
     }
 

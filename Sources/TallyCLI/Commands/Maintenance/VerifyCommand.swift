@@ -59,6 +59,7 @@ enum VerifyCommand: CommandHandler {
                     .object(["seq": .int(problem.seq), "kind": .string(problem.code), "message": .string(message(problem, catalog))])
                 }),
             ]
+            if report.redactedValues > 0 { object["redacted"] = .int(Int64(report.redactedValues)) }
             if !report.notes.isEmpty {
                 object["notes"] = .array(report.notes.map { note in
                     .object(["seq": .int(note.seq), "kind": .string(note.code), "message": .string(message(note, catalog))])
@@ -76,7 +77,8 @@ enum VerifyCommand: CommandHandler {
             }
             context.printJSON(.object(object))
         } else if report.isIntact {
-            context.console.line(catalog.plural(.auditVerifyOK, count: report.events))
+            let ok = catalog.plural(.auditVerifyOK, count: report.events)
+            context.console.line(report.redactedValues == 0 ? ok : "\(ok) (\(catalog.plural(.verifyRedacted, count: report.redactedValues)))")
             if let remote, let compared {
                 context.console.line(catalog.text(.auditRemoteOK, ["url": remote.shown, "synced": String(remote.synced.seq), "events": String(compared.events)]))
             }

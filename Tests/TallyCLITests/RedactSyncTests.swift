@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TallyDomain
+import TallyTestSupport
+@testable import TallyEssentials
+
+/// A redaction reaches the shared log and every replica through sync.
+@Suite("tally redact through sync", .enabled(if: !TallyRunner.onPostgres))
+struct RedactSyncTests {
+    func stored(_ runner: TallyRunner, _ path: String) throws -> String {
+        if path.hasPrefix("postgresql:") {
+            let server = try PostgresTestServer.shared()
+            let database = PostgresTestServer.databaseName(path)
+            return try ["events", "snapshots", "snapshot_chunks"].map {
+                try server.psql("SELECT COALESCE(string_agg(t::text, E'\\n'), '') FROM \($0) t", database: database)
+            }.joined()
+        }
+        return [path, path + "-wal"].map { (try? Data(contentsOf: URL(fileURLWithPath: $0))).map { String(decoding: $0, as: UTF8.self) } ?? "" }.joined()
+    }
+
+    @Test("a device redacts and syncs; the shared log and the other device erase the value; all verify and agree", arguments: SharedLogKind.available)
+    func reachesEveryReplica(kind: SharedLogKind) throws {
+        let fleet = Fleet(["laptop", "desktop"], kind: kind)
+        fleet.run(0, at: "2026-11-21T09:00:00Z", "add", "Router", "--note", "pw hunter2-ZZ9")
+        fleet.run(0, at: "2026-11-21T09:01:00Z", "add", "Bread")
+        #expect(fleet.sync(0, at: "2026-11-21T09:02:00Z").status == 0)
+        #expect(fleet.sync(1, at: "2026-11-21T09:03:00Z").status == 0)
+        #expect(try stored(fleet[1], fleet[1].databasePath).contains("hunter2-ZZ9"))
+        // The other device edits offline meanwhile: its change survives the redaction's rebase.
+        fleet.run(1, at: "2026-11-21T09:04:00Z", "edit", "2", "--title", "Rye bread")
+        let redact = fleet.run(0, at: "2026-11-21T09:05:00Z", "redact", "1", "--field", "note", "--reason", "password")
+        #expect(redact.status == 0, "\(redact.stderr)")
+        let push = fleet.sync(0, at: "2026-11-21T09:06:00Z")
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(!(try stored(fleet.server, fleet.shared)).contains("hunter2"))
+        let pull = fleet.sync(1, at: "2026-11-21T09:07:00Z")
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(fleet.sync(0, at: "2026-11-21T09:08:00Z").status == 0)
+        for device in fleet.devices {
+            #expect(device.run("verify").status == 0)
+            #expect(!(try stored(device, device.databasePath)).contains("hunter2"))
+            #expect(device.run("show", "1").stdout.contains("[redacted]"))
+            #expect(device.run("show", "2").stdout.contains("Rye bread"))
+        }
+        #expect(fleet.server.run("verify").status == 0)
+        #expect(fleet.export(fleet[0]) == fleet.export(fleet[1]) && fleet.export(fleet[1]) == fleet.export(fleet.server))
+    }
+}
+
+/// On PostgreSQL, erasing is the owner's alone: through `tally_redact`, logged; a writer can neither
+/// redact through tally nor change an event by hand.
+@Suite("PostgreSQL redaction: the owner's one change to stored events", .enabled(if: PostgresTestServer.isEnabled))
+struct PostgresRedactionAttackTests {
+    @Test("a writer's redact is refused with nothing appended; raw UPDATE and tally_redact are refused; the owner's is logged")
+    func ownerOnly() throws {
+        let server = try PostgresTestServer.shared()
+        let uri = try server.makeDatabase("redact")
+        let database = PostgresTestServer.databaseName(uri)
+        let owner = TallyRunner()
+        owner.environment["TALLY_DB"] = uri
+        #expect(owner.run("add", "Router", "--note", "pw hunter2-WW1").status == 0)
+        let writer = try server.makeRole("writer", grants: PostgresTestServer.Grants.writer, database: database)
+        let teammate = TallyRunner()
+        teammate.environment["TALLY_DB"] = server.uri(database: database, user: writer.name, password: writer.password)
+        let count = try server.psql("SELECT count(*) FROM events", database: database)
+        let refused = teammate.run("redact", "1", "--field", "note")
+        #expect(refused.status == 74 && refused.stderr.contains("permission denied"), "\(refused.stderr)")
+        #expect(try server.psql("SELECT count(*) FROM events", database: database) == count)
+        let data = try server.psql("SELECT data FROM events WHERE seq = 1", database: database)
+        for sql in [
+            "UPDATE events SET data = '{}' WHERE seq = 1",
+            "SELECT tally_redact(1, '{}', 1)",
+            "SELECT set_config('tally.redacting', '1', false); UPDATE events SET data = '{}' WHERE seq = 1",
+        ] {
+            #expect(throws: (any Error).self, "\(sql)") { try server.psql(sql, database: database, user: writer.name, password: writer.password) }
+        }
+        // Even the owner's function refuses a payload that would change anything but erase.
+        #expect(throws: (any Error).self) { try server.psql("SELECT tally_redact(1, '{\"$salts\":{},\"title\":\"forged\"}', 1)", database: database) }
+        #expect(try server.psql("SELECT data FROM events WHERE seq = 1", database: database) == data)
+        let done = owner.run("redact", "1", "--field", "note", "--reason", "password")
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(try server.psql("SELECT count(*) || ' ' || min(seq) || ' ' || min(redaction) || ' ' || min(field) FROM redactions", database: database) == "1 1 2 note")
+        #expect(try server.psql("SELECT count(*) FROM events WHERE data LIKE '%hunter%'", database: database) == "0")
+        #expect(owner.run("verify").status == 0)
+        #expect(teammate.run("verify").status == 0)
+        #expect(teammate.run("show", "1").stdout.contains("[redacted]"))
+    }
+}
