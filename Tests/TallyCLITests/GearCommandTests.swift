@@ -161,9 +161,11 @@ struct GearCommandTests {
         #expect(other.run("verify").status == 0)
     }
 
-    @Test("sync: gear and assignments travel; two devices setting a category's default, the later wins")
-    func sync() throws {
-        let fleet = Fleet(["ada", "bob"])
+    @Test("sync: gear and assignments travel; two devices setting a category's default, the later wins", arguments: SharedLogKind.available)
+    func sync(kind: SharedLogKind) throws {
+        // Devices are SQLite replicas (the shared log SQLite or PostgreSQL); the PostgreSQL stage runs the other tests on a server store.
+        guard !TallyRunner.onPostgres else { return }
+        let fleet = Fleet(["ada", "bob"], kind: kind)
         fleet.run(0, at: "2026-11-21T10:00:00Z", "gear", "add", "Ada shoes", "--category", "running", "--default")
         fleet.run(0, at: "2026-11-21T10:01:00Z", "record", "add", "Run", "--category", "running", "--duration", "30m", "--distance", "5km")
         #expect(fleet.sync(0, at: "2026-11-21T10:02:00Z").status == 0)
