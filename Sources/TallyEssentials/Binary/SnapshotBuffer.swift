@@ -24,13 +24,14 @@ public final class SnapshotBuffer: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
     /// Bytes per chunk (a power of two); `count` for a buffer that holds everything.
     public let chunkSize: Int
-    private let chunkShift: Int
+    @usableFromInline let chunkShift: Int
     /// One flag per chunk: 1 once read (or found damaged).
-    private let loaded: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline let loaded: UnsafeMutableBufferPointer<UInt8>
     private let sums: [UInt64]
     private let read: SnapshotChunkReader?
-    /// True once every chunk is present: `touch` is then one test.
-    private var complete: Bool
+    /// True once every chunk is present: `touch` is then one test. Unchecked: `touch`, inlined into
+    /// other modules, reads it for every value, and only `load` (never re-entered) writes it.
+    @exclusivity(unchecked) @usableFromInline var complete: Bool
     /// The first chunk that could not be read or failed its checksum; nil while the buffer is sound.
     public private(set) var damagedChunk: Int?
     /// Why a value read from sound chunks was refused (it does not decode, or is out of range); nil
@@ -102,7 +103,9 @@ public final class SnapshotBuffer: @unchecked Sendable {
 
     /// Makes the bytes `offset ..< offset + length` present, reading the chunks they lie in.
     /// - Complexity: O(1) when they are present; otherwise a read and a checksum of each missing chunk.
-    @inline(__always)
+    /// Inlinable: the snapshot readers of TallyDomain call it for every value they read, and a call
+    /// across the module boundary for the test of a present chunk cost as much as the read itself.
+    @inlinable @inline(__always)
     public func touch(_ offset: Int, _ length: Int) {
         if complete { return }
         let first = offset >> chunkShift
@@ -122,7 +125,8 @@ public final class SnapshotBuffer: @unchecked Sendable {
         return !isPoisoned
     }
 
-    private func load(_ offset: Int, _ length: Int) {
+    @usableFromInline
+    func load(_ offset: Int, _ length: Int) {
         guard count > 0, offset < count else { return }
         let end = min(count, offset + max(length, 1))
         let first = max(0, offset) >> chunkShift
