@@ -37,11 +37,13 @@ struct SnapshotRaceAttackTests {
             tally.environment["TALLY_BUSY_TIMEOUT"] = "10000"
             var random = SeededRandom(seed: UInt64(round + 1))
             let preload = tally.directory.path("preload.jsonl")
-            _ = try GeneratedExport(events: 990, path: preload, random: &random)
+            // A body of many 16 KiB chunks, so most of what a command reads comes after start-up.
+            _ = try GeneratedExport(events: 4_000, path: preload, random: &random)
             #expect(tally.run("import", preload).status == 0)
-            // Todos to edit and toggle from the first command on.
-            let first = tally.run("add", "seed todo")
-            #expect(first.status == 0)
+            // Edits and toggles land on todos all over the store, so a command reads chunks of its
+            // snapshot well after start-up.
+            let numbers = (tally.run("list", "--json").json?.arrayValue ?? []).compactMap { $0.objectValue?["number"]?.intValue }
+            try #require(numbers.count > 100)
 
             let lock = NSLock()
             nonisolated(unsafe) var seen: [Seen] = []
@@ -61,8 +63,8 @@ struct SnapshotRaceAttackTests {
                         let arguments: [String]
                         switch step % 4 {
                         case 0, 1: arguments = ["add", "w\(writer)-\(step)"]
-                        case 2: arguments = ["edit", "1", "--note", "w\(writer)-\(step)"]
-                        default: arguments = ["toggle", "1"]
+                        case 2: arguments = ["edit", String(numbers[(step * 37 + writer * 101) % numbers.count]), "--note", "w\(writer)-\(step)"]
+                        default: arguments = ["toggle", String(numbers[(step * 53 + writer * 211) % numbers.count])]
                         }
                         mine.note(tally.run(arguments), arguments)
                     }
