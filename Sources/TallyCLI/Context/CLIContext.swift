@@ -99,7 +99,9 @@ final class CLIContext {
         try TimeTravel.check(bound, against: log)
         if supersededRuns > Self.supersededRetries {
             // Other processes kept pruning the snapshots this command read: replay, with nothing to warn about.
-            return try StateLoader.load(log: log, snapshots: nil, bound: bound)
+            let loaded = try StateLoader.load(log: log, snapshots: nil, bound: bound)
+            warnAboutUnreadable(loaded.folded.unreadable, in: log)
+            return loaded
         }
         if let ignored = ignoredSnapshot {
             // Starting over after a late damaged chunk: replay everything, and say so.
