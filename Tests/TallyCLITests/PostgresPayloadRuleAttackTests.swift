@@ -191,6 +191,64 @@ struct PostgresPayloadRuleAttackTests {
             }
         }
         add("record.logged track: a good one", "record.logged", with(record, "track", .object(track)))
+        // Since migration 0010: the fields and types added after 0006.
+        let uuids = (0 ..< 51).map { String(format: "%08x-0000-4000-8000-%012x", $0, $0) }
+        for type in ["todo.created", "todo.edited"] {
+            let base: JSONObject = type == "todo.created" ? todo : [:]
+            for project in ["home", "home.garden", "a.b.c.d.e.f.g.h", "a.b.c.d.e.f.g.h.i", "Home", "home..garden", ".home", "home.",
+                            "h\(x(32))", "h\(x(33))", String(repeating: "abcdefghi.", count: 10) + "x", "zahrada.č", "home garden"] {
+                add("\(type) project: \(project.prefix(40))", type, with(base, "project", .string(project)))
+            }
+            add("\(type) project: null", type, with(base, "project", .null))
+            add("\(type) project: a number", type, with(base, "project", 5))
+            for (name, after) in [("one", [uuid]), ("fifty", Array(uuids.prefix(50))), ("fifty-one", uuids), ("twice", [uuid, uuid]),
+                                  ("capitals", [uuid.uppercased()]), ("not a UUID", ["todo-1"])] {
+                add("\(type) after: \(name)", type, with(base, "after", strings(after)))
+            }
+            add("\(type) after: a number inside", type, with(base, "after", .array([1])))
+        }
+        for effort: JSON in [1, 10, 0, 11, .double(5.5), .null, "5"] {
+            add("record.logged effort: \(effort.serialized())", "record.logged", with(record, "effort", effort))
+        }
+        for analysis: JSON in [1, 2, 1000, 0, 1001, .double(1.5)] {
+            add("record.logged track.analysis: \(analysis.serialized())", "record.logged", with(record, "track", .object(with(track, "analysis", analysis))))
+        }
+        let sensorValues: [(String, [JSON])] = [
+            ("averageHeartRate", [25, 250, 24, 251, .null]), ("maxHeartRate", [25, 251]), ("averageCadence", [0, 250, -1, 251]),
+            ("averagePower", [0, 2500, 2501]), ("normalizedPower", [2500, 2501, .double(100.5)]),
+        ]
+        for (key, values) in sensorValues {
+            for value in values {
+                add("record.logged track.sensors.\(key): \(value.serialized())", "record.logged",
+                    with(record, "track", .object(with(track, "sensors", .object([key: value])))))
+            }
+        }
+        add("record.logged track.sensors: not an object", "record.logged", with(record, "track", .object(with(track, "sensors", 5))))
+        add("record.edited track: a good one", "record.edited", ["track": .object(track)])
+        add("record.edited track: a bad digest", "record.edited", ["track": .object(with(track, "sha256", "abc"))])
+        add("record.edited track: a sensor past its range", "record.edited", ["track": .object(with(track, "sensors", .object(["averagePower": 9000])))])
+        let athlete: JSONObject = ["from": "2026-11-01", "maxHeartRate": 190, "restingHeartRate": 50, "thresholdHeartRate": 170, "ftp": 250,
+                                   "heartRateZones": .array([60, 70, 80, 90])]
+        add("athlete.set: every setting", "athlete.set", athlete)
+        add("athlete.set: every setting null", "athlete.set", ["from": "2026-11-01", "maxHeartRate": .null, "restingHeartRate": .null,
+                                                                "thresholdHeartRate": .null, "ftp": .null, "heartRateZones": .null])
+        let settings: [(String, [JSON])] = [
+            ("maxHeartRate", [100, 250, 99, 251, .double(180.5), "180"]), ("restingHeartRate", [25, 120, 24, 121]),
+            ("thresholdHeartRate", [80, 250, 79, 251]), ("ftp", [30, 1000, 29, 1001]),
+            ("heartRateZones", [.array([30, 40, 50, 150]), .array([60, 60, 70, 80]), .array([60, 70, 80]), .array([60, 70, 80, 90, 95]),
+                                .array([29, 70, 80, 90]), .array([60, 70, 80, 151]), .array([60, 70, "80", 90]), 5]),
+            ("from", ["2026-02-28", "2026-02-30", "0000-01-01", "0001-01-01", "9999-12-31", "2026-11-01T10:00:00Z", 20261101]),
+        ]
+        for (key, values) in settings {
+            for value in values {
+                add("athlete.set \(key): \(value.serialized())", "athlete.set", with(athlete, key, value))
+            }
+            if key != "from" {
+                var missing = athlete
+                missing[key] = nil
+                add("athlete.set without \(key)", "athlete.set", missing)
+            }
+        }
         // History markers.
         for type in ["history.undone", "history.redone"] {
             add("\(type): a UUID", type, ["command": .string(uuid)])
@@ -302,6 +360,12 @@ struct PostgresPayloadRuleAttackTests {
             ("a duration of 10^20 seconds", row("record.logged", Self.with(Self.record, "durationSeconds", .double(1e20))), "durationSeconds"),
             ("a due date in month 13", row("todo.created", Self.with(Self.todo, "due", "2026-13-01")), "due"),
             ("a record at hour 25", row("record.logged", Self.with(Self.record, "date", "2026-01-01T25:00:00Z")), "date"),
+            // Since migration 0010.
+            ("a project of capitals", row("todo.created", Self.with(Self.todo, "project", "Home.Garden")), "project"),
+            ("a todo after itself twice", row("todo.created", Self.with(Self.todo, "after", Self.strings([Self.uuid, Self.uuid]))), "after"),
+            ("an effort of 11", row("record.logged", Self.with(Self.record, "effort", 11)), "effort"),
+            ("a maximum heart rate of 400", row("athlete.set", ["from": "2026-11-01", "maxHeartRate": 400, "restingHeartRate": .null,
+                                                               "thresholdHeartRate": .null, "ftp": .null, "heartRateZones": .null]), "maxHeartRate"),
         ]
         let export = owner.run("export").stdout
         for (name, event, field) in hostile {
@@ -326,5 +390,26 @@ struct PostgresPayloadRuleAttackTests {
         let imported = replica.run("import", file)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(replica.run("export").stdout == full.stdout)
+    }
+
+    @Test("every payload the client writes is accepted: a generated history of every event type imports into a PostgreSQL log and exports back unchanged")
+    func generatedHistoryRoundTrips() throws {
+        let uri = try server.makeDatabase("payloadhistory")
+        let tally = TallyRunner()
+        tally.environment["TALLY_DB"] = uri
+        var generator = LogGenerator(seed: 2_310)
+        let events = generator.events(AttackScale.count(short: 600, full: 6_000))
+        let types = Set(events.map(\.type))
+        for type in ["todo.created", "todo.edited", "record.logged", "record.edited", "athlete.set", "filter.saved", "series.started"] {
+            #expect(types.contains(type), "the history holds no \(type)")
+        }
+        let lines = events.map(EventLines.encode).joined(separator: "\n") + "\n"
+        let file = tally.directory.path("history.jsonl")
+        try lines.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = tally.run("import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try server.psql("SELECT count(*) FROM events", database: PostgresTestServer.databaseName(uri)) == String(events.count))
+        #expect(tally.run("verify").status == 0)
+        #expect(tally.run("export").stdout == lines)
     }
 }

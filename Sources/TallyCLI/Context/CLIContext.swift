@@ -97,6 +97,12 @@ final class CLIContext {
     /// The read models from the newest valid snapshot plus its tail; skipped snapshots get one warning line.
     func loadState(_ log: any EventStore, bound: Replayer.Bound? = nil) throws -> LoadedState {
         try TimeTravel.check(bound, against: log)
+        if supersededRuns > Self.supersededRetries {
+            // Other processes kept pruning the snapshots this command read: replay, with nothing to warn about.
+            let loaded = try StateLoader.load(log: log, snapshots: nil, bound: bound)
+            warnAboutUnreadable(loaded.folded.unreadable, in: log)
+            return loaded
+        }
         if let ignored = ignoredSnapshot {
             // Starting over after a late damaged chunk: replay everything, and say so.
             var loaded = try StateLoader.load(log: log, snapshots: nil, bound: bound)
@@ -123,10 +129,16 @@ final class CLIContext {
     private var dispatchers: [Dispatcher] = []
     /// Set when the command started over: loads then replay the log instead of reading snapshots.
     private var ignoredSnapshot: SnapshotProblem?
+    /// How often the command started over because a snapshot it read was pruned or replaced by
+    /// another process meanwhile (`SnapshotBuffer.superseded`).
+    private var supersededRuns = 0
+    /// Starting over after that reads the newest snapshot again this many times, then replays.
+    static let supersededRetries = 3
 
     /// Runs a command; when a snapshot chunk it read turned out damaged (whether the command then
     /// failed or not), and it has committed nothing, drops its output and runs it once more from a
-    /// full replay, with the usual warning.
+    /// full replay, with the usual warning. When the chunk was gone because another process pruned
+    /// or replaced that snapshot meanwhile, it runs it again from the newest snapshot, silently.
     func runStartingOverOnDamage(_ body: () throws -> Void) throws {
         do {
             try body()
@@ -138,19 +150,21 @@ final class CLIContext {
         if let problem = lateSnapshotDamage() { try startOver(problem, body) }
     }
 
-    /// The damaged snapshot, when a model of this command read a bad chunk and nothing was committed.
-    private func lateSnapshotDamage() -> SnapshotProblem? {
+    /// The damaged snapshot, when a model of this command read a bad chunk and nothing was committed;
+    /// nil for its problem when the snapshot was only superseded.
+    private func lateSnapshotDamage() -> SnapshotProblem?? {
         guard ignoredSnapshot == nil, !dispatchers.contains(where: \.hasCommitted) else { return nil }
         guard let damaged = snapshotBuffers.first(where: { $0.buffer.isPoisoned }) else { return nil }
+        if damaged.buffer.superseded { return .some(nil) }
         return SnapshotProblem(seq: damaged.seq, kind: SnapshotProblem.damage(of: damaged.buffer))
     }
 
-    private func startOver(_ problem: SnapshotProblem, _ body: () throws -> Void) throws {
+    private func startOver(_ problem: SnapshotProblem?, _ body: () throws -> Void) throws {
         console.discardOutput()
-        ignoredSnapshot = problem
+        if let problem { ignoredSnapshot = problem } else { supersededRuns += 1 }
         snapshotBuffers.removeAll()
         dispatchers.removeAll()
-        try body()
+        try runStartingOverOnDamage(body)
     }
 
     /// `loadState` for commands that only read the state; it is kept until the process exits.

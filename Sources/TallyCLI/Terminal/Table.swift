@@ -148,7 +148,9 @@ struct Table: Sendable {
         let lineStart = text.count
         var pending = 0
         var first = true
-        for (index, column) in columns.enumerated() where widths[index] > 0 || column.dropOrder == nil {
+        // By index: a `Column` bound per cell would be copied (its title retained and released) for every cell.
+        for index in columns.indices where widths[index] > 0 || columns[index].dropOrder == nil {
+            let alignRight = columns[index].alignRight
             if !first { pending += Self.gap.utf8.count }
             first = false
             let cell = cells[cells.startIndex + index]
@@ -159,13 +161,13 @@ struct Table: Sendable {
                 width = TextWidth.of(fitted)
             }
             let missing = max(widths[index] - width, 0)
-            if column.alignRight { pending += missing }
+            if alignRight { pending += missing }
             if !fitted.isEmpty {
                 Self.appendSpaces(pending, to: &text)
                 pending = 0
                 text.append(contentsOf: fitted.utf8)
             }
-            if !column.alignRight { pending += missing }
+            if !alignRight { pending += missing }
         }
         while text.count > lineStart, text.last == UInt8(ascii: " ") { text.removeLast() }
     }

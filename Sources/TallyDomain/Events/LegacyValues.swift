@@ -24,17 +24,15 @@ public enum LegacyValues {
     public static func normalised(_ event: DomainEvent) -> DomainEvent? {
         switch event {
         case .todoCreated(let stored):
-            // Bound with `let` and copied only when a value is outside: the replay hot path.
-            guard !inside(stored.due) || !inside(stored.wait) else { return nil }
+            // Bound with `let` and copied only when a value is outside.
+            guard !inside(stored) else { return nil }
             var fields = stored
-            fields.due = fields.due.map(clamped)
-            fields.wait = fields.wait.map(clamped)
+            read(&fields)
             return .todoCreated(fields)
         case .todoEdited(let stored):
-            guard !inside(stored.due ?? nil) || !inside(stored.wait ?? nil) else { return nil }
+            guard !inside(stored) else { return nil }
             var changes = stored
-            changes.due = changes.due.map { $0.map(clamped) }
-            changes.wait = changes.wait.map { $0.map(clamped) }
+            read(&changes)
             return .todoEdited(changes)
         case .seriesStarted(let stored):
             guard !inside(stored.start) || !inside(stored.until.map(Due.date)) else { return nil }
@@ -77,6 +75,37 @@ public enum LegacyValues {
             // No earlier version wrote these: values past the limits are refused at every door.
             return nil
         }
+    }
+
+    // MARK: Todos
+
+    /// Whether every value of `fields` is one today's tally reads as it is.
+    @inline(__always)
+    static func inside(_ fields: TodoFields) -> Bool {
+        inside(fields.due) && inside(fields.wait)
+    }
+
+    @inline(__always)
+    static func inside(_ changes: TodoChanges) -> Bool {
+        inside(changes.due ?? nil) && inside(changes.wait ?? nil)
+    }
+
+    /// `fields` read as `read(_:)` reads a `todo.created` holding them, in place: the payload
+    /// scanner normalises the fields before it wraps them in an event, so the replay hot path
+    /// never copies the event to look inside it.
+    @inline(__always)
+    static func read(_ fields: inout TodoFields) {
+        guard !inside(fields) else { return }
+        fields.due = fields.due.map(clamped)
+        fields.wait = fields.wait.map(clamped)
+    }
+
+    /// `changes` read as `read(_:)` reads a `todo.edited` holding them, in place.
+    @inline(__always)
+    static func read(_ changes: inout TodoChanges) {
+        guard !inside(changes) else { return }
+        changes.due = changes.due.map { $0.map(clamped) }
+        changes.wait = changes.wait.map { $0.map(clamped) }
     }
 
     /// Why `event` (as stored) is read otherwise: the English reason `verify` notes, or nil.

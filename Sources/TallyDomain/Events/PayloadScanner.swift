@@ -11,7 +11,8 @@ import TallyEssentials
 /// (`EventCatalog.decodeTree`), which stays the one definition of what a payload may be and of
 /// every error message. So the scanner accepts a subset of what that decoder accepts, and for it
 /// builds the same event, read as that decoder reads it (`LegacyValues.read`, a few integer
-/// comparisons for a todo).
+/// comparisons for a todo, made on the fields in place before they become an event: a
+/// `DomainEvent` is as large as its largest case, and every copy of one is a `memcpy`).
 enum PayloadScanner {
     /// The event types the scanner reads.
     enum Kind {
@@ -30,22 +31,23 @@ enum PayloadScanner {
     static func decode(type: String, schema: Int, utf8 data: UnsafeBufferPointer<UInt8>) -> DomainEvent? {
         guard let base = data.baseAddress, !data.isEmpty else { return nil }
         var cursor = Cursor(bytes: base, count: data.count)
-        guard let event = decodeObject(type: type, schema: schema, at: &cursor), cursor.atEnd() else { return nil }
-        return LegacyValues.read(event)
+        guard let event = decodeObject(type: type, schema: schema, at: &cursor, legacyRead: true), cursor.atEnd() else { return nil }
+        return event
     }
 
-    /// Reads one payload object at `cursor` and leaves the cursor after its closing brace.
-    static func decodeObject(type: String, schema: Int, at cursor: inout Cursor) -> DomainEvent? {
+    /// Reads one payload object at `cursor` and leaves the cursor after its closing brace; with
+    /// `legacyRead`, the event as `LegacyValues.read` reads it, otherwise as stored.
+    static func decodeObject(type: String, schema: Int, at cursor: inout Cursor, legacyRead: Bool = false) -> DomainEvent? {
         guard let kind = kind(of: type) else { return nil }
         switch kind {
         case .created:
             var members = TodoMembers()
             guard schema == createdSchema, cursor.todoMembers(into: &members), members.seen == TodoKey.all else { return nil }
-            return members.created()
+            return members.created(legacyRead: legacyRead)
         case .edited:
             var members = TodoMembers()
             guard schema == editedSchema, cursor.todoMembers(into: &members) else { return nil }
-            return members.edited()
+            return members.edited(legacyRead: legacyRead)
         case .completed: return schema == emptySchemas.0 && cursor.emptyObject() ? .todoCompleted : nil
         case .reopened: return schema == emptySchemas.1 && cursor.emptyObject() ? .todoReopened : nil
         case .deleted: return schema == emptySchemas.2 && cursor.emptyObject() ? .todoDeleted : nil
@@ -100,16 +102,18 @@ enum PayloadScanner {
         func has(_ key: TodoKey) -> Bool { seen & key.bit != 0 }
 
         /// The `todo.created` the tree decoder builds, or nil when a value is one it would refuse.
-        func created() -> DomainEvent? {
+        func created(legacyRead: Bool) -> DomainEvent? {
             guard let priority = convert(priority, Priority.init(rawValue:)),
                   let due = convert(due, Due.init(storageText:)),
                   let wait = convert(wait, Due.init(storageText:)),
                   let series = convert(series, Self.identifier) else { return nil }
-            return .todoCreated(TodoFields(title: title, tags: tags, priority: priority, due: due, note: note, wait: wait, series: series))
+            var fields = TodoFields(title: title, tags: tags, priority: priority, due: due, note: note, wait: wait, series: series)
+            if legacyRead { LegacyValues.read(&fields) }
+            return .todoCreated(fields)
         }
 
         /// The `todo.edited` the tree decoder builds, or nil when a value is one it would refuse.
-        func edited() -> DomainEvent? {
+        func edited(legacyRead: Bool) -> DomainEvent? {
             var changes = TodoChanges()
             if has(.title) { changes.title = title }
             if has(.tags) { changes.tags = tags }
@@ -130,6 +134,7 @@ enum PayloadScanner {
                 guard let series = convert(series, Self.identifier) else { return nil }
                 changes.series = .some(series)
             }
+            if legacyRead { LegacyValues.read(&changes) }
             return .todoEdited(changes)
         }
 

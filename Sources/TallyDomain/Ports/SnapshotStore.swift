@@ -57,10 +57,15 @@ public protocol SnapshotStore: AnyObject {
 extension SnapshotStore {
     /// The body of one snapshot in a buffer that reads each chunk from this store the first time it
     /// is touched, checked against `sums`; the store must stay open while the buffer is read.
+    /// A chunk that fails is told apart from damage by whether the snapshot is still listed with
+    /// the checksum it was opened with (`SnapshotBuffer.superseded`).
     public func snapshotBody(_ info: SnapshotInfo, sums: [UInt64]) -> SnapshotBuffer {
-        SnapshotBuffer(count: info.size, chunkSize: info.chunkSize, sums: sums) { index, target in
+        SnapshotBuffer(count: info.size, chunkSize: info.chunkSize, sums: sums, read: { index, target in
             try self.readSnapshotChunk(info, index: index, into: target)
-        }
+        }, gone: {
+            guard let stored = try? self.snapshots() else { return false }
+            return !stored.contains { $0 == info }
+        })
     }
 
     /// The whole stored body, every chunk read (not checked); nil when any part is gone.

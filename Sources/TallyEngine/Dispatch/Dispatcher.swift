@@ -110,11 +110,13 @@ public final class Dispatcher {
             } catch is LateSnapshotDamage {
                 // The command has committed; its state came from a snapshot with a damaged chunk.
                 // Replay the log instead, and store the replay's snapshot in place of the damaged one
-                // (keeping only the new one: the one before it is the damaged one).
+                // (keeping only the new one: the one before it is the damaged one). A snapshot another
+                // process pruned or replaced meanwhile is not damaged: the usual number are kept.
+                let superseded = folded.model.snapshotBuffer?.superseded ?? false
                 var replayed = Replayer.Folded()
                 try Replayer.fold(log, into: &replayed, bound: .position(folded.model.position))
                 folded = replayed
-                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: 1)
+                info = try SnapshotWriter.write(folded, log: log, to: snapshots, now: environment.now(), keep: superseded ? snapshotPolicy.keep : 1)
             }
             snapshotBase = info.seq
         } catch let problem as SnapshotProblem {

@@ -111,6 +111,8 @@ public enum StateLoader {
             return .notForThisBound
         }
         let decoded = Result { () throws(SnapshotDecodingError) in try SnapshotCodec.decode(buffer) }
+        // Pruned or replaced by another process since it was listed: not a problem, just not there.
+        if buffer.superseded { return .notForThisBound }
         guard !buffer.isPoisoned else { return problem(SnapshotProblem.damage(of: buffer)) }
         let header: SnapshotHeader
         let model: ReadModel

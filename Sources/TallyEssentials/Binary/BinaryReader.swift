@@ -84,8 +84,9 @@ public struct BinaryReader {
         return start
     }
 
-    /// A varint; one-byte values (most counts, flags and lengths) take the inlined fast path.
-    @inline(__always)
+    /// A varint; one-byte values (most counts, flags and lengths) take the inlined fast path
+    /// (inlinable: the snapshot codec of TallyDomain reads several per item).
+    @inlinable @inline(__always)
     public mutating func uint() throws(SnapshotDecodingError) -> UInt64 {
         if offset < base.count {
             touch(1)
@@ -99,7 +100,8 @@ public struct BinaryReader {
     }
 
     /// The general varint loop, for values of two bytes or more.
-    private mutating func longUInt() throws(SnapshotDecodingError) -> UInt64 {
+    @usableFromInline
+    mutating func longUInt() throws(SnapshotDecodingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

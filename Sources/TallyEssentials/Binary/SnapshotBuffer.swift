@@ -10,6 +10,12 @@ public typealias SnapshotChunkReader = (_ index: Int, _ into: UnsafeMutableRawBu
 /// the first access to a byte of a chunk reads that chunk from the store and checks it against its
 /// checksum. So a command pays for the chunks it touches, not for the body.
 ///
+/// A chunk of a snapshot that another process deleted or replaced meanwhile (it prunes to the
+/// newest few, or stores one at the same position) cannot be read either: the buffer asks the store
+/// (`gone`) whether the snapshot is still stored as it was opened, and when it is not, it is
+/// `superseded` rather than damaged. It is poisoned all the same (its bytes are not there), but the
+/// application starts over from the newest snapshot without warning about damage.
+///
 /// A chunk that cannot be read or fails its checksum **poisons** the buffer: its bytes read as
 /// zeros (every reader of the buffer copes with any bytes without trapping), `damagedChunk` says
 /// which one, and the application must not trust anything read from the buffer: it restarts the
@@ -24,13 +30,14 @@ public final class SnapshotBuffer: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
     /// Bytes per chunk (a power of two); `count` for a buffer that holds everything.
     public let chunkSize: Int
-    private let chunkShift: Int
+    @usableFromInline let chunkShift: Int
     /// One flag per chunk: 1 once read (or found damaged).
-    private let loaded: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline let loaded: UnsafeMutableBufferPointer<UInt8>
     private let sums: [UInt64]
     private let read: SnapshotChunkReader?
-    /// True once every chunk is present: `touch` is then one test.
-    private var complete: Bool
+    /// True once every chunk is present: `touch` is then one test. Unchecked: `touch`, inlined into
+    /// other modules, reads it for every value, and only `load` (never re-entered) writes it.
+    @exclusivity(unchecked) @usableFromInline var complete: Bool
     /// The first chunk that could not be read or failed its checksum; nil while the buffer is sound.
     public private(set) var damagedChunk: Int?
     /// Why a value read from sound chunks was refused (it does not decode, or is out of range); nil
@@ -38,6 +45,11 @@ public final class SnapshotBuffer: @unchecked Sendable {
     public private(set) var forgery: String?
     /// Chunks read from the store so far.
     public private(set) var chunksRead = 0
+    /// True when a chunk could not be read because the snapshot is no longer stored as it was
+    /// opened (another process pruned or replaced it): nothing is damaged, the bytes are just gone.
+    public private(set) var superseded = false
+    /// Whether the snapshot is no longer stored as it was opened; asked when a chunk fails.
+    private let gone: (() -> Bool)?
 
     /// One allocation and one copy of `source`; the cost of a `memcpy`, not of decoding.
     public convenience init(copying source: UnsafeRawBufferPointer) {
@@ -64,12 +76,14 @@ public final class SnapshotBuffer: @unchecked Sendable {
         loaded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 0)
         sums = []
         read = nil
+        gone = nil
         complete = true
     }
 
     /// A body of `count` bytes stored in chunks of `chunkSize` bytes (a power of two; the last chunk
     /// may be shorter), with the XXH64 of each chunk in `sums`. Nothing is read until touched.
-    public init(count: Int, chunkSize: Int, sums: [UInt64], read: @escaping SnapshotChunkReader) {
+    /// `gone` tells a snapshot deleted or replaced since it was opened from a damaged one.
+    public init(count: Int, chunkSize: Int, sums: [UInt64], read: @escaping SnapshotChunkReader, gone: (() -> Bool)? = nil) {
         precondition(chunkSize > 0 && chunkSize & (chunkSize - 1) == 0, "the chunk size is a power of two")
         precondition(sums.count == SnapshotChunks.count(size: count, chunkSize: chunkSize), "one checksum per chunk")
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 8)
@@ -80,6 +94,7 @@ public final class SnapshotBuffer: @unchecked Sendable {
         loaded.initialize(repeating: 0)
         self.sums = sums
         self.read = read
+        self.gone = gone
         complete = sums.isEmpty
     }
 
@@ -95,14 +110,17 @@ public final class SnapshotBuffer: @unchecked Sendable {
     public var isPoisoned: Bool { damagedChunk != nil || forgery != nil }
 
     /// Refuses the body: a value read from it cannot have been written by a fold of valid events.
-    /// Nothing read from the buffer may be trusted any more (the first reason is kept).
+    /// Nothing read from the buffer may be trusted any more (the first reason is kept). Not after a
+    /// chunk failed: the zeros it reads as would be refused for that reason, not for their own.
     public func reject(_ reason: String) {
-        if forgery == nil { forgery = reason }
+        if forgery == nil && damagedChunk == nil { forgery = reason }
     }
 
     /// Makes the bytes `offset ..< offset + length` present, reading the chunks they lie in.
     /// - Complexity: O(1) when they are present; otherwise a read and a checksum of each missing chunk.
-    @inline(__always)
+    /// Inlinable: the snapshot readers of TallyDomain call it for every value they read, and a call
+    /// across the module boundary for the test of a present chunk cost as much as the read itself.
+    @inlinable @inline(__always)
     public func touch(_ offset: Int, _ length: Int) {
         if complete { return }
         let first = offset >> chunkShift
@@ -122,7 +140,8 @@ public final class SnapshotBuffer: @unchecked Sendable {
         return !isPoisoned
     }
 
-    private func load(_ offset: Int, _ length: Int) {
+    @usableFromInline
+    func load(_ offset: Int, _ length: Int) {
         guard count > 0, offset < count else { return }
         let end = min(count, offset + max(length, 1))
         let first = max(0, offset) >> chunkShift
@@ -136,7 +155,10 @@ public final class SnapshotBuffer: @unchecked Sendable {
             if !sound {
                 // Safe placeholder bytes: every reader copes with zeros (they decode to nothing or fail a check).
                 target.initializeMemory(as: UInt8.self, repeating: 0)
-                if damagedChunk == nil { damagedChunk = chunk }
+                if damagedChunk == nil {
+                    damagedChunk = chunk
+                    superseded = gone?() ?? false
+                }
             }
         }
         if chunksRead == loaded.count { complete = true }

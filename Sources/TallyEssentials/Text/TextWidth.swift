@@ -4,9 +4,16 @@
 /// clusters made only of combining marks, format or control characters take 0, the rest 1.
 /// ANSI escape sequences (CSI such as colors, and OSC such as hyperlinks) take 0.
 public enum TextWidth {
-    /// The display width of `s`.
+    /// The display width of `s`. Inlinable with its ASCII count: a table measures every cell with it.
+    @inlinable
     public static func of(_ s: String) -> Int {
         if let width = asciiWidth(s) { return width }
+        return measured(s)
+    }
+
+    /// The display width of `s` counted per grapheme cluster.
+    @usableFromInline
+    static func measured(_ s: String) -> Int {
         var total = 0
         for token in tokens(s) {
             if case .text(_, let width) = token { total += width }
@@ -60,6 +67,7 @@ public enum TextWidth {
     /// The width of text that is printable ASCII and escape sequences, counted on its bytes without
     /// grapheme segmentation (every such byte is one column); nil for any other text.
     /// - Complexity: O(bytes), a few instructions each.
+    @inlinable
     public static func asciiWidth(_ s: String) -> Int? {
         s.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             var width = 0
@@ -79,7 +87,8 @@ public enum TextWidth {
     }
 
     /// `endOfEscape` on bytes; nil when the sequence holds a non-ASCII byte.
-    private static func endOfASCIIEscape(_ bytes: UnsafeBufferPointer<UInt8>, startingAt start: Int) -> Int? {
+    @usableFromInline
+    static func endOfASCIIEscape(_ bytes: UnsafeBufferPointer<UInt8>, startingAt start: Int) -> Int? {
         var index = start + 1
         guard index < bytes.count else { return index }
         let kind = bytes[index]

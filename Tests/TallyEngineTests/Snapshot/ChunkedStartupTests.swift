@@ -170,4 +170,34 @@ extension SnapshotTests {
         #expect(try log.snapshots().count == 1, "the damaged one is gone")
         #expect(try SnapshotCheck.run(log: log, snapshots: log).isEmpty)
     }
+
+    @Test("a snapshot another process replaced or pruned after start-up is superseded, not damaged: no forged reason, and start-up passes over it")
+    func supersededWhileRead() throws {
+        for replace in [true, false] {
+            let (log, _) = try storeWithSnapshot(chunkSize: replace ? 512 : 256)
+            let replayed = try fullReplay(log).model
+            let loaded = try StateLoader.load(log: log, snapshots: log)
+            let buffer = try #require(loaded.model.snapshotBuffer)
+            // Another process on the same file: stores a snapshot at the same position in other chunks
+            // (what two commands at the same head do), or deletes them (what pruning to the newest two does).
+            let other = try SQLiteEventLog.openForWriting(path: log.path, now: 1)
+            if replace {
+                try SnapshotWriter.write(try fullReplay(other), log: other, to: other, now: 5, chunkSize: 1024)
+            } else {
+                try other.deleteAllSnapshots()
+            }
+            other.close()
+            // Lookups by id and reads of items reach the chunks that are gone.
+            for todo in replayed.todos { _ = loaded.model.todos.position(of: todo.id) }
+            _ = loaded.model.todos.map(\.title)
+            #expect(buffer.isPoisoned, "the bytes are not there any more")
+            #expect(buffer.superseded, replace ? "replaced" : "pruned")
+            #expect(buffer.forgery == nil, "zeros read in place of a missing chunk are not a forgery: \(buffer.forgery ?? "")")
+            #expect(SnapshotProblem.damage(of: buffer) == .checksumMismatch)
+            // Start-up now reads the newer snapshot (or replays), with nothing to report.
+            let again = try StateLoader.load(log: log, snapshots: log)
+            #expect(again.problems.isEmpty && again.folded.model == replayed)
+            #expect(again.snapshot?.chunkSize == (replace ? 1024 : nil))
+        }
+    }
 }
