@@ -107,6 +107,10 @@ final class Bench {
         try files.createDirectory(atPath: options.cache, withIntermediateDirectories: true)
         let work = options.cache + "/work"
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
+        if options.writersOnly {
+            print(Report(profile: profile, rows: try PostgresBench(bench: self).writerRows()).markdown())
+            return
+        }
         if options.scaleOnly {
             print(Report(profile: profile, rows: try scaleRows()).markdown())
             return
