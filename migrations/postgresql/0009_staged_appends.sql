@@ -131,8 +131,8 @@ CREATE TABLE tally_sequencing(
 
 -- The insert trigger of migration 6 with the same checks and messages, now from the shared
 -- functions, and one more case: a row the sequencer inserts has had its envelope and payload
--- checked when it was staged and its seq and hash made here by the sequencer; only its version is
--- checked again (against the stream as it is now), and it keeps the role that staged it.
+-- checked when it was staged, and its seq, hash and version checked or made by the sequencer for
+-- the whole batch at once (the unique indexes still hold); it keeps the role that staged it.
 CREATE OR REPLACE FUNCTION tally_events_before_insert() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
 DECLARE
   last_seq     BIGINT;
@@ -143,11 +143,6 @@ BEGIN
   PERFORM pg_advisory_xact_lock(7283945501);
   IF current_setting('tally.sequencing', true) = 'on'
      AND EXISTS (SELECT 1 FROM tally_sequencing WHERE pid = pg_backend_pid() AND xid = txid_current()) THEN
-    SELECT max(version) INTO last_version FROM events WHERE stream = NEW.stream;
-    IF NEW.version <> COALESCE(last_version, 0) + 1 THEN
-      RAISE EXCEPTION 'event %: version % of stream % does not follow version %', NEW.seq, NEW.version, NEW.stream, COALESCE(last_version, 0)
-        USING ERRCODE = 'check_violation';
-    END IF;
     RETURN NEW;
   END IF;
   SELECT seq, hash INTO last_seq, last_hash FROM events ORDER BY seq DESC LIMIT 1;
@@ -179,54 +174,79 @@ BEGIN
 END;
 $$;
 
--- The sequencer: under the append lock, every committed staged command in the order it was staged,
--- each all or nothing; returns the seq and hash of those of p_ids that are in the log afterwards
--- (a caller's own events, whoever sequenced them; none when its command was refused).
+-- The sequencer: under the append lock, the committed staged commands in the order they were
+-- staged, in batches of up to 1,000 commands until the caller's own are done (all, given no ids);
+-- nothing when the lock's previous holder already sequenced the caller's, so that while it held the
+-- lock the others' commands gather into the next holder's batch (one commit, one fsync, for all). Each command is
+-- appended whole or refused whole: refused when one of its events does not follow its stream's
+-- last version (counting the batch's earlier events of that stream) or its id is taken. The
+-- versions are checked once per batch, the chain is made in one pass, the batch goes in with one
+-- INSERT. Returns the seq and hash of those of p_ids that are in the log afterwards (a caller's
+-- own events, whoever sequenced them; none when its command was refused).
 CREATE FUNCTION tally_sequence(p_ids TEXT[]) RETURNS TABLE(o_id TEXT, o_seq BIGINT, o_hash TEXT)
 LANGUAGE plpgsql SECURITY DEFINER AS $$
 DECLARE
   head_seq  BIGINT;
   head_hash TEXT;
-  next_seq  BIGINT;
-  next_hash TEXT;
-  staged    RECORD;
+  batch     BIGINT[];
+  refused   TEXT[];
+  more      TEXT[];
+  tickets   BIGINT[];
+  seqs      BIGINT[];
+  hashes    TEXT[];
   ev        RECORD;
 BEGIN
   PERFORM pg_advisory_xact_lock(7283945501);
   -- Read committed: each statement below sees what committed before it, the lock's holder's included.
-  IF EXISTS (SELECT 1 FROM events_staged) THEN
-    SELECT e.seq, e.hash INTO head_seq, head_hash FROM events e ORDER BY e.seq DESC LIMIT 1;
-    head_seq := COALESCE(head_seq, 0);
-    head_hash := COALESCE(head_hash, repeat('0', 64));
-    INSERT INTO tally_sequencing(pid, xid) VALUES (pg_backend_pid(), txid_current())
-      ON CONFLICT (pid) DO UPDATE SET xid = EXCLUDED.xid;
-    PERFORM set_config('tally.sequencing', 'on', true);
-    FOR staged IN
-      SELECT s.command, array_agg(s.ticket ORDER BY s.ticket) AS tickets
-      FROM events_staged s GROUP BY s.command ORDER BY min(s.ticket)
-    LOOP
-      next_seq := head_seq;
-      next_hash := head_hash;
-      BEGIN
-        FOR ev IN SELECT * FROM events_staged s WHERE s.ticket = ANY(staged.tickets) ORDER BY s.ticket LOOP
-          next_seq := next_seq + 1;
-          next_hash := tally_event_hash(next_hash, next_seq, ev.id, ev.stream, ev.version, ev.type, ev.schema,
-                                        ev.data, ev.recorded_at, ev.actor, ev.command);
-          INSERT INTO events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role)
-          VALUES (next_seq, ev.id, ev.stream, ev.version, ev.type, ev.schema, ev.data, ev.recorded_at,
-                  ev.actor, ev.command, next_hash, ev.role);
-        END LOOP;
-        head_seq := next_seq;
-        head_hash := next_hash;
-      EXCEPTION WHEN unique_violation OR check_violation THEN
-        -- A stream moved on (or the id is taken): the whole command is refused; its writer decides again.
-        NULL;
-      END;
-      DELETE FROM events_staged s WHERE s.ticket = ANY(staged.tickets);
-    END LOOP;
-    PERFORM set_config('tally.sequencing', '', true);
-    DELETE FROM tally_sequencing WHERE pid = pg_backend_pid();
+  -- The caller's command sequenced meanwhile by the lock's previous holder: nothing to write, no
+  -- commit to wait for. (Given no ids, the caller asks for everything staged to be sequenced.)
+  IF NOT EXISTS (SELECT 1 FROM events_staged s WHERE cardinality(p_ids) = 0 OR s.id = ANY(p_ids)) THEN
+    RETURN QUERY SELECT e.id, e.seq, e.hash FROM events e WHERE e.id = ANY(p_ids) ORDER BY e.seq;
+    RETURN;
   END IF;
+  SELECT e.seq, e.hash INTO head_seq, head_hash FROM events e ORDER BY e.seq DESC LIMIT 1;
+  head_seq := COALESCE(head_seq, 0);
+  head_hash := COALESCE(head_hash, repeat('0', 64));
+  INSERT INTO tally_sequencing(pid, xid) VALUES (pg_backend_pid(), txid_current())
+    ON CONFLICT (pid) DO UPDATE SET xid = EXCLUDED.xid;
+  PERFORM set_config('tally.sequencing', 'on', true);
+  LOOP
+    -- Whole commands only: a batch ends at a command's last event.
+    SELECT array_agg(s.ticket ORDER BY s.ticket) INTO batch FROM events_staged s
+    WHERE s.command IN (SELECT f.command FROM (SELECT t.command, min(t.ticket) AS first FROM events_staged t GROUP BY t.command
+                                               ORDER BY first LIMIT 1000) f);
+    EXIT WHEN batch IS NULL;
+    refused := '{}';
+    LOOP
+      SELECT array_agg(DISTINCT b.command) INTO more FROM (
+        SELECT s.command, s.stream, s.version, s.id, row_number() OVER (PARTITION BY s.stream ORDER BY s.ticket) AS nth
+        FROM events_staged s WHERE s.ticket = ANY(batch) AND s.command <> ALL(refused)) b
+      WHERE b.version <> COALESCE((SELECT max(e.version) FROM events e WHERE e.stream = b.stream), 0) + b.nth
+         OR EXISTS (SELECT 1 FROM events e WHERE e.id = b.id);
+      EXIT WHEN more IS NULL;
+      -- A refused command no longer counts before the later events of its streams: check again.
+      refused := refused || more;
+    END LOOP;
+    tickets := '{}';
+    seqs := '{}';
+    hashes := '{}';
+    FOR ev IN SELECT * FROM events_staged s WHERE s.ticket = ANY(batch) AND s.command <> ALL(refused) ORDER BY s.ticket LOOP
+      head_seq := head_seq + 1;
+      head_hash := tally_event_hash(head_hash, head_seq, ev.id, ev.stream, ev.version, ev.type, ev.schema,
+                                    ev.data, ev.recorded_at, ev.actor, ev.command);
+      tickets := tickets || ev.ticket;
+      seqs := seqs || head_seq;
+      hashes := hashes || head_hash;
+    END LOOP;
+    INSERT INTO events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role)
+    SELECT x.seq, s.id, s.stream, s.version, s.type, s.schema, s.data, s.recorded_at, s.actor, s.command, x.hash, s.role
+    FROM unnest(tickets, seqs, hashes) AS x(ticket, seq, hash) JOIN events_staged s ON s.ticket = x.ticket
+    ORDER BY x.seq;
+    DELETE FROM events_staged s WHERE s.ticket = ANY(batch);
+    EXIT WHEN cardinality(p_ids) > 0 AND NOT EXISTS (SELECT 1 FROM events_staged s WHERE s.id = ANY(p_ids));
+  END LOOP;
+  PERFORM set_config('tally.sequencing', '', true);
+  DELETE FROM tally_sequencing WHERE pid = pg_backend_pid();
   RETURN QUERY SELECT e.id, e.seq, e.hash FROM events e WHERE e.id = ANY(p_ids) ORDER BY e.seq;
 END;
 $$;
