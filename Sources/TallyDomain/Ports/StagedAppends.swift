@@ -20,6 +20,7 @@ public protocol StagedAppends: AnyObject {
 
     /// After the staging transaction committed: orders every staged command, and returns `events`
     /// as the log holds them (positions and chain links the log gave them), or nil when the
-    /// command was refused because a stream it appends to moved on.
+    /// command was refused because a stream it appends to moved on. Throws `busy` when the log
+    /// stayed locked past the caller's timeout; the command has then been taken back.
     func sequence(_ events: [EventEnvelope]) throws(EventLogError) -> [EventEnvelope]?
 }

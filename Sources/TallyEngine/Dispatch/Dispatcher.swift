@@ -178,7 +178,7 @@ public final class Dispatcher {
 
     /// The append lock free: as `decideAndAppend`. Taken: decides on the state read without it
     /// and, when `mayStage` allows, stages the events and has the log order them; then folds the
-    /// log up to them. Nil when the command must be decided again under the lock (a stream it
+    /// log up to the command's last event. Nil when the command must be decided again under the lock (a stream it
     /// appends to moved on, the decision may not be staged, or this role may not stage).
     private func decideAndStage(
         _ decide: (ReadModel, DecisionContext) throws -> Decision, mayStage: (Decision, ReadModel) -> Bool, _ staging: StagedAppends
@@ -211,8 +211,10 @@ public final class Dispatcher {
         case .retryLocked:
             return nil
         case .staged(let decision, let provisional, let commandID):
-            guard let appended = try staging.sequence(provisional) else { return nil }
-            try catchUp()
+            guard let appended = try staging.sequence(provisional), let last = appended.last else { return nil }
+            // Up to the command's own last event, not past it: the position a command ends at is
+            // its own, as under the lock, so two writers never store a snapshot at one position.
+            try Replayer.fold(log, into: &folded, bound: .position(last.seq))
             return CommandOutcome(decision: decision, appended: appended, state: state, commandID: commandID)
         }
     }

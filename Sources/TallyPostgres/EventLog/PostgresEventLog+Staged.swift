@@ -36,6 +36,8 @@ extension PostgresEventLog: StagedAppends {
         return true
     }
 
+    /// Waits for the append lock up to the session's lock timeout; past it the command is taken back
+    /// (nothing of it will be appended) and `busy` is thrown.
     public func sequence(_ events: [EventEnvelope]) throws(EventLogError) -> [EventEnvelope]? {
         let connection = try open()
         precondition(!connection.isInTransaction, "sequence runs after the staging transaction committed")
@@ -43,11 +45,13 @@ extension PostgresEventLog: StagedAppends {
         lastSeenHead = nil
         // Ids are lowercase UUIDs (the staging trigger refused anything else), so the array literal needs no quoting.
         let ids = "{" + events.map(\.id).joined(separator: ",") + "}"
-        let placed: [String: LogHead]
+        let placed: [String: LogHead]?
         do {
             placed = try connection.query("SELECT o_id, o_seq, o_hash FROM tally_sequence($1::text[])", [.text(ids)]) { rows in
                 var placed: [String: LogHead] = [:]
                 for row in 0 ..< rows.count {
+                    // The lock stayed taken past lock_timeout and the command was taken back.
+                    if rows.isNull(row, 0) { return nil }
                     placed[rows.string(row, 0)] = LogHead(seq: rows.int64(row, 1), hash: rows.string(row, 2))
                 }
                 return placed
@@ -55,6 +59,7 @@ extension PostgresEventLog: StagedAppends {
         } catch {
             throw fail(error)
         }
+        guard let placed else { throw .busy }
         guard !placed.isEmpty else {
             stagingCounts.refused += 1
             return nil

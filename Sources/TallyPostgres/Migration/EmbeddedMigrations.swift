@@ -843,7 +843,8 @@ $$;
 -- last version (counting the batch's earlier events of that stream) or its id is taken. The
 -- versions are checked once per batch, the chain is made in one pass, the batch goes in with one
 -- INSERT. Returns the seq and hash of those of p_ids that are in the log afterwards (a caller's
--- own events, whoever sequenced them; none when its command was refused).
+-- own events, whoever sequenced them; none when its command was refused), or, when the lock stayed
+-- taken past the caller's lock_timeout, one row of NULLs once its command has been taken back.
 CREATE FUNCTION tally_sequence(p_ids TEXT[]) RETURNS TABLE(o_id TEXT, o_seq BIGINT, o_hash TEXT)
 LANGUAGE plpgsql SECURITY DEFINER AS $$
 DECLARE
@@ -857,7 +858,21 @@ DECLARE
   hashes    TEXT[];
   ev        RECORD;
 BEGIN
-  PERFORM pg_advisory_xact_lock(7283945501);
+  BEGIN
+    PERFORM pg_advisory_xact_lock(7283945501);
+  EXCEPTION WHEN lock_not_available THEN
+    -- Waited past the caller's lock_timeout: take its command back, so that a command reported
+    -- busy appends nothing. A sequencer run that has taken it into a batch holds its rows locked
+    -- until it commits; this waits for that, and then the command is in the log.
+    DELETE FROM events_staged s WHERE s.id = ANY(p_ids);
+    IF FOUND THEN
+      -- Withdrawn: one row of NULLs says so.
+      RETURN QUERY SELECT NULL::TEXT, NULL::BIGINT, NULL::TEXT;
+    ELSE
+      RETURN QUERY SELECT e.id, e.seq, e.hash FROM events e WHERE e.id = ANY(p_ids) ORDER BY e.seq;
+    END IF;
+    RETURN;
+  END;
   -- Read committed: each statement below sees what committed before it, the lock's holder's included.
   -- The caller's command sequenced meanwhile by the lock's previous holder: nothing to write, no
   -- commit to wait for. (Given no ids, the caller asks for everything staged to be sequenced.)
@@ -877,6 +892,8 @@ BEGIN
     WHERE s.command IN (SELECT f.command FROM (SELECT t.command, min(t.ticket) AS first FROM events_staged t GROUP BY t.command
                                                ORDER BY first LIMIT 1000) f);
     EXIT WHEN batch IS NULL;
+    -- Locked until this transaction ends: a writer taking its command back waits for it.
+    PERFORM 1 FROM events_staged s WHERE s.ticket = ANY(batch) FOR UPDATE;
     refused := '{}';
     LOOP
       SELECT array_agg(DISTINCT b.command) INTO more FROM (
