@@ -10,7 +10,7 @@ FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE_FLAGS = -c release --static-swift-stdlib $(shell ./scripts/version-stamp)
 CRASH_KILLS ?= 200
 
-.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-quick pg-stress pg-crash-test attack docs
+.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-writers bench-quick pg-stress pg-crash-test attack docs
 
 all: build
 
@@ -122,6 +122,11 @@ test: deps
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/tally-bench --tally .build/release/tally --cache .build/bench --doc docs/performance.md
+
+## bench-writers: only the concurrent writers (1, 4, 16, 64 clients): PostgreSQL staged and all under the lock, and SQLite, with a tailing reader.
+bench-writers: deps
+	$(SWIFT) build -c release -Xswiftc -enable-testing --product tally-bench
+	.build/release/tally-bench --writers --cache .build/bench
 
 ## bench-quick: the same measurements on smaller stores, in well under a minute.
 bench-quick: deps

@@ -58,7 +58,7 @@ let package = Package(
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
-        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyStores", "TallyEngine", "TallyTestSupport", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyPostgres", "TallyStores", "TallyEngine", "TallyTestSupport", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
         .target(name: "TallyTestSupport", dependencies: ["TallyEssentials", "TallyDomain", "TallyInterchange"], path: "Tests/TallyTestSupport"),
         // One test target per module, each depending on what its tests use (and TallyTestSupport).
         .testTarget(name: "TallyEssentialsTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyTestSupport"]),

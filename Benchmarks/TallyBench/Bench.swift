@@ -103,6 +103,11 @@ final class Bench {
 
     /// Every measurement, in the order of the table.
     func run() throws {
+        if options.writersOnly {
+            // Library clients only: no tally binary needed.
+            print(Report(profile: profile, rows: try PostgresBench(bench: self).writerRows()).markdown())
+            return
+        }
         guard files.isExecutableFile(atPath: options.tally) else { throw Failure(description: "no tally binary at \(options.tally); build it first") }
         try files.createDirectory(atPath: options.cache, withIntermediateDirectories: true)
         let work = options.cache + "/work"

@@ -139,4 +139,110 @@ struct PostgresBulkAndTailTests {
         #expect(brokenLinks == 0)
         #expect(seen == Array(1 ... Int64(writers * perWriter)))
     }
+
+    @Test("16 writers add todos and complete and reopen shared ones at once: commands that find the lock taken are staged and sequenced; the reader misses nothing, the chain and each outcome hold")
+    func stagedWritersKeepTheOrder() throws {
+        let uri = try server.makeDatabase()
+        let shared = 8
+        let setup = Dispatcher(log: try open(uri), environment: .live(actor: "setup", zone: .utc))
+        for index in 1 ... shared {
+            _ = try setup.execute(.addTodo(TodoInput(title: "shared \(index)")))
+        }
+        let writers = 16
+        let perWriter = AttackScale.count(short: 8, full: 40)
+        let group = DispatchGroup()
+        let lock = NSLock()
+        nonisolated(unsafe) var failure: Error?
+        nonisolated(unsafe) var running = writers
+        nonisolated(unsafe) var outcomes: [EventEnvelope] = []
+        nonisolated(unsafe) var counts = (sequenced: 0, refused: 0)
+        for writer in 0 ..< writers {
+            group.enter()
+            Thread {
+                defer {
+                    lock.withLock { running -= 1 }
+                    group.leave()
+                }
+                do {
+                    let log = try open(uri)
+                    let dispatcher = Dispatcher(log: log, environment: .live(actor: "writer-\(writer)", zone: .utc))
+                    var appended: [EventEnvelope] = []
+                    for index in 0 ..< perWriter {
+                        let target = String((writer + index) % shared + 1)
+                        let command: Command = switch index % 3 {
+                        case 0: .addTodo(TodoInput(title: "w\(writer) \(index)"))
+                        case 1: .completeTodos([target])
+                        default: .reopenTodos([target])
+                        }
+                        appended += try dispatcher.execute(command).appended
+                    }
+                    lock.withLock {
+                        outcomes += appended
+                        counts.sequenced += log.stagingCounts.sequenced
+                        counts.refused += log.stagingCounts.refused
+                    }
+                } catch {
+                    lock.withLock { failure = error }
+                }
+            }.start()
+        }
+        let reader = try open(uri)
+        var seen: [EventEnvelope] = []
+        var cursor = LogHead(seq: Int64(shared), hash: "")
+        try reader.scan(after: 0, through: Int64(shared)) { cursor.hash = $0.hash }
+        var brokenLinks = 0
+        var lastRound = false
+        while !lastRound {
+            lastRound = lock.withLock { running == 0 }
+            try reader.scan(after: cursor.seq, through: nil) { event in
+                if EventHash.link(previous: cursor.hash, event) != event.hash { brokenLinks += 1 }
+                cursor = LogHead(seq: event.seq, hash: event.hash)
+                seen.append(event)
+            }
+        }
+        group.wait()
+        #expect(failure == nil, "\(String(describing: failure))")
+        #expect(brokenLinks == 0)
+        #expect(seen.map(\.seq) == Array(Int64(shared + 1) ... Int64(shared + seen.count)))
+        // What each command was told it appended is what the log holds, once each.
+        let logged = Dictionary(uniqueKeysWithValues: seen.map { ($0.id, $0) })
+        #expect(outcomes.count == seen.count)
+        for event in outcomes {
+            #expect(logged[event.id]?.seq == event.seq && logged[event.id]?.hash == event.hash, "\(event.id)")
+        }
+        // Every add landed; the role the server recorded is the session's.
+        #expect(seen.filter { $0.type == "todo.created" }.count == writers * ((perWriter + 2) / 3))
+        #expect(seen.allSatisfy { $0.role == PostgresTestServer.superuser })
+        // The lock was contended, so some commands went through the staging table.
+        #expect(counts.sequenced > 0, "sequenced \(counts.sequenced), refused \(counts.refused)")
+        #expect(try reader.open().scalarInt("SELECT count(*) FROM events_staged") == 0)
+    }
+
+    @Test("a writer whose role may not stage, finding the append lock taken, decides again under the lock once it is free")
+    func writerWithoutStagingGrantsWaitsForTheLock() throws {
+        let uri = try server.makeDatabase()
+        let owner = try open(uri)
+        let database = PostgresTestServer.databaseName(uri)
+        let role = try server.makeRole("old", grants: PostgresTestServer.Grants.selectInsert, database: database)
+        let mateLog = try open(server.uri(database: database, user: role.name, password: role.password))
+        nonisolated(unsafe) let mate = Dispatcher(log: mateLog, environment: .live(actor: "mate", zone: .utc))
+        nonisolated(unsafe) var result: Result<CommandOutcome, Error>?
+        let finished = DispatchSemaphore(value: 0)
+        let watcher = try open(uri)
+        try owner.write {
+            Thread {
+                result = Result { try mate.execute(.addTodo(TodoInput(title: "waits"))) }
+                finished.signal()
+            }.start()
+            // Until the mate, refused the staging table, waits for the append lock.
+            while try watcher.open().scalarInt("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") == 0 {
+                usleep(10_000)
+            }
+        }
+        finished.wait()
+        let outcome = try #require(result).get()
+        #expect(outcome.appended.map(\.seq) == [1])
+        #expect(!mateLog.mayStage)
+        #expect(try watcher.open().scalarInt("SELECT count(*) FROM events WHERE role = '\(role.name)'") == 1)
+    }
 }

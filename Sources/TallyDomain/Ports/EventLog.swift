@@ -116,6 +116,10 @@ public protocol EventLog: AnyObject {
     /// True when `append` inside `bulkWrite` may keep events to send later, so that an event's
     /// refusal comes from a later call as `EventLogError.deferred` naming its position.
     var defersBulkAppends: Bool { get }
+
+    /// The log's way of letting many writers append at once (`StagedAppends`); nil when every
+    /// append takes the write lock.
+    var stagedAppends: (any StagedAppends)? { get }
 }
 
 extension EventLog {
@@ -125,6 +129,8 @@ extension EventLog {
     }
 
     public var defersBulkAppends: Bool { false }
+
+    public var stagedAppends: (any StagedAppends)? { nil }
 }
 
 /// One event as a fold reads it.

@@ -66,7 +66,7 @@ public final class Dispatcher {
     /// Inside the write lock the state is brought up to date first, so concurrent
     /// writers queue behind each other instead of deciding on stale state.
     public func execute(_ command: Command) throws -> CommandOutcome {
-        try execute { state, context in try Decider.decide(command, state: state, context: context) }
+        try run({ state, context in try Decider.decide(command, state: state, context: context) }, mayStage: command.decidesOnItsOwnStreams)
     }
 
     /// Runs any decision function as one command, exactly like `execute(_:)`.
@@ -78,7 +78,19 @@ public final class Dispatcher {
     /// are appended, nothing is appended and `LateSnapshotDamage` is thrown: the caller starts over
     /// from a full replay.
     public func execute(deciding decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
-        var outcome = try decideAndAppend(decide)
+        try run(decide, mayStage: nil)
+    }
+
+    /// `mayStage` says whether a decision may be staged (`StagedAppends`) when the log offers it
+    /// and no `beforeAppend` hook must see the final envelopes; nil for never.
+    private func run(
+        _ decide: (ReadModel, DecisionContext) throws -> Decision, mayStage: ((Decision, ReadModel) -> Bool)?
+    ) throws -> CommandOutcome {
+        var staged: CommandOutcome?
+        if let mayStage, beforeAppend == nil, let staging = log.stagedAppends {
+            staged = try decideAndStage(decide, mayStage: mayStage, staging)
+        }
+        var outcome = try staged ?? decideAndAppend(decide)
         if !outcome.appended.isEmpty {
             hasCommitted = true
             afterCommit?(outcome.appended)
@@ -130,26 +142,82 @@ public final class Dispatcher {
 
     private func decideAndAppend(_ decide: (ReadModel, DecisionContext) throws -> Decision) throws -> CommandOutcome {
         try log.write {
-            try catchUp()
-            let context = environment.decisionContext
-            let decision = try decide(state, context)
-            // The decision may rest on bytes of a damaged snapshot chunk: append nothing.
-            guard !state.isPoisoned else { throw LateSnapshotDamage() }
-            guard !decision.events.isEmpty else {
-                return CommandOutcome(decision: decision, appended: [], state: state, commandID: nil)
+            let (decision, now, commandID) = try decideOnCurrentState(decide)
+            guard let commandID else { return CommandOutcome(decision: decision, appended: [], state: state, commandID: nil) }
+            return try appendLocked(decision, at: now, commandID: commandID)
+        }
+    }
+
+    /// Inside a transaction: folds the log's tail and decides; the decision's time, and the command
+    /// id when there are events to append.
+    private func decideOnCurrentState(_ decide: (ReadModel, DecisionContext) throws -> Decision) throws -> (Decision, Int64, String?) {
+        try catchUp()
+        let context = environment.decisionContext
+        let decision = try decide(state, context)
+        // The decision may rest on bytes of a damaged snapshot chunk: append nothing.
+        guard !state.isPoisoned else { throw LateSnapshotDamage() }
+        return (decision, context.now, decision.events.isEmpty ? nil : environment.makeID())
+    }
+
+    /// Holding the write lock: appends the decision's events after the head and folds them.
+    private func appendLocked(_ decision: Decision, at now: Int64, commandID: String) throws -> CommandOutcome {
+        let envelopes = try envelopes(for: decision, at: now, commandID: commandID, after: try log.head())
+        try beforeAppend?(envelopes)
+        try log.append(envelopes)
+        for (pending, envelope) in zip(decision.events, envelopes) {
+            Reducer.evolve(&folded.model, pending.event, stream: envelope.stream, version: envelope.version, seq: envelope.seq, at: envelope.recordedAt)
+            folded.latestRecordedAt = max(folded.latestRecordedAt, envelope.recordedAt)
+        }
+        return CommandOutcome(decision: decision, appended: envelopes, state: state, commandID: commandID)
+    }
+
+    private func envelopes(for decision: Decision, at now: Int64, commandID: String, after head: LogHead) throws -> [EventEnvelope] {
+        try Self.envelopes(
+            for: decision.events, after: head, commandID: commandID,
+            recordedAt: now, actor: environment.actor, makeID: environment.makeID
+        )
+    }
+
+    /// The append lock free: as `decideAndAppend`. Taken: decides on the state read without it
+    /// and, when `mayStage` allows, stages the events and has the log order them; then folds the
+    /// log up to the command's last event. Nil when the command must be decided again under the lock (a stream it
+    /// appends to moved on, the decision may not be staged, or this role may not stage).
+    private func decideAndStage(
+        _ decide: (ReadModel, DecisionContext) throws -> Decision, mayStage: (Decision, ReadModel) -> Bool, _ staging: StagedAppends
+    ) throws -> CommandOutcome? {
+        enum Step {
+            case done(CommandOutcome)
+            case staged(Decision, [EventEnvelope], commandID: String)
+            case retryLocked
+        }
+        struct NotStaged: Error {}
+        let step: Step
+        do {
+            step = try staging.writeOrStage { locked in
+                let (decision, now, commandID) = try decideOnCurrentState(decide)
+                guard let commandID else { return .done(CommandOutcome(decision: decision, appended: [], state: state, commandID: nil)) }
+                if locked { return .done(try appendLocked(decision, at: now, commandID: commandID)) }
+                guard mayStage(decision, state) else { throw NotStaged() }
+                // Provisional positions: the log gives the real ones when it orders the command.
+                let provisional = try envelopes(for: decision, at: now, commandID: commandID, after: LogHead(seq: folded.model.position, hash: EventHash.genesis))
+                guard try staging.stage(provisional) else { throw NotStaged() }
+                return .staged(decision, provisional, commandID: commandID)
             }
-            let commandID = environment.makeID()
-            let envelopes = try Self.envelopes(
-                for: decision.events, after: try log.head(), commandID: commandID,
-                recordedAt: context.now, actor: environment.actor, makeID: environment.makeID
-            )
-            try beforeAppend?(envelopes)
-            try log.append(envelopes)
-            for (pending, envelope) in zip(decision.events, envelopes) {
-                Reducer.evolve(&folded.model, pending.event, stream: envelope.stream, version: envelope.version, seq: envelope.seq, at: envelope.recordedAt)
-                folded.latestRecordedAt = max(folded.latestRecordedAt, envelope.recordedAt)
-            }
-            return CommandOutcome(decision: decision, appended: envelopes, state: state, commandID: commandID)
+        } catch is NotStaged {
+            // Only read so far; rolled back.
+            step = .retryLocked
+        }
+        switch step {
+        case .done(let outcome):
+            return outcome
+        case .retryLocked:
+            return nil
+        case .staged(let decision, let provisional, let commandID):
+            guard let appended = try staging.sequence(provisional), let last = appended.last else { return nil }
+            // Up to the command's own last event, not past it: the position a command ends at is
+            // its own, as under the lock, so two writers never store a snapshot at one position.
+            try Replayer.fold(log, into: &folded, bound: .position(last.seq))
+            return CommandOutcome(decision: decision, appended: appended, state: state, commandID: commandID)
         }
     }
 

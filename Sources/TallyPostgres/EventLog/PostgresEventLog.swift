@@ -33,19 +33,25 @@ public final class PostgresEventLog: EventLog {
     var lockedHead: LogHead?
     /// The head right after this connection's last commit; inside the next `write` it is the head
     /// again once a scan past it finds nothing (events are immutable and seq gap-free).
-    private var committedHead: LogHead?
+    var committedHead: LogHead?
     /// The head read together with the snapshot list, for the `head()` that follows it outside a
     /// write (one round trip fewer per command). Used once.
     var prefetchedHead: LogHead?
     /// The head last read outside a write; inside the next one it is the head again once a scan
     /// past it finds nothing.
-    private var lastSeenHead: LogHead?
+    var lastSeenHead: LogHead?
     /// Inside `bulkWrite`: events appended but not yet sent (PostgresEventLog+Bulk).
     var pending: [EventEnvelope] = []
     /// The last version of each stream among `pending`.
     var pendingVersions: [String: Int] = [:]
     /// True inside `bulkWrite`, where appends are buffered and sent with COPY.
     var buffering = false
+    /// False once the server refused this role the staging table (PostgresEventLog+Staged); tests
+    /// turn it off to measure the lock-only path.
+    public var mayStage = true
+    /// Commands this connection staged that the log took (`sequenced`) or refused as decided on a
+    /// stream that had moved on (`refused`, then decided again under the lock).
+    public internal(set) var stagingCounts = (sequenced: 0, refused: 0)
     /// Events per COPY (`defaultCopyBatch`; tests make it small).
     var copyBatch = PostgresEventLog.defaultCopyBatch
     /// Set when the current transaction erased values: the tables are vacuumed once it commits.
@@ -264,8 +270,14 @@ public final class PostgresEventLog: EventLog {
     /// One transaction holding the append lock; everything inside commits together or not at all.
     /// Inside a `write` already, `body` simply joins it.
     public func write<T>(_ body: () throws -> T) throws -> T {
+        if try open().isInTransaction { return try body() }
+        return try transaction(waitForLock: true) { _ in try body() }
+    }
+
+    /// One transaction that takes the append lock, waiting for it (`waitForLock`) or only when it
+    /// is free; `body` learns whether it holds it. Commits when `body` returns, rolls back when it throws.
+    func transaction<T>(waitForLock: Bool, _ body: (_ locked: Bool) throws -> T) throws -> T {
         let connection = try open()
-        if connection.isInTransaction { return try body() }
         lockedHead = nil
         prefetchedHead = nil
         defer {
@@ -274,8 +286,10 @@ public final class PostgresEventLog: EventLog {
         }
         do {
             // One round trip: the transaction and the lock.
-            try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.appendLockKey))")
-            lockHeld = true
+            let begin = waitForLock
+                ? "BEGIN; SELECT pg_advisory_xact_lock(\(Self.appendLockKey))::text"
+                : "BEGIN; SELECT pg_try_advisory_xact_lock(\(Self.appendLockKey))::text"
+            lockHeld = try connection.queryText(begin) { rows in waitForLock || (rows.count == 1 && rows.string(0, 0) == "true") }
         } catch {
             try? connection.execute("ROLLBACK")
             committedHead = nil
@@ -283,7 +297,7 @@ public final class PostgresEventLog: EventLog {
         }
         let result: T
         do {
-            result = try body()
+            result = try body(lockHeld)
         } catch {
             try? connection.execute("ROLLBACK")
             committedHead = nil
@@ -297,13 +311,13 @@ public final class PostgresEventLog: EventLog {
             committedHead = nil
             throw fail(error)
         }
-        committedHead = lockedHead
+        committedHead = lockHeld ? lockedHead : nil
         vacuumAfterCommit()
         return result
     }
 
     /// True between taking the append lock and the end of its transaction.
-    private var lockHeld = false
+    var lockHeld = false
 
     /// Appends fully formed events (ids, command ids, actors, times, seq and hash from the client);
     /// the server enforces unique ids and (stream, version), the order of seq, and records the role.
