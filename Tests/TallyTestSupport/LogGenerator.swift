@@ -125,9 +125,9 @@ public struct LogGenerator {
 
     /// One event: mostly changes to existing todos, a quarter creations, some settings, some records.
     private mutating func next() -> EventEnvelope {
-        let roll = Int.random(in: 0..<166, using: &random)
-        if roll >= 164 { return goalEvent() }
-        if roll >= 160 { return gearEvent(roll: roll - 160) }
+        let roll = Int.random(in: 0..<168, using: &random)
+        if roll >= 166 { return goalEvent() }
+        if roll >= 160 { return gearEvent(roll: (roll - 160) % 4) }
         if roll >= 148, !todos.isEmpty { return timeEvent() }
         if roll >= 145 { return athleteEvent() }
         if roll >= 130 { return nextSeriesEvent(roll: roll - 130) }

