@@ -173,7 +173,8 @@ struct PrivateFile {
             throw CLIError.cannotWriteOutput(path: folder, reason: String(cString: strerror(errno)))
         }
         close(descriptor)
-        return PrivateFile(path: String(cString: template))
+        // The template with its Xs filled in, without the terminating NUL.
+        return PrivateFile(path: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     func write(_ bytes: [UInt8]) throws {
