@@ -87,12 +87,12 @@ struct ControlCharacterAttackTests {
         #expect(json.stdout.lowercased().contains("\\u001b[2j\\u001b]0;pwned\\u0007\\r\\nforged line"), "\(json.stdout.prefix(400))")
         // Every line of `--json` and of `export` stays JSON a parser reads, and gives the text back itself:
         // DEL, the C1 controls and the bidirectional overrides are written the JSON way (`\u202E`).
-        for arguments in [["--json", "list", "--deleted"], ["export"], ["--json", "show", "1"]] {
+        for (arguments, linewise) in [(["--json", "list", "--deleted"], false), (["export"], true), (["--json", "show", "1"], false)] {
             let output = tally.run(arguments).stdout
-            let lines = output.split(separator: "\n").filter { !$0.isEmpty }
-            #expect(!lines.isEmpty, "\(arguments)")
-            for line in lines {
-                #expect((try? JSON.parse(String(line))) != nil, "\(arguments): not JSON: \(line.prefix(200))")
+            let texts = linewise ? output.split(separator: "\n").map(String.init).filter { !$0.isEmpty } : [output]
+            #expect(!texts.isEmpty, "\(arguments)")
+            for text in texts {
+                #expect((try? JSON.parse(text)) != nil, "\(arguments): not JSON: \(text.prefix(200))")
             }
             #expect(output.contains("\\u202E") || output.contains("\\u202e"), "\(arguments): \(output.prefix(300))")
         }
