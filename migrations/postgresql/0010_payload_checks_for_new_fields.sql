@@ -19,7 +19,7 @@
 --     category or null; goal.set's target in its metric's range (100 m-100,000 km, 1 minute-366
 --     days, 1-10,000 whole activities) and 'from' a date in the years 0001-9999;
 --   * todo.annotated: a lowercase UUID, an instant in the years 0001-9999 and a text of 1-1000
---     characters, trimmed and in NFC, without control characters; todo.denotated: the UUID;
+--     characters, trimmed, without control characters; todo.denotated: the UUID;
 --     todo.started ('at', and 'end' not before it), todo.stopped, todo.unstarted: instants in the
 --     years 0001-9999 (no earlier version wrote these: past the years they are refused, not read
 --     brought inside);
@@ -90,23 +90,18 @@ CREATE FUNCTION tally_category_ok(p_value JSONB) RETURNS BOOLEAN LANGUAGE sql IM
   SELECT jsonb_typeof(p_value) IS NOT DISTINCT FROM 'string' AND (p_value #>> '{}') ~ '^[a-z][-a-z0-9]{0,31}$';
 $$;
 
--- Whether a JSON value is a text as it is stored, trimmed (and in NFC when p_nfc), of 1 to p_max
--- code points without control characters: a gear name (GearLimits), an annotation.
-CREATE FUNCTION tally_line_ok(p_value JSONB, p_max INTEGER, p_nfc BOOLEAN) RETURNS BOOLEAN LANGUAGE plpgsql IMMUTABLE AS $$
+-- Whether a JSON value is a text as it is stored, trimmed, of 1 to p_max code points after NFC
+-- (tally counts characters, never more) without control characters: a gear name (GearLimits), an
+-- annotation. (tally compares the text with its trimmed form by canonical equivalence: a text not
+-- in NFC is taken as it is.)
+CREATE FUNCTION tally_line_ok(p_value JSONB, p_max INTEGER) RETURNS BOOLEAN LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
   value TEXT;
 BEGIN
-  IF NOT tally_text_ok(p_value, p_max, FALSE, FALSE) THEN RETURN FALSE; END IF;
+  IF NOT tally_text_ok(p_value, p_max, TRUE, FALSE) THEN RETURN FALSE; END IF;
   value := p_value #>> '{}';
-  IF value ~ '^[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]'
-     OR value ~ '[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]$' THEN
-    RETURN FALSE;
-  END IF;
-  -- (normalize() needs a UTF-8 database; in another encoding only ASCII is taken as in NFC.)
-  IF p_nfc AND value !~ '^[\u0020-\u007e]*$' THEN
-    IF current_setting('server_encoding') <> 'UTF8' OR value <> normalize(value, NFC) THEN RETURN FALSE; END IF;
-  END IF;
-  RETURN TRUE;
+  RETURN value !~ '^[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]'
+     AND value !~ '[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]$';
 END;
 $$;
 
@@ -253,7 +248,7 @@ BEGIN
     END IF;
     RETURN NULL;
   END IF;
-  IF (p_type = 'gear.added' OR p_data ? 'name') AND NOT tally_line_ok(p_data -> 'name', 60, FALSE) THEN
+  IF (p_type = 'gear.added' OR p_data ? 'name') AND NOT tally_line_ok(p_data -> 'name', 60) THEN
     RETURN 'field ''name'' of gear is not 1-60 characters, trimmed, without control characters';
   END IF;
   IF p_type = 'gear.added' AND NOT tally_category_ok(p_data -> 'category') THEN
@@ -313,8 +308,8 @@ BEGIN
   IF at IS NULL THEN
     RETURN 'field ''at'' is not an instant in the years 0001-9999';
   END IF;
-  IF p_type = 'todo.annotated' AND NOT tally_line_ok(p_data -> 'text', 1000, TRUE) THEN
-    RETURN 'field ''text'' of an annotation is not 1-1000 characters on one line, trimmed, in NFC, without control characters';
+  IF p_type = 'todo.annotated' AND NOT tally_line_ok(p_data -> 'text', 1000) THEN
+    RETURN 'field ''text'' of an annotation is not 1-1000 characters on one line, trimmed, without control characters';
   END IF;
   IF p_type = 'todo.started' AND p_data ? 'end' AND jsonb_typeof(p_data -> 'end') <> 'null' THEN
     ending := tally_instant_ms(p_data -> 'end');
@@ -499,7 +494,7 @@ REVOKE ALL ON FUNCTION tally_instant_ms(JSONB) FROM PUBLIC;
 REVOKE ALL ON FUNCTION tally_day_ok(JSONB) FROM PUBLIC;
 REVOKE ALL ON FUNCTION tally_uuid_ok(JSONB, BOOLEAN) FROM PUBLIC;
 REVOKE ALL ON FUNCTION tally_category_ok(JSONB) FROM PUBLIC;
-REVOKE ALL ON FUNCTION tally_line_ok(JSONB, INTEGER, BOOLEAN) FROM PUBLIC;
+REVOKE ALL ON FUNCTION tally_line_ok(JSONB, INTEGER) FROM PUBLIC;
 REVOKE ALL ON FUNCTION tally_number_in(JSONB, NUMERIC, NUMERIC) FROM PUBLIC;
 REVOKE ALL ON FUNCTION tally_gear_problem(TEXT, JSONB) FROM PUBLIC;
 REVOKE ALL ON FUNCTION tally_goal_problem(TEXT, JSONB) FROM PUBLIC;
@@ -523,7 +518,7 @@ BEGIN
     'tally_day_ok(JSONB)',
     'tally_uuid_ok(JSONB, BOOLEAN)',
     'tally_category_ok(JSONB)',
-    'tally_line_ok(JSONB, INTEGER, BOOLEAN)',
+    'tally_line_ok(JSONB, INTEGER)',
     'tally_number_in(JSONB, NUMERIC, NUMERIC)',
     'tally_gear_problem(TEXT, JSONB)',
     'tally_goal_problem(TEXT, JSONB)',
