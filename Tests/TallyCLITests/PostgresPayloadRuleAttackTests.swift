@@ -498,13 +498,18 @@ struct PostgresPayloadRuleAttackTests {
         return answers
     }
 
-    @Test("for each rule, payloads just inside and outside each limit: the server and EventRules.checkPayload agree")
-    func serverAgreesWithEventRules() throws {
-        let uri = try server.makeDatabase("payload")
+    /// A new database that tally has migrated (by adding a todo to it): its name.
+    func migratedDatabase(_ label: String) throws -> String {
+        let uri = try server.makeDatabase(label)
         let owner = TallyRunner()
         owner.environment["TALLY_DB"] = uri
         #expect(owner.run("add", "First").status == 0)
-        let database = PostgresTestServer.databaseName(uri)
+        return PostgresTestServer.databaseName(uri)
+    }
+
+    @Test("for each rule, payloads just inside and outside each limit: the server and EventRules.checkPayload agree")
+    func serverAgreesWithEventRules() throws {
+        let database = try migratedDatabase("payload")
         let cases = Self.cases()
         let server = try serverAccepts(cases, database: database)
         #expect(server.count == cases.count)
@@ -529,6 +534,21 @@ struct PostgresPayloadRuleAttackTests {
         }
         // Both sides were exercised: most cases decode, and many are refused.
         #expect(decoded > cases.count * 3 / 4 && refused > 100, "\(decoded) decoded, \(refused) refused of \(cases.count)")
+    }
+
+    @Test("a redaction naming 100,000 positions is taken and one naming 100,001 refused, by the server and by EventRules")
+    func redactionPositionLimit() throws {
+        let database = try migratedDatabase("payloadpositions")
+        for (count, accepted) in [(RedactionFacts.maxEvents, true), (RedactionFacts.maxEvents + 1, false)] {
+            // (Built on the server: the payload is too long for one psql argument.)
+            let answer = try server.psql("""
+                SELECT tally_payload_problem('history.redacted', jsonb_build_object('stream', '\(Self.uuid)', 'field', 'note',
+                  'events', (SELECT jsonb_agg(position ORDER BY position) FROM generate_series(1, \(count)) AS position), 'reason', NULL::text)) IS NULL
+                """, database: database)
+            #expect(answer == (accepted ? "t" : "f"), "\(count) positions: the server answers \(answer)")
+            let facts = RedactionFacts(stream: Self.uuid, field: "note", events: (1 ... Int64(count)).map { $0 }, reason: nil)
+            #expect((Redaction.problem(facts) == nil) == accepted, "\(count) positions: EventRules disagrees")
+        }
     }
 
     @Test("a writer with raw SQL cannot append, well linked, an event past the limits; the log stays whole and its export re-imports")
