@@ -10,8 +10,9 @@ import TallyEssentials
 /// sync moves to a later position still erases everything before it, a teammate's concurrent
 /// edit included.
 public enum Redaction {
-    /// The fields a todo (and its series) can have erased.
-    public static let todoFields = ["title", "note", "tags", "project"]
+    /// The fields a todo (and its series) can have erased; `annotations` erases the text of every
+    /// annotation (`todo.annotated`'s `text`).
+    public static let todoFields = ["title", "note", "tags", "project", Commitment.annotationsField]
     /// The fields a record can have erased.
     public static let recordFields = ["name", "place", "note"]
     /// The `field` of a redaction that erases a record's kept activity files (`redact --file`)
@@ -53,8 +54,9 @@ public enum Redaction {
     /// The erasures of `field` in `events` (the stream's events before the redaction).
     public static func plan(field: String, in events: [EventEnvelope]) -> Plan {
         var plan = Plan(erased: [], alreadyErased: [], uncommitted: [])
-        for event in events where Commitment.erasableKeys(of: event.type).contains(field) {
-            switch Commitment.erase(field, from: event.data) {
+        for event in events {
+            guard let key = Commitment.key(ofField: field, type: event.type) else { continue }
+            switch Commitment.erase(key, from: event.data) {
             case .erased(let data): plan.erased.append((event.seq, data))
             case .alreadyErased: plan.alreadyErased.append(event.seq)
             case .uncommitted: plan.uncommitted.append(event.seq)

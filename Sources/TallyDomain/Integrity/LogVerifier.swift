@@ -117,7 +117,7 @@ public struct LogVerifier {
             problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "canonical", detail: "the payload with commitments is not in canonical form")))
         }
         for (key, value) in object.pairs where Commitment.isMarker(value) {
-            erasures["\(event.stream) \(key)", default: []].append(event.seq)
+            erasures["\(event.stream) \(Commitment.field(ofKey: key, type: event.type))", default: []].append(event.seq)
         }
     }
 

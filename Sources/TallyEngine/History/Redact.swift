@@ -36,7 +36,7 @@ extension Dispatcher {
         var erased: [RedactionFacts] = []
         let outcome = try execute { state, _ in
             var streams = [stream]
-            if !record, let series = state.todo(id: stream)?.series, series != stream, Commitment.erasableKeys(of: "series.started").contains(field) {
+            if !record, let series = state.todo(id: stream)?.series, series != stream, Commitment.key(ofField: field, type: "series.started") != nil {
                 streams.append(series)
             }
             var uncommitted: [Int64] = []
