@@ -19,13 +19,14 @@ enum RedactCommand: CommandHandler {
             """,
         arguments: [ArgumentSpec(name: "REF", help: "The todo (a number or a unique id prefix); with --record, the record.")],
         options: [
-            OptionSpec(name: "field", valueName: "FIELD", help: "The field to erase: title, note, tags or project; for a record name, place or note."),
+            OptionSpec(name: "field", valueName: "FIELD", help: "The field to erase: title, note, tags, project or annotations (the text of every annotation); for a record name, place or note."),
             OptionSpec(name: "file", help: "With --record: erase the record's kept activity files (GPX, TCX, FIT) instead of a field."),
             OptionSpec(name: "reason", valueName: "TEXT", help: "Why, kept in the history.redacted event (never the value itself)."),
             OptionSpec(name: "record", help: "REF names a record, not a todo."),
         ],
         examples: [
             CommandExample(command: "tally redact 12 --field note --reason \"pasted a password\"", explanation: "Erase every note todo 12 ever had."),
+            CommandExample(command: "tally redact 12 --field annotations", explanation: "Erase the text of every annotation todo 12 ever had."),
             CommandExample(command: "tally redact 4 --record --field place", explanation: "Erase every place record 4 ever had."),
             CommandExample(command: "tally redact 4 --record --file", explanation: "Erase the activity file record 4 was imported from (its route)."),
         ]
