@@ -156,6 +156,29 @@ struct RedactCommandTests {
         #expect(!(try storedBytes(copy)).contains("QX9"))
     }
 
+    @Test("--annotation N erases one annotation's text alone; a bad N (65) or another field (64) is refused with nothing appended")
+    func oneAnnotation() throws {
+        let tally = TallyRunner()
+        #expect(tally.run("add", "Call the bank").status == 0)
+        #expect(tally.run("annotate", "1", "card PIN 4711-QX9").status == 0)
+        #expect(tally.run("annotate", "1", "ask for Mrs Novak").status == 0)
+        let count = eventCount(tally)
+        let missing = tally.run("redact", "1", "--annotation", "3")
+        #expect(missing.status == 65 && missing.stderr.contains("has no annotation 3"), "\(missing.stderr)")
+        #expect(tally.run("redact", "1", "--annotation", "1", "--field", "note").status == 64)
+        #expect(tally.run("redact", "1", "--annotation", "1", "--record").status == 64)
+        #expect(eventCount(tally) == count)
+        let result = tally.run("redact", "1", "--annotation", "1", "--reason", "card PIN")
+        #expect(result.stdout == "Redacted the annotation 1 of 1: erased from 1 event (seq 2) for good; 'tally verify' still proves the rest.\n", "\(result.stdout)\(result.stderr)")
+        let show = tally.run("show", "1").stdout
+        #expect(show.contains("[redacted]") && show.contains("ask for Mrs Novak") && !show.contains("QX9"), "\(show)")
+        #expect(tally.run("verify").stdout.hasPrefix("OK: 4 events, chain intact (1 value redacted)"))
+        #expect(!(try storedBytes(tally)).contains("QX9"))
+        #expect(try storedBytes(tally).contains("Mrs Novak"))
+        #expect(tally.run("redact", "1", "--annotation", "1").status == 1)
+        #expect(eventCount(tally) == count + 1)
+    }
+
     @Test("a record's place, and the export carries the redaction into a fresh store that verifies")
     func recordAndExport() throws {
         let tally = TallyRunner()

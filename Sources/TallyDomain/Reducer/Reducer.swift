@@ -100,7 +100,9 @@ public enum Reducer {
                     case "tags" where !todo.tags.isEmpty: todo.tags = [name]
                     case "project" where todo.project != nil: todo.project = name
                     case Commitment.annotationsField:
-                        for index in todo.annotations.indices { todo.annotations[index].text = placeholder }
+                        for index in todo.annotations.indices where facts.annotation == nil || todo.annotations[index].id == facts.annotation {
+                            todo.annotations[index].text = placeholder
+                        }
                     default: break
                     }
                 }

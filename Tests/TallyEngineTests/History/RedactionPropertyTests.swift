@@ -204,6 +204,41 @@ struct RedactionPropertyTests {
         #expect(dispatcher.state.todos.first?.note == Commitment.placeholder)
     }
 
+    @Test("one annotation alone: only its text is erased and read as [redacted]; verify accounts for it and no other annotation's erasure")
+    func oneAnnotation() throws {
+        let log = InMemoryStore()
+        let dispatcher = Dispatcher(log: log, environment: environment())
+        _ = try dispatcher.execute(.addTodo(TodoInput(title: "Call the bank")))
+        _ = try dispatcher.execute(.annotateTodo("1", text: "PIN 4711"))
+        _ = try dispatcher.execute(.annotateTodo("1", text: "IBAN CZ65"))
+        let todo = try #require(dispatcher.state.todos.first)
+        let first = todo.annotations[0].id
+        let outcome = try dispatcher.redact(stream: todo.id, record: false, field: Commitment.annotationsField, reason: nil, annotation: first)
+        #expect(outcome.erased.map(\.events) == [[2]])
+        #expect(dispatcher.state.todos.first?.annotations.map(\.text) == [Commitment.placeholder, "IBAN CZ65"])
+        #expect(!log.events.contains { $0.data.contains("4711") } && log.events.contains { $0.data.contains("IBAN CZ65") })
+        let folded = try Replayer.fold(InMemoryStore(events: log.events), into: ReadModel())
+        #expect(folded.todo(id: todo.id)?.annotations.map(\.text) == [Commitment.placeholder, "IBAN CZ65"])
+        var verifier = LogVerifier()
+        for event in log.events { verifier.check(event) }
+        verifier.finish()
+        #expect(verifier.isIntact && verifier.redactedValues == 1, "\(verifier.problems)")
+        // The second annotation's text erased by hand: the links hold, but no redaction names it.
+        var forged = log.events
+        guard case .erased(let data) = Commitment.erase("text", from: forged[2].data) else { Issue.record("not erasable"); return }
+        forged[2].data = data
+        var check = LogVerifier()
+        for event in forged { check.check(event) }
+        check.finish()
+        #expect(check.problems.map(\.seq) == [3], "\(check.problems)")
+        // Naming one annotation is for the annotations field only.
+        #expect(Redaction.problem(RedactionFacts(stream: todo.id, field: "note", events: [1], reason: nil, annotation: first)) != nil)
+        #expect(Redaction.problem(RedactionFacts(stream: todo.id, field: Commitment.annotationsField, events: [2], reason: nil, annotation: "nope")) != nil)
+        // The event survives its own round trip through the catalog.
+        let redaction = try #require(log.events.last)
+        #expect(try EventCatalog.decode(redaction) == .historyRedacted(RedactionFacts(stream: todo.id, field: Commitment.annotationsField, events: [2], reason: nil, annotation: first)))
+    }
+
     @Test("a value written before commitments cannot be erased: refused, nothing appended")
     func legacyRefused() throws {
         let log = InMemoryStore()
