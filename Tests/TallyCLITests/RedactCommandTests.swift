@@ -89,7 +89,7 @@ struct RedactCommandTests {
         let tally = history()
         let count = eventCount(tally)
         let priority = tally.run("redact", "1", "--field", "priority")
-        #expect(priority.status == 64 && priority.stderr.contains("'priority' cannot be redacted from a todo; choose one of: title, note, tags, project."), "\(priority.stderr)")
+        #expect(priority.status == 64 && priority.stderr.contains("'priority' cannot be redacted from a todo; choose one of: title, note, tags, project, annotations."), "\(priority.stderr)")
         let place = tally.run("redact", "1", "--field", "place")
         #expect(place.status == 64)
         let project = tally.run("redact", "2", "--field", "project")
@@ -100,6 +100,82 @@ struct RedactCommandTests {
         #expect(tally.run("redact", "2", "--field", "note").status == 0)
         let again = tally.run("redact", "2", "--field", "note")
         #expect(again.status == 1 && again.stderr.contains("was redacted before (1 event)"), "\(again.stderr)")
+        #expect(eventCount(tally) == count + 1)
+    }
+
+    @Test("erases the text of every annotation of the todo: views, export and import say redacted; verify passes; the other todo's annotation and every hash unchanged")
+    func erasesAnnotations() throws {
+        let tally = TallyRunner()
+        #expect(tally.run("add", "Call the bank").status == 0)
+        #expect(tally.run("annotate", "1", "card PIN 4711-QX9").status == 0)
+        #expect(tally.run("add", "Buy milk").status == 0)
+        #expect(tally.run("annotate", "2", "2 litres, not 1").status == 0)
+        #expect(tally.run("annotate", "1", "IBAN CZ65 0800-QX9").status == 0)
+        #expect(tally.run("edit", "1", "--note", "ask for the manager").status == 0)
+        #expect(try storedBytes(tally).contains("4711-QX9"))
+        let before = tally.run("--json", "log", "--limit", "1000").json?.arrayValue ?? []
+        let result = tally.run("redact", "1", "--field", "annotations", "--reason", "pasted bank details")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Redacted the annotations of 1: erased from 2 events (seq 2, 5) for good; 'tally verify' still proves the rest.\n", "\(result.stdout)")
+        let verify = tally.run("verify")
+        #expect(verify.status == 0 && verify.stdout.hasPrefix("OK: 7 events, chain intact (2 values redacted)"), "\(verify.stdout)\(verify.stderr)")
+
+        let views = [
+            tally.run("show", "1"), tally.run("log", "1"), tally.run("--json", "log", "--limit", "1000"), tally.run("blame", "1"),
+            tally.run("show", "1", "--as-of", "@2"), tally.run("show", "1", "--as-of", "@5"), tally.run("diff", "2026-01-01"),
+            tally.run("export"), tally.run("--json", "show", "1"),
+        ]
+        for view in views {
+            #expect(view.status == 0, "\(view.stderr)")
+            #expect(!view.stdout.contains("QX9"), "\(view.stdout)")
+        }
+        // Both annotations, and the two history lines that added them.
+        #expect(views[0].stdout.components(separatedBy: "[redacted]").count == 5, "\(views[0].stdout)")
+        #expect(views[0].stdout.contains("ask for the manager") && views[0].stdout.contains("Call the bank"))
+        #expect(views[4].stdout.contains("[redacted]") && views[5].stdout.contains("[redacted]"))
+        #expect(views[7].stdout.contains(#""field":"annotations""#))
+        #expect(tally.run("show", "2").stdout.contains("2 litres, not 1"))
+        let after = views[2].json?.arrayValue ?? []
+        #expect(after.count == before.count + 1)
+        let hashes = { (events: [JSON]) in Set(events.compactMap { $0.objectValue?["hash"]?.stringValue }) }
+        #expect(hashes(before).isSubset(of: hashes(after)))
+        #expect(!(try storedBytes(tally)).contains("QX9"))
+        // Nothing left to erase; undo refused; an annotation written afterwards is kept.
+        let again = tally.run("redact", "1", "--field", "annotations")
+        #expect(again.status == 1 && again.stderr.contains("was redacted before (2 events)"), "\(again.stderr)")
+        #expect(tally.run("undo").status == 1)
+        #expect(tally.run("annotate", "1", "called back on Monday").status == 0)
+        #expect(tally.run("show", "1").stdout.contains("called back on Monday"))
+
+        // The export carries the redaction into a fresh store that verifies.
+        let copy = TallyRunner()
+        let imported = copy.run(["import", "-"], input: views[7].stdout)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(copy.run("verify").status == 0)
+        #expect(copy.run("show", "1").stdout.contains("[redacted]"))
+        #expect(!(try storedBytes(copy)).contains("QX9"))
+    }
+
+    @Test("--annotation N erases one annotation's text alone; a bad N (65) or another field (64) is refused with nothing appended")
+    func oneAnnotation() throws {
+        let tally = TallyRunner()
+        #expect(tally.run("add", "Call the bank").status == 0)
+        #expect(tally.run("annotate", "1", "card PIN 4711-QX9").status == 0)
+        #expect(tally.run("annotate", "1", "ask for Mrs Novak").status == 0)
+        let count = eventCount(tally)
+        let missing = tally.run("redact", "1", "--annotation", "3")
+        #expect(missing.status == 65 && missing.stderr.contains("has no annotation 3"), "\(missing.stderr)")
+        #expect(tally.run("redact", "1", "--annotation", "1", "--field", "note").status == 64)
+        #expect(tally.run("redact", "1", "--annotation", "1", "--record").status == 64)
+        #expect(eventCount(tally) == count)
+        let result = tally.run("redact", "1", "--annotation", "1", "--reason", "card PIN")
+        #expect(result.stdout == "Redacted the annotation 1 of 1: erased from 1 event (seq 2) for good; 'tally verify' still proves the rest.\n", "\(result.stdout)\(result.stderr)")
+        let show = tally.run("show", "1").stdout
+        #expect(show.contains("[redacted]") && show.contains("ask for Mrs Novak") && !show.contains("QX9"), "\(show)")
+        #expect(tally.run("verify").stdout.hasPrefix("OK: 4 events, chain intact (1 value redacted)"))
+        #expect(!(try storedBytes(tally)).contains("QX9"))
+        #expect(try storedBytes(tally).contains("Mrs Novak"))
+        #expect(tally.run("redact", "1", "--annotation", "1").status == 1)
         #expect(eventCount(tally) == count + 1)
     }
 

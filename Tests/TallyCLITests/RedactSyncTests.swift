@@ -18,28 +18,33 @@ struct RedactSyncTests {
         return [path, path + "-wal"].map { (try? Data(contentsOf: URL(fileURLWithPath: $0))).map { String(decoding: $0, as: UTF8.self) } ?? "" }.joined()
     }
 
-    @Test("a device redacts and syncs; the shared log and the other device erase the value; all verify and agree", arguments: SharedLogKind.available)
+    @Test("a device redacts a note and the annotations and syncs; the shared log and the other device erase the values; all verify and agree", arguments: SharedLogKind.available)
     func reachesEveryReplica(kind: SharedLogKind) throws {
         let fleet = Fleet(["laptop", "desktop"], kind: kind)
         fleet.run(0, at: "2026-11-21T09:00:00Z", "add", "Router", "--note", "pw hunter2-ZZ9")
+        fleet.run(0, at: "2026-11-21T09:00:30Z", "annotate", "1", "wifi key hunter4-AN5")
         fleet.run(0, at: "2026-11-21T09:01:00Z", "add", "Bread")
         #expect(fleet.sync(0, at: "2026-11-21T09:02:00Z").status == 0)
         #expect(fleet.sync(1, at: "2026-11-21T09:03:00Z").status == 0)
         #expect(try stored(fleet[1], fleet[1].databasePath).contains("hunter2-ZZ9"))
+        #expect(try stored(fleet[1], fleet[1].databasePath).contains("hunter4-AN5"))
         // The other device edits offline meanwhile: its change survives the redaction's rebase.
         fleet.run(1, at: "2026-11-21T09:04:00Z", "edit", "2", "--title", "Rye bread")
         let redact = fleet.run(0, at: "2026-11-21T09:05:00Z", "redact", "1", "--field", "note", "--reason", "password")
         #expect(redact.status == 0, "\(redact.stderr)")
+        let annotations = fleet.run(0, at: "2026-11-21T09:05:30Z", "redact", "1", "--field", "annotations")
+        #expect(annotations.status == 0, "\(annotations.stderr)")
         let push = fleet.sync(0, at: "2026-11-21T09:06:00Z")
         #expect(push.status == 0, "\(push.stderr)")
-        #expect(!(try stored(fleet.server, fleet.shared)).contains("hunter2"))
+        #expect(!(try stored(fleet.server, fleet.shared)).contains("hunter"))
         let pull = fleet.sync(1, at: "2026-11-21T09:07:00Z")
         #expect(pull.status == 0, "\(pull.stderr)")
         #expect(fleet.sync(0, at: "2026-11-21T09:08:00Z").status == 0)
         for device in fleet.devices {
             #expect(device.run("verify").status == 0)
-            #expect(!(try stored(device, device.databasePath)).contains("hunter2"))
+            #expect(!(try stored(device, device.databasePath)).contains("hunter"))
             #expect(device.run("show", "1").stdout.contains("[redacted]"))
+            #expect(!device.run("show", "1").stdout.contains("AN5"))
             #expect(device.run("show", "2").stdout.contains("Rye bread"))
         }
         #expect(fleet.server.run("verify").status == 0)
@@ -84,5 +89,14 @@ struct PostgresRedactionAttackTests {
         #expect(owner.run("verify").status == 0)
         #expect(teammate.run("verify").status == 0)
         #expect(teammate.run("show", "1").stdout.contains("[redacted]"))
+        // An annotation's text goes the same way, logged under its field.
+        #expect(teammate.run("annotate", "1", "door code 8842-WW2").status == 0)
+        let annotations = owner.run("redact", "1", "--field", "annotations")
+        #expect(annotations.status == 0, "\(annotations.stderr)")
+        #expect(try server.psql("SELECT string_agg(field, ' ' ORDER BY id) FROM redactions", database: database) == "note annotations")
+        #expect(try server.psql("SELECT count(*) FROM events WHERE data LIKE '%8842%'", database: database) == "0")
+        #expect(teammate.run("verify").status == 0)
+        #expect(teammate.run("show", "1").stdout.contains("Annotations"))
+        #expect(!teammate.run("show", "1").stdout.contains("8842"))
     }
 }

@@ -204,16 +204,20 @@ public enum DomainEvent: Sendable, Equatable {
 public struct RedactionFacts: Sendable, Equatable {
     /// The stream (todo, record or series id) whose events lost the value.
     public var stream: String
-    /// The payload key erased: `title`, `note`, `tags`, `project`, `name` or `place`.
+    /// The field erased: `title`, `note`, `tags`, `project`, `name` or `place` (the payload key),
+    /// or `annotations` (the `text` of the todo's `todo.annotated` events).
     public var field: String
+    /// With field `annotations`: the id of the one annotation whose text is erased; nil for all.
+    public var annotation: String?
     /// The positions of the events the value was erased from, ascending.
     public var events: [Int64]
     /// Why, as the user gave it; nil when not given.
     public var reason: String?
 
-    public init(stream: String, field: String, events: [Int64], reason: String?) {
+    public init(stream: String, field: String, events: [Int64], reason: String?, annotation: String? = nil) {
         self.stream = stream
         self.field = field
+        self.annotation = annotation
         self.events = events
         self.reason = reason
     }

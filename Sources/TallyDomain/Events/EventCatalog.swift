@@ -195,11 +195,14 @@ public enum EventCatalog {
         case .todoStopped(let at), .todoUnstarted(let at):
             return ["at": .string(Timestamp.format(at))]
         case .historyRedacted(let facts):
-            return [
+            var payload: JSONObject = [
                 "stream": .string(facts.stream), "field": .string(facts.field),
                 "events": .array(facts.events.map { .int($0) }),
                 "reason": facts.reason.map { .string($0) } ?? .null,
             ]
+            // Only when one annotation is named: every other redaction keeps its payload as before.
+            if let annotation = facts.annotation { payload.set("annotation", .string(annotation)) }
+            return payload
         }
     }
 
@@ -352,7 +355,8 @@ public enum EventCatalog {
             }
             return .historyRedacted(RedactionFacts(
                 stream: try reader.string("stream"), field: try reader.string("field"), events: events,
-                reason: try reader.optional("reason", reader.string)
+                reason: try reader.optional("reason", reader.string),
+                annotation: reader.data["annotation"] == nil ? nil : try reader.optional("annotation", reader.identifier)
             ))
         case "series.started":
             return .seriesStarted(SeriesFields(

@@ -10,8 +10,9 @@ import TallyEssentials
 /// sync moves to a later position still erases everything before it, a teammate's concurrent
 /// edit included.
 public enum Redaction {
-    /// The fields a todo (and its series) can have erased.
-    public static let todoFields = ["title", "note", "tags", "project"]
+    /// The fields a todo (and its series) can have erased; `annotations` erases the text of every
+    /// annotation (`todo.annotated`'s `text`).
+    public static let todoFields = ["title", "note", "tags", "project", Commitment.annotationsField]
     /// The fields a record can have erased.
     public static let recordFields = ["name", "place", "note"]
     /// The `field` of a redaction that erases a record's kept activity files (`redact --file`)
@@ -50,11 +51,14 @@ public enum Redaction {
         }
     }
 
-    /// The erasures of `field` in `events` (the stream's events before the redaction).
-    public static func plan(field: String, in events: [EventEnvelope]) -> Plan {
+    /// The erasures of `field` in `events` (the stream's events before the redaction); with
+    /// `annotation`, only in the `todo.annotated` events of that annotation.
+    public static func plan(field: String, annotation: String? = nil, in events: [EventEnvelope]) -> Plan {
         var plan = Plan(erased: [], alreadyErased: [], uncommitted: [])
-        for event in events where Commitment.erasableKeys(of: event.type).contains(field) {
-            switch Commitment.erase(field, from: event.data) {
+        for event in events {
+            guard let key = Commitment.key(ofField: field, type: event.type) else { continue }
+            if let annotation, annotationID(of: event) != annotation { continue }
+            switch Commitment.erase(key, from: event.data) {
             case .erased(let data): plan.erased.append((event.seq, data))
             case .alreadyErased: plan.alreadyErased.append(event.seq)
             case .uncommitted: plan.uncommitted.append(event.seq)
@@ -64,10 +68,21 @@ public enum Redaction {
         return plan
     }
 
+    /// The id of the annotation a `todo.annotated` event adds, nil for other events.
+    public static func annotationID(of event: EventEnvelope) -> String? {
+        guard event.type == "todo.annotated", case .object(let object)? = try? JSON.parse(event.data) else { return nil }
+        return object["id"]?.stringValue
+    }
+
     /// Why a redaction event breaks the limits (the English reason), or nil.
     public static func problem(_ facts: RedactionFacts) -> String? {
         guard UUIDBytes.pack(facts.stream) != nil else { return "field 'stream' of a redaction is not a lowercase UUID" }
         guard (todoFields + recordFields + [fileField]).contains(facts.field) else { return "field 'field' of a redaction is not one that can be erased" }
+        if let annotation = facts.annotation {
+            guard facts.field == Commitment.annotationsField, UUIDBytes.pack(annotation) != nil else {
+                return "field 'annotation' of a redaction is not a lowercase UUID with field 'annotations'"
+            }
+        }
         guard facts.events.count <= RedactionFacts.maxEvents else { return "a redaction names more than \(RedactionFacts.maxEvents) events" }
         guard facts.events.allSatisfy({ $0 > 0 }), zip(facts.events, facts.events.dropFirst()).allSatisfy({ $0 < $1 }) else {
             return "field 'events' of a redaction is not ascending positions"

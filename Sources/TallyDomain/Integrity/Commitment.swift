@@ -4,8 +4,8 @@ import TallyEssentials
 /// stays exactly what it was.
 ///
 /// An event written by this version stores, for each erasable value in its payload (a todo's or a
-/// series' `title`, `note`, `tags`, `project`; a record's `name`, `place`, `note`), 16 random
-/// bytes under `$salts`:
+/// series' `title`, `note`, `tags`, `project`; a record's `name`, `place`, `note`; an
+/// annotation's `text`), 16 random bytes under `$salts`:
 ///
 ///     {"$salts":{"note":"9f…","title":"03…"},"note":"router pw hunter2","tags":[],"title":"Router",…}
 ///
@@ -35,9 +35,24 @@ public enum Commitment {
         case "todo.created", "todo.edited": ["note", "project", "tags", "title"]
         case "series.started", "series.changed": ["note", "tags", "title"]
         case "record.logged", "record.edited": ["name", "note", "place"]
+        case "todo.annotated": ["text"]
         default: []
         }
     }
+
+    /// The field of `redact` that erases `key` of events of `type`: the key itself, but
+    /// `annotations` for the text of an annotation.
+    public static func field(ofKey key: String, type: String) -> String {
+        type == "todo.annotated" && key == "text" ? annotationsField : key
+    }
+
+    /// The erasable key of events of `type` that `field` erases, nil when they hold none.
+    public static func key(ofField field: String, type: String) -> String? {
+        erasableKeys(of: type).first { Self.field(ofKey: $0, type: type) == field }
+    }
+
+    /// The field of `redact` that erases the text of every annotation of a todo.
+    public static let annotationsField = "annotations"
 
     /// The commitment to `value` under `salt`: lowercase hex SHA-256.
     public static func commit(salt: String, value: JSON) -> String {

@@ -117,13 +117,24 @@ public struct LogVerifier {
             problems.append(LogProblem(seq: event.seq, kind: .failedCheck(name: "canonical", detail: "the payload with commitments is not in canonical form")))
         }
         for (key, value) in object.pairs where Commitment.isMarker(value) {
-            erasures["\(event.stream) \(key)", default: []].append(event.seq)
+            var name = "\(event.stream) \(Commitment.field(ofKey: key, type: event.type))"
+            // An annotation's text is accounted for by a redaction of all the todo's annotations or of that one.
+            if event.type == "todo.annotated", let id = object["id"]?.stringValue { name += " \(id)" }
+            erasures[name, default: []].append(event.seq)
         }
     }
 
     private mutating func accountForRedaction(_ event: EventEnvelope) {
         guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { return }
         let key = "\(facts.stream) \(facts.field)"
+        if facts.field == Commitment.annotationsField {
+            let names = facts.annotation.map { ["\(key) \($0)"] } ?? erasures.keys.filter { $0.hasPrefix(key + " ") }
+            for name in names {
+                redactedValues += erasures[name]?.count ?? 0
+                erasures[name] = nil
+            }
+            return
+        }
         redactedValues += erasures[key]?.count ?? 0
         erasures[key] = nil
     }

@@ -99,6 +99,10 @@ public enum Reducer {
                     case "note" where todo.note != nil: todo.note = placeholder
                     case "tags" where !todo.tags.isEmpty: todo.tags = [name]
                     case "project" where todo.project != nil: todo.project = name
+                    case Commitment.annotationsField:
+                        for index in todo.annotations.indices where facts.annotation == nil || todo.annotations[index].id == facts.annotation {
+                            todo.annotations[index].text = placeholder
+                        }
                     default: break
                     }
                 }

@@ -87,7 +87,7 @@ public final class InMemoryStore: EventStore {
                 pendingBlobs = pendingBlobs?.filter { !names.contains($0.key) }
                 continue
             }
-            let erased = Redaction.plan(field: facts.field, in: earlier).erased
+            let erased = Redaction.plan(field: facts.field, annotation: facts.annotation, in: earlier).erased
             for value in erased {
                 if let index = staged.firstIndex(where: { $0.seq == value.seq }) { staged[index].data = value.data }
             }

@@ -17,7 +17,8 @@ extension Dispatcher {
     ///   `.nothingToRedact` when no value is left to erase.
     /// With `field` `file` (a record), the kept activity files its events name are erased
     /// instead; `keptFiles` tells which are still stored (none left is `.nothingToRedact`).
-    public func redact(stream: String, record: Bool, field: String, reason: String?, keptFiles: BlobStore? = nil) throws -> RedactionOutcome {
+    /// With `annotation` (field `annotations`), only the text of that annotation is erased.
+    public func redact(stream: String, record: Bool, field: String, reason: String?, annotation: String? = nil, keptFiles: BlobStore? = nil) throws -> RedactionOutcome {
         let allowed = record ? Redaction.recordFields + [Redaction.fileField] : Redaction.todoFields
         guard allowed.contains(field) else { throw HistoryError.notRedactable(field: field, record: record) }
         if field == Redaction.fileField {
@@ -36,18 +37,18 @@ extension Dispatcher {
         var erased: [RedactionFacts] = []
         let outcome = try execute { state, _ in
             var streams = [stream]
-            if !record, let series = state.todo(id: stream)?.series, series != stream, Commitment.erasableKeys(of: "series.started").contains(field) {
+            if !record, let series = state.todo(id: stream)?.series, series != stream, Commitment.key(ofField: field, type: "series.started") != nil {
                 streams.append(series)
             }
             var uncommitted: [Int64] = []
             var already = 0
             erased = []
             for name in streams {
-                let plan = Redaction.plan(field: field, in: try log.events(inStream: name))
+                let plan = Redaction.plan(field: field, annotation: annotation, in: try log.events(inStream: name))
                 uncommitted += plan.uncommitted
                 already += plan.alreadyErased.count
                 if !plan.erased.isEmpty {
-                    erased.append(RedactionFacts(stream: name, field: field, events: plan.erased.map(\.seq), reason: reason))
+                    erased.append(RedactionFacts(stream: name, field: field, events: plan.erased.map(\.seq), reason: reason, annotation: annotation))
                 }
             }
             guard uncommitted.isEmpty else { throw HistoryError.uncommittedValues(field: field, events: uncommitted.sorted()) }

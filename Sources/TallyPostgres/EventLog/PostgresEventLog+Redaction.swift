@@ -25,7 +25,7 @@ extension PostgresEventLog {
                 vacuumPending = true
                 continue
             }
-            for erased in Redaction.plan(field: facts.field, in: earlier).erased {
+            for erased in Redaction.plan(field: facts.field, annotation: facts.annotation, in: earlier).erased {
                 do {
                     try connection.run("SELECT tally_redact($1, $2, $3)", [.int(erased.seq), .text(erased.data), .int(event.seq)])
                 } catch {

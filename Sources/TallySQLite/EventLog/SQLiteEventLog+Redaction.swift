@@ -16,7 +16,7 @@ extension SQLiteEventLog {
                 try eraseFiles(Redaction.files(in: earlier).names)
                 continue
             }
-            let plan = Redaction.plan(field: facts.field, in: earlier)
+            let plan = Redaction.plan(field: facts.field, annotation: facts.annotation, in: earlier)
             guard !plan.erased.isEmpty else { continue }
             do {
                 try connection.execute("PRAGMA secure_delete = ON")

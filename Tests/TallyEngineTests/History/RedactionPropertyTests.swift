@@ -7,8 +7,8 @@ import TallySQLite
 import TallyTestSupport
 
 /// Redaction on generated histories in a real SQLite file: random todos and records whose texts
-/// carry unique secret tokens, edited, undone and redone at random, then one random field of one
-/// random item redacted.
+/// carry unique secret tokens, edited, annotated, undone and redone at random, then one random
+/// field of one random item redacted (every third seed: the annotations of an annotated todo).
 @Suite("Redaction on generated histories")
 struct RedactionPropertyTests {
     let clock = TestClock()
@@ -42,12 +42,13 @@ struct RedactionPropertyTests {
         }
         for _ in 0..<Int.random(in: 4...12, using: &random) {
             let number = String(Int.random(in: 1...todos, using: &random))
-            switch Int.random(in: 0..<6, using: &random) {
+            switch Int.random(in: 0..<8, using: &random) {
             case 0: _ = try dispatcher.execute(.editTodo(number, TodoEditInput(title: "renamed " + Self.token(&random))))
             case 1: _ = try dispatcher.execute(.editTodo(number, TodoEditInput(note: "later " + Self.token(&random))))
             case 2: _ = try dispatcher.execute(.editTodo(number, TodoEditInput(tagChanges: ["x" + String(Self.token(&random).suffix(5))])))
             case 3: _ = try dispatcher.execute(.editRecord("1", RecordEditInput(place: "hill " + Self.token(&random))))
             case 4: _ = try? dispatcher.undo()
+            case 5, 6: _ = try dispatcher.execute(.annotateTodo(number, text: "called " + Self.token(&random)))
             default: _ = try dispatcher.execute(.completeTodos([number]))
             }
         }
@@ -91,14 +92,20 @@ struct RedactionPropertyTests {
             try log.scan(after: 0, through: nil) { before.append($0) }
 
             // One random item and one of its erasable fields.
-            let record = Bool.random(using: &random) && !dispatcher.state.records.isEmpty
-            let stream = record ? dispatcher.state.records[Int.random(in: 0..<dispatcher.state.records.count, using: &random)].id
+            // Every third seed erases the annotations of a todo that has some (the likeliest home of pasted data).
+            let annotated = dispatcher.state.todos.filter { !$0.annotations.isEmpty }
+            let forceAnnotations = seed % 3 == 1 && !annotated.isEmpty
+            let record = !forceAnnotations && Bool.random(using: &random) && !dispatcher.state.records.isEmpty
+            let stream = forceAnnotations ? annotated[Int.random(in: 0..<annotated.count, using: &random)].id
+                : record ? dispatcher.state.records[Int.random(in: 0..<dispatcher.state.records.count, using: &random)].id
                 : dispatcher.state.todos[Int.random(in: 0..<dispatcher.state.todos.count, using: &random)].id
-            let field = (record ? Redaction.recordFields : Redaction.todoFields).randomElement(using: &random)!
-            // The values that field held, from the stored payloads before.
+            let field = forceAnnotations ? Commitment.annotationsField
+                : (record ? Redaction.recordFields : Redaction.todoFields).randomElement(using: &random)!
+            // The values that field held, from the stored payloads before (an annotation's under `text`).
             var secrets: [String] = []
             for event in before where event.stream == stream {
-                if case .object(let object)? = try? JSON.parse(event.data), let value = object[field] { secrets += Self.tokens(in: value) }
+                guard let key = Commitment.key(ofField: field, type: event.type) else { continue }
+                if case .object(let object)? = try? JSON.parse(event.data), let value = object[key] { secrets += Self.tokens(in: value) }
             }
             let outcome: RedactionOutcome
             do {
@@ -126,10 +133,11 @@ struct RedactionPropertyTests {
                     #expect(Commitment.committedForm(old.data) == Commitment.committedForm(new.data), "seed \(seed) seq \(old.seq)")
                     let oldObject = try #require(try JSON.parse(old.data).objectValue)
                     let newObject = try #require(try JSON.parse(new.data).objectValue)
-                    for key in oldObject.keys where key != field && key != Commitment.saltsKey {
+                    let erasedKey = try #require(Commitment.key(ofField: field, type: old.type))
+                    for key in oldObject.keys where key != erasedKey && key != Commitment.saltsKey {
                         #expect(oldObject[key] == newObject[key], "seed \(seed) seq \(old.seq): \(key) changed")
                     }
-                    #expect(Commitment.isMarker(newObject[field]))
+                    #expect(Commitment.isMarker(newObject[erasedKey]))
                 } else {
                     #expect(old.data == new.data, "seed \(seed): event \(old.seq) changed")
                 }
@@ -152,6 +160,7 @@ struct RedactionPropertyTests {
                 case "title": #expect(item.title == Commitment.placeholder)
                 case "note": #expect(item.note == nil || item.note == Commitment.placeholder)
                 case "tags": #expect(item.tags.isEmpty || item.tags == [Commitment.placeholderName])
+                case Commitment.annotationsField: #expect(item.annotations.allSatisfy { $0.text == Commitment.placeholder })
                 default: #expect(item.project == nil || item.project == Commitment.placeholderName)
                 }
             }
@@ -193,6 +202,41 @@ struct RedactionPropertyTests {
         }
         #expect(!log.events.contains { $0.data.contains("hunter2") })
         #expect(dispatcher.state.todos.first?.note == Commitment.placeholder)
+    }
+
+    @Test("one annotation alone: only its text is erased and read as [redacted]; verify accounts for it and no other annotation's erasure")
+    func oneAnnotation() throws {
+        let log = InMemoryStore()
+        let dispatcher = Dispatcher(log: log, environment: environment())
+        _ = try dispatcher.execute(.addTodo(TodoInput(title: "Call the bank")))
+        _ = try dispatcher.execute(.annotateTodo("1", text: "PIN 4711"))
+        _ = try dispatcher.execute(.annotateTodo("1", text: "IBAN CZ65"))
+        let todo = try #require(dispatcher.state.todos.first)
+        let first = todo.annotations[0].id
+        let outcome = try dispatcher.redact(stream: todo.id, record: false, field: Commitment.annotationsField, reason: nil, annotation: first)
+        #expect(outcome.erased.map(\.events) == [[2]])
+        #expect(dispatcher.state.todos.first?.annotations.map(\.text) == [Commitment.placeholder, "IBAN CZ65"])
+        #expect(!log.events.contains { $0.data.contains("4711") } && log.events.contains { $0.data.contains("IBAN CZ65") })
+        let folded = try Replayer.fold(InMemoryStore(events: log.events), into: ReadModel())
+        #expect(folded.todo(id: todo.id)?.annotations.map(\.text) == [Commitment.placeholder, "IBAN CZ65"])
+        var verifier = LogVerifier()
+        for event in log.events { verifier.check(event) }
+        verifier.finish()
+        #expect(verifier.isIntact && verifier.redactedValues == 1, "\(verifier.problems)")
+        // The second annotation's text erased by hand: the links hold, but no redaction names it.
+        var forged = log.events
+        guard case .erased(let data) = Commitment.erase("text", from: forged[2].data) else { Issue.record("not erasable"); return }
+        forged[2].data = data
+        var check = LogVerifier()
+        for event in forged { check.check(event) }
+        check.finish()
+        #expect(check.problems.map(\.seq) == [3], "\(check.problems)")
+        // Naming one annotation is for the annotations field only.
+        #expect(Redaction.problem(RedactionFacts(stream: todo.id, field: "note", events: [1], reason: nil, annotation: first)) != nil)
+        #expect(Redaction.problem(RedactionFacts(stream: todo.id, field: Commitment.annotationsField, events: [2], reason: nil, annotation: "nope")) != nil)
+        // The event survives its own round trip through the catalog.
+        let redaction = try #require(log.events.last)
+        #expect(try EventCatalog.decode(redaction) == .historyRedacted(RedactionFacts(stream: todo.id, field: Commitment.annotationsField, events: [2], reason: nil, annotation: first)))
     }
 
     @Test("a value written before commitments cannot be erased: refused, nothing appended")

@@ -19,13 +19,15 @@ enum RedactCommand: CommandHandler {
             """,
         arguments: [ArgumentSpec(name: "REF", help: "The todo (a number or a unique id prefix); with --record, the record.")],
         options: [
-            OptionSpec(name: "field", valueName: "FIELD", help: "The field to erase: title, note, tags or project; for a record name, place or note."),
+            OptionSpec(name: "field", valueName: "FIELD", help: "The field to erase: title, note, tags, project or annotations (the text of every annotation); for a record name, place or note."),
+            OptionSpec(name: "annotation", valueName: "N", help: "Erase only the text of the todo's Nth annotation (as 'show' numbers them) instead of every annotation's; implies --field annotations."),
             OptionSpec(name: "file", help: "With --record: erase the record's kept activity files (GPX, TCX, FIT) instead of a field."),
             OptionSpec(name: "reason", valueName: "TEXT", help: "Why, kept in the history.redacted event (never the value itself)."),
             OptionSpec(name: "record", help: "REF names a record, not a todo."),
         ],
         examples: [
             CommandExample(command: "tally redact 12 --field note --reason \"pasted a password\"", explanation: "Erase every note todo 12 ever had."),
+            CommandExample(command: "tally redact 12 --field annotations", explanation: "Erase the text of every annotation todo 12 ever had."),
             CommandExample(command: "tally redact 4 --record --field place", explanation: "Erase every place record 4 ever had."),
             CommandExample(command: "tally redact 4 --record --file", explanation: "Erase the activity file record 4 was imported from (its route)."),
         ]
@@ -37,9 +39,17 @@ enum RedactCommand: CommandHandler {
         let record = command.has("record")
         let file = command.has("file")
         if file, command.value("field") != nil { throw UsageError(kind: .conflictingOptions("--field", "--file"), commandPath: command.path) }
-        if !file, command.value("field") == nil { throw UsageError(kind: .missingArgument("--field"), commandPath: command.path) }
+        let annotationIndex = command.value("annotation")
+        if annotationIndex != nil {
+            if file { throw UsageError(kind: .conflictingOptions("--annotation", "--file"), commandPath: command.path) }
+            if record { throw UsageError(kind: .conflictingOptions("--annotation", "--record"), commandPath: command.path) }
+            if let other = command.value("field"), other != Commitment.annotationsField {
+                throw UsageError(kind: .conflictingOptions("--annotation", "--field \(other)"), commandPath: command.path)
+            }
+        }
+        if !file, annotationIndex == nil, command.value("field") == nil { throw UsageError(kind: .missingArgument("--field"), commandPath: command.path) }
         if file, !record { throw RedactFailure(error: .notRedactable(field: Redaction.fileField, record: false), item: ref) }
-        let field = file ? Redaction.fileField : command.value("field") ?? ""
+        let field = file ? Redaction.fileField : command.value("field") ?? Commitment.annotationsField
         var reason = command.value("reason").map { TextForm.normalized($0) }
         if let text = reason, text.isEmpty { reason = nil }
         if let text = reason, Redaction.problem(RedactionFacts(stream: "00000000-0000-0000-0000-000000000000", field: "note", events: [], reason: text)) != nil {
@@ -55,9 +65,18 @@ enum RedactCommand: CommandHandler {
             let found = try ReferenceResolver.todo(ref, in: dispatcher.state)
             (stream, item) = (found.id, String(found.number))
         }
+        // --annotation N: the annotation `show` lists as N now.
+        var annotation: String?
+        if let index = annotationIndex {
+            let annotations = dispatcher.state.todo(id: stream)?.annotations ?? []
+            guard let position = Int(index), position >= 1, position <= annotations.count else {
+                throw DomainError.invalid(.noSuchAnnotation(number: Int(item) ?? 0, index: index, count: annotations.count))
+            }
+            annotation = annotations[position - 1].id
+        }
         let result: RedactionOutcome
         do {
-            result = try dispatcher.redact(stream: stream, record: record, field: field, reason: reason, keptFiles: store)
+            result = try dispatcher.redact(stream: stream, record: record, field: field, reason: reason, annotation: annotation, keptFiles: store)
         } catch let error as HistoryError {
             throw RedactFailure(error: error, item: item)
         }
@@ -74,13 +93,14 @@ enum RedactCommand: CommandHandler {
         if context.json {
             context.printJSON(.object([
                 "item": .string(stream), "field": .string(field), "reason": reason.map { .string($0) } ?? .null,
+                "annotation": annotation.map { .string($0) } ?? .null,
                 "events": .array(seqs.map { .int($0) }),
                 "redaction": .array(result.outcome.appended.map { .int($0.seq) }),
             ]))
             return
         }
         context.console.line(context.catalog.plural(.redactDone, count: seqs.count, [
-            "field": field, "item": item, "seqs": seqs.map(String.init).joined(separator: ", "),
+            "field": annotationIndex.map { "annotation \($0)" } ?? field, "item": item, "seqs": seqs.map(String.init).joined(separator: ", "),
         ]))
     }
 }
