@@ -89,6 +89,11 @@ struct GoalCommandTests {
         let seq = tally.eventCount
         let removed = tally.run("goal", "rm", "--per", "week", "--metric", "count")
         #expect(removed.status == 0 && removed.stdout == "goal removed: week count\n")
+        // Czech output names the period and the measure in Czech, in the history and in a refusal.
+        let czech = ["LANG": "cs_CZ.UTF-8"]
+        #expect(tally.run(["log", "--limit", "1"], environment: czech).stdout.contains("cíl odebrán: týden počet"))
+        let missing = tally.run(["goal", "rm", "--per", "month", "--metric", "distance", "--category", "running"], environment: czech)
+        #expect(missing.status == 1 && missing.stderr.contains("měsíc vzdálenost (running)"), "\(missing.stderr)")
         #expect(tally.run("goal").stdout == "No goals yet: set one with 'tally goal set --per week --distance 40km'.\n")
         #expect(tally.run("goal", "show", "--as-of", "@\(seq)").stdout.hasPrefix("Weekly count: 2\n"))
         let undo = tally.run("undo")

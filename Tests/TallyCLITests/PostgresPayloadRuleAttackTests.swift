@@ -431,6 +431,12 @@ struct PostgresPayloadRuleAttackTests {
         for (label, stream) in [("capitals", JSON.string(uuid.uppercased())), ("a filter stream", "filter:todos"), ("null", .null)] {
             add("history.redacted stream: \(label)", "history.redacted", with(redaction, "stream", stream))
         }
+        // One annotation named (redact --annotation N): its id, only with the field 'annotations'.
+        for (label, annotation, field) in [("an annotation's id", JSON.string(uuid), "annotations"), ("with the note", .string(uuid), "note"),
+                                           ("capitals", .string(uuid.uppercased()), "annotations"), ("null", .null, "annotations"),
+                                           ("a number", 5, "annotations"), ("a filter stream", "filter:todos", "annotations")] as [(String, JSON, String)] {
+            add("history.redacted annotation: \(label)", "history.redacted", with(with(redaction, "field", .string(field)), "annotation", annotation))
+        }
         // The todos' contexts.
         let work: JSON = .object(["expression": "tag:work"])
         add("filter.saved todos: 0.9's saved view", "filter.saved", ["scope": "todos", "filter": .object(["expression": "tag:work"])])

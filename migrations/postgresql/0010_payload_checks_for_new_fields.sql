@@ -331,8 +331,13 @@ BEGIN
     RETURN 'field ''stream'' of a redaction is not a lowercase UUID';
   END IF;
   IF jsonb_typeof(p_data -> 'field') IS DISTINCT FROM 'string'
-     OR (p_data ->> 'field') NOT IN ('title', 'note', 'tags', 'project', 'name', 'place', 'file') THEN
+     OR (p_data ->> 'field') NOT IN ('title', 'note', 'tags', 'project', 'annotations', 'name', 'place', 'file') THEN
     RETURN 'field ''field'' of a redaction is not one that can be erased';
+  END IF;
+  -- One annotation named (redact --annotation N): its id, and only with the field 'annotations'.
+  IF p_data ? 'annotation' AND jsonb_typeof(p_data -> 'annotation') <> 'null'
+     AND (NOT tally_uuid_ok(p_data -> 'annotation', FALSE) OR (p_data ->> 'field') <> 'annotations') THEN
+    RETURN 'field ''annotation'' of a redaction is not a lowercase UUID with field ''annotations''';
   END IF;
   IF jsonb_typeof(p_data -> 'events') IS DISTINCT FROM 'array' OR jsonb_array_length(p_data -> 'events') > 100000 THEN
     RETURN 'field ''events'' of a redaction is not at most 100000 positions';

@@ -109,7 +109,7 @@ enum FailureMapper {
         case .gear(let refusal):
             return GearMessages.failure(refusal, catalog: catalog)
         case .noGoal(let key):
-            return Failure(exit: .failure, code: "goal_not_found", message: catalog.text(.errorNoGoal, ["goal": key.description]))
+            return Failure(exit: .failure, code: "goal_not_found", message: catalog.text(.errorNoGoal, ["goal": GoalText.key(key, catalog)]))
         }
     }
 

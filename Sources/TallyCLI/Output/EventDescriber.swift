@@ -95,7 +95,7 @@ struct EventDescriber {
         case .goalSet(let goal):
             return catalog.text(.historyGoalSet, ["goal": GoalText.title(goal, miles: false, catalog: catalog), "from": goal.from.description])
         case .goalRemoved(let key):
-            return catalog.text(.historyGoalRemoved, ["goal": key.description])
+            return catalog.text(.historyGoalRemoved, ["goal": GoalText.key(key, catalog)])
         case .gearDefaulted(let category, let gear):
             return catalog.text(.historyGearDefault, ["category": category, "gear": gear.map(gearName) ?? "-"])
         case .historyUndone(let command):

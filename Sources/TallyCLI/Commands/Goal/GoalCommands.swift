@@ -201,6 +201,26 @@ enum GoalText {
         }
     }
 
+    /// What the goal measures, in the catalog's language.
+    static func metric(_ metric: GoalMetric, _ catalog: Catalog) -> String {
+        let id: MessageID = switch metric {
+        case .distance: .goalMetricDistance
+        case .time: .goalMetricTime
+        case .count: .goalMetricCount
+        }
+        return catalog.text(id)
+    }
+
+    /// `week distance (running)`: a goal's key in the catalog's language.
+    static func key(_ key: GoalKey, _ catalog: Catalog) -> String {
+        let id: MessageID = switch key.per {
+        case .week: .goalPerWeek
+        case .month: .goalPerMonth
+        case .year: .goalPerYear
+        }
+        return catalog.text(id) + " " + metric(key.metric, catalog) + (key.category.map { " (\($0))" } ?? "")
+    }
+
     /// `Weekly distance (running): 40.00 km`.
     static func title(_ goal: Goal, miles: Bool, catalog: Catalog) -> String {
         let id: MessageID = switch goal.key.per {
@@ -209,7 +229,7 @@ enum GoalText {
         case .year: .goalYearly
         }
         return catalog.text(id, [
-            "metric": goal.key.metric.rawValue, "category": goal.key.category.map { " (\($0))" } ?? "",
+            "metric": metric(goal.key.metric, catalog), "category": goal.key.category.map { " (\($0))" } ?? "",
             "target": amount(goal.target, goal.key.metric, miles: miles),
         ])
     }
