@@ -7,7 +7,7 @@
 /// repository without a version tag all fall back to `release` with no commit.
 public enum BuildVersion {
     /// The version of this source tree when no tag says otherwise; CHANGELOG.md's top entry names it.
-    public static let release = "0.10.0"
+    public static let release = "0.11.0"
 
     #if TALLY_STAMPED
     /// The version the build was stamped with: `0.9.0`, `0.9.0-3-g1a2b3c4` past a tag, `-dirty` with uncommitted changes.
