@@ -109,7 +109,7 @@ build: deps
 
 ## release: optimized, statically linked build (.build/release/tally).
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally
 
 ## test: the build (which fails on a compiler warning about Sources/, Tests/ or Benchmarks/), a seconds-long smoke
 ## run of the benchmark harness (quiet unless it fails), then every test: unit, the store contract, storage,
@@ -120,17 +120,19 @@ test: deps
 
 ## bench: release build, then the performance table on generated stores (cached in .build/bench; the first run generates them), written into docs/performance.md between its markers.
 bench: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
 	.build/release/tally-bench --tally .build/release/tally --cache .build/bench --doc docs/performance.md
 
 ## bench-writers: only the concurrent writers (1, 4, 16, 64 clients): PostgreSQL staged and all under the lock, and SQLite, with a tailing reader.
 bench-writers: deps
-	$(SWIFT) build -c release -Xswiftc -enable-testing --product tally-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
 	.build/release/tally-bench --writers --cache .build/bench
 
 ## bench-quick: the same measurements on smaller stores, in well under a minute.
 bench-quick: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
 	.build/release/tally-bench --quick --tally .build/release/tally --cache .build/bench
 
 ## size: release build, then the size of the binary as `make install` installs it (stripped); fails above 20 MB

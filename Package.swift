@@ -57,9 +57,12 @@ let package = Package(
         .executableTarget(name: "tally", dependencies: ["TallyCLI"], swiftSettings: acrossModules),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
-        // figures run on a throw-away cluster started like the tests' (TallyTestSupport).
-        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyPostgres", "TallyStores", "TallyEngine", "TallyTestSupport", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
-        .target(name: "TallyTestSupport", dependencies: ["TallyEssentials", "TallyDomain", "TallyInterchange"], path: "Tests/TallyTestSupport"),
+        // figures run on a throw-away cluster started like the tests' (TallyTestHarness).
+        .executableTarget(name: "tally-bench", dependencies: ["TallyDomain", "TallySQLite", "TallyPostgres", "TallyStores", "TallyEngine", "TallyTestHarness", "CSQLite", "TallyInterchange"], path: "Benchmarks/TallyBench"),
+        // What the tests and the benchmark share: throw-away PostgreSQL servers and tracks of known geometry.
+        // It uses only public API, so the release build of the benchmark needs no -enable-testing.
+        .target(name: "TallyTestHarness", dependencies: ["TallyDomain"], path: "Tests/TallyTestHarness"),
+        .target(name: "TallyTestSupport", dependencies: ["TallyEssentials", "TallyDomain", "TallyInterchange", "TallyTestHarness"], path: "Tests/TallyTestSupport"),
         // One test target per module, each depending on what its tests use (and TallyTestSupport).
         .testTarget(name: "TallyEssentialsTests", dependencies: ["TallyEssentials", "TallyPlatform", "TallyTestSupport"]),
         .testTarget(name: "TallyDomainTests", dependencies: ["TallyEssentials", "TallyDomain", "TallyTestSupport"]),

@@ -1,6 +1,6 @@
 import Foundation
 import TallyDomain
-import TallyTestSupport
+import TallyTestHarness
 import TallyInterchange
 
 /// `record import` of a Strava-like export against reading its files once, and `record bests`

@@ -3,7 +3,7 @@ import TallyEngine
 import TallyStores
 import TallyPostgres
 import TallyDomain
-import TallyTestSupport
+import TallyTestHarness
 
 /// The shared-log figures: the same measurements on a local PostgreSQL (fsync on) and on SQLite,
 /// side by side. The server is `TALLY_BENCH_POSTGRES` (a URI of an empty database) when set,
