@@ -9,12 +9,14 @@ import TallyEssentials
 /// may name, and counters far below anything that could overflow. Pure.
 public enum SnapshotLimits {
     /// The instants an event can carry: from a day before 0001-01-01 to a day after 9999-12-31 (UTC),
-    /// the range `Timestamp.parse` reads with any offset.
-    public static let instants: ClosedRange<Int64> = {
-        let first = LocalDate(year: 1, month: 1, day: 1)!.dayNumber - 1
-        let last = LocalDate(year: 9999, month: 12, day: 31)!.dayNumber + 2
-        return first * WallClock.msPerDay ... last * WallClock.msPerDay - 1
-    }()
+    /// the range `Timestamp.parse` reads with any offset: the start of 0000-12-31 to the end of
+    /// 10000-01-01, in milliseconds since 1970 (`SnapshotLimitsTests` derives them from `LocalDate`).
+    ///
+    /// Literals, not computed from `LocalDate`: the summary check reads this range for every todo a
+    /// list scans, and an initializer calling into TallyEssentials cannot be folded at compile time
+    /// across the module boundary, so each read went through `swift_once` and compared with loaded
+    /// bounds (31 instructions a todo `list` scans); literals make it constant compares.
+    public static let instants: ClosedRange<Int64> = -62_135_683_200_000 ... 253_402_387_199_999
 
     /// The largest stream version, item number or settings version a snapshot may claim: far
     /// beyond any real log (2^40 events), far below an overflow when one is added.
