@@ -54,7 +54,11 @@ let package = Package(
         // Command specs, the parser, help and usage errors, and the bash/zsh/fish/man generators.
         .target(name: "TallyArguments", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
         .target(name: "TallyCLI", dependencies: ["TallyEssentials", "TallyEngine", "TallyInterchange", "TallyStores", "TallyArguments", "TallyPlatform"], swiftSettings: acrossModules),
-        .executableTarget(name: "tally", dependencies: ["TallyCLI"], swiftSettings: acrossModules),
+        // The static Swift runtime links executables with -export-dynamic, which put every public symbol of
+        // the modules (8,500) in the dynamic symbol table that the runtime's one dladdr at start walks.
+        // Nothing loads tally as a library, so the table keeps only what the C libraries need.
+        .executableTarget(name: "tally", dependencies: ["TallyCLI"], swiftSettings: acrossModules,
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestHarness).
