@@ -9,7 +9,7 @@
 -- (tally_envelope_problem, tally_content_problem: the same rules and the same messages), each
 -- stream's versions run on from its last version in the log (counting the batch's earlier rows),
 -- and each row's hash is the chain link over the row before it (the first over the head's hash),
--- recomputed by tally_event_hash as the trigger recomputes it. A batch with any problem raises the
+-- recomputed with tally_event_hash's expression as the trigger recomputes it. A batch with any problem raises the
 -- first problem in seq order and appends nothing. A checked batch goes in with one INSERT; the
 -- unique indexes still refuse a taken id or (stream, version), and the statement trigger of
 -- migration 7 notifies followers once.
@@ -77,14 +77,36 @@ BEGIN
       WHEN r.seq <> head_seq + r.nth THEN
         format('events must be appended in order: seq %s after %s', r.seq, head_seq + r.nth - 1)
       ELSE COALESCE(
-        tally_envelope_problem(r.seq::text, r.id, r.command, r.stream, r.type, r.schema),
+        -- The envelope's patterns, first as plain string tests that pass only what the patterns
+        -- pass (36 characters, four '-' where a UUID has them, the rest lowercase hex; a stream of
+        -- 1-100 allowed characters, the first a letter or digit); a row they do not pass gets the
+        -- pattern function itself, for its verdict and its message.
+        CASE WHEN NOT (length(r.id) = 36 AND translate(r.id, '0123456789abcdef', '') = '----'
+                       AND substr(r.id, 9, 1) = '-' AND substr(r.id, 14, 1) = '-' AND substr(r.id, 19, 1) = '-' AND substr(r.id, 24, 1) = '-'
+                       AND length(r.command) = 36 AND translate(r.command, '0123456789abcdef', '') = '----'
+                       AND substr(r.command, 9, 1) = '-' AND substr(r.command, 14, 1) = '-' AND substr(r.command, 19, 1) = '-' AND substr(r.command, 24, 1) = '-'
+                       AND length(r.stream) BETWEEN 1 AND 100
+                       AND translate(r.stream, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz:._-', '') = ''
+                       AND translate(left(r.stream, 1), ':._-', '') <> ''
+                       AND r.type ~ '^[a-z][a-z_]{0,30}\.[a-z][a-z_]{0,30}$'
+                       AND r.schema BETWEEN 1 AND 1000)
+          THEN tally_envelope_problem(r.seq::text, r.id, r.command, r.stream, r.type, r.schema)
+        END,
         CASE WHEN r.version < 1 OR r.version > COALESCE(GREATEST(r.logged, r.earlier), 0) + 1 THEN
           format('event %s: version %s of stream %s does not follow version %s', r.seq, r.version, r.stream,
                  COALESCE(GREATEST(r.logged, r.earlier), 0))
         END,
         tally_content_problem(r.seq::text, r.type, r.recorded_at, r.actor, r.data),
-        CASE WHEN r.hash IS DISTINCT FROM tally_event_hash(COALESCE(r.previous, head_hash), r.seq, r.id, r.stream, r.version,
-                                                           r.type, r.schema, r.data, r.recorded_at, r.actor, r.command) THEN
+        -- tally_event_hash's expression, written out (a SQL function with its own search_path is
+        -- called, not inlined); tally_committed_payload returns a payload without '{"$salts":' as it is.
+        CASE WHEN r.hash IS DISTINCT FROM encode(sha256(convert_to(
+            COALESCE(r.previous, head_hash, repeat('0', 64))
+            || '{"actor":' || to_json(r.actor)::text || ',"command":' || to_json(r.command)::text
+            || ',"data":' || CASE WHEN left(r.data, 10) = '{"$salts":' THEN tally_committed_payload(r.data) ELSE r.data END
+            || ',"id":' || to_json(r.id)::text
+            || ',"recordedAt":' || r.recorded_at || ',"schema":' || r.schema || ',"seq":' || r.seq
+            || ',"stream":' || to_json(r.stream)::text || ',"type":' || to_json(r.type)::text
+            || ',"version":' || r.version || '}', 'UTF8')), 'hex') THEN
           format('event %s: the hash does not link to the event before it', r.seq)
         END)
       END AS problem
