@@ -147,6 +147,7 @@ public final class PostgresTestServer: @unchecked Sendable {
             "GRANT CONNECT ON DATABASE DATABASE_NAME TO ROLE",
             "GRANT SELECT ON schema_migrations, events, snapshots, blobs TO ROLE",
             "GRANT INSERT ON events, events_staged, blobs TO ROLE",
+            "GRANT EXECUTE ON FUNCTION tally_append_batch(BIGINT[], TEXT[], TEXT[], INTEGER[], TEXT[], INTEGER[], TEXT[], BIGINT[], TEXT[], TEXT[], TEXT[]) TO ROLE",
             "GRANT EXECUTE ON FUNCTION tally_save_snapshot_chunks(BIGINT, INTEGER, INTEGER, BIGINT, TEXT, BYTEA, INTEGER, BYTEA, INTEGER), "
                 + "tally_snapshot_chunk(BIGINT, INTEGER, INTEGER, INTEGER), tally_delete_snapshots(), tally_sequence(TEXT[]) TO ROLE",
         ]

@@ -1,10 +1,12 @@
 import TallyDomain
 
-/// Bulk appends: `COPY events FROM STDIN` in batches instead of one INSERT round trip per event.
+/// Bulk appends: batches of events instead of one INSERT round trip per event, each batch checked
+/// once by `tally_append_batch` (migration 11, PostgresEventLog+Batch), or sent with
+/// `COPY events FROM STDIN` by a role not granted that function.
 ///
 /// The insert trigger (migrations 0005 and 0006) runs for every copied row as for an INSERT: the
 /// envelope, the payload and the hash link of each row are checked on the server, so COPY gives no
-/// role a way around them. A batch is sent inside a savepoint: when the server refuses it, the
+/// role a way around them; the batch function makes the same checks for the whole batch at once. A batch is sent inside a savepoint: when the server refuses it, the
 /// batch is rolled back to the savepoint and sent again one INSERT at a time, so the error names
 /// the event it is about, exactly as a single append's would.
 extension PostgresEventLog {
@@ -44,22 +46,35 @@ extension PostgresEventLog {
         try copy(batch[...])
     }
 
-    /// One COPY of `events` inside a savepoint; on a refusal, the same events one INSERT at a time
-    /// (the error then names the event).
+    /// One batch of `events` inside a savepoint: checked once and inserted by `tally_append_batch`
+    /// (PostgresEventLog+Batch), or, for a role not granted that function, one COPY through the
+    /// insert trigger. On a refusal, the same events one INSERT at a time (the error then names the
+    /// event, as a single append's would).
     func copy(_ events: ArraySlice<EventEnvelope>) throws(EventLogError) {
         let connection = try open()
-        var rows: [UInt8] = []
-        rows.reserveCapacity(events.reduce(0) { $0 + $1.data.utf8.count + 256 })
-        for event in events {
-            Self.copyLine(event, into: &rows)
-        }
         do {
             try connection.execute("SAVEPOINT tally_copy")
         } catch {
             throw fail(error)
         }
         do {
-            try connection.copyIn("COPY events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash) FROM STDIN", rows: rows)
+            if mayBatch {
+                do {
+                    try appendBatch(events)
+                } catch where error.sqlState == "42501" && error.message.contains("tally_append_batch") {
+                    // A writer granted before migration 11 (no EXECUTE on the function): COPY instead.
+                    try connection.execute("ROLLBACK TO SAVEPOINT tally_copy")
+                    mayBatch = false
+                }
+            }
+            if !mayBatch {
+                var rows: [UInt8] = []
+                rows.reserveCapacity(events.reduce(0) { $0 + $1.data.utf8.count + 256 })
+                for event in events {
+                    Self.copyLine(event, into: &rows)
+                }
+                try connection.copyIn("COPY events(seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash) FROM STDIN", rows: rows)
+            }
         } catch {
             lockedHead = nil
             if error.connectionLost { throw fail(error) }

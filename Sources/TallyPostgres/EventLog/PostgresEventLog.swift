@@ -52,6 +52,9 @@ public final class PostgresEventLog: EventLog {
     /// Commands this connection staged that the log took (`sequenced`) or refused as decided on a
     /// stream that had moved on (`refused`, then decided again under the lock).
     public internal(set) var stagingCounts = (sequenced: 0, refused: 0)
+    /// False once the server refused this role `tally_append_batch` (PostgresEventLog+Bulk); tests
+    /// turn it off to measure COPY through the row trigger.
+    public var mayBatch = true
     /// Events per COPY (`defaultCopyBatch`; tests make it small).
     var copyBatch = PostgresEventLog.defaultCopyBatch
     /// Set when the current transaction erased values: the tables are vacuumed once it commits.
