@@ -116,6 +116,10 @@ final class Bench {
             print(Report(profile: profile, rows: try scaleRows()).markdown())
             return
         }
+        if options.readOnly {
+            print(Report(profile: profile, rows: try readRows()).markdown())
+            return
+        }
 
         // `tally import` against the raw baseline: the same rows, fresh files, alternating runs on
         // the same machine, medians. The export file is written once; the baseline inserts the rows
@@ -273,6 +277,7 @@ final class Bench {
             }
         }
         rows += try syncRows(postgres: postgres?.makeDatabase)
+        if postgres != nil { rows += try readRows() }
         rows += try ActivityBench(bench: self, activities: profile.activities.count, points: profile.activities.points).rows()
         let report = Report(profile: profile, rows: rows)
         print(report.markdown())

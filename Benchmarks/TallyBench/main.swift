@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import TallyDomain
 
-/// `tally-bench [--quick | --smoke] [--scale] [--writers] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
+/// `tally-bench [--quick | --smoke] [--scale] [--writers] [--read] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
 ///
 /// `--scale` measures only the largest store (10M events; 1M with `--quick`); `--writers` only the
 /// concurrent writers on PostgreSQL and SQLite.
@@ -42,6 +42,8 @@ struct Options {
     var scaleOnly = false
     /// Only the rows of concurrent writers (PostgreSQL staged and lock-only, SQLite).
     var writersOnly = false
+    /// Only the read rows of the shared log (clones, empty syncs, add and list on PostgreSQL and SQLite).
+    var readOnly = false
     /// A Markdown file whose table between the `make bench` markers is replaced by this run's.
     var document: String?
 
@@ -54,12 +56,13 @@ struct Options {
             case "--smoke": profile = .smoke
             case "--scale": scaleOnly = true
             case "--writers": writersOnly = true
+            case "--read": readOnly = true
             case "--tally": tally = rest.popFirst() ?? tally
             case "--cache": cache = rest.popFirst() ?? cache
             case "--doc": document = rest.popFirst()
             case "--runs": if let runs = rest.popFirst().flatMap(Int.init), runs > 0 { profile.runs = runs }
             default:
-                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--writers] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
+                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--writers] [--read] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
                 exit(64)
             }
         }
