@@ -13,7 +13,7 @@ extension PostgresEventLog {
         var positions: [Int64] = []
         for range in ranges {
             guard range.lowerBound >= 1, positions.count + Int(clamping: range.upperBound - range.lowerBound) < Self.rangeQueryLimit else {
-                return try rangesOneByOne(ranges)
+                return try headAndRangesByScans(ranges)
             }
             positions.append(contentsOf: range)
         }
@@ -39,14 +39,5 @@ extension PostgresEventLog {
         } catch {
             throw fail(error)
         }
-    }
-
-    private func rangesOneByOne(_ ranges: [ClosedRange<Int64>]) throws -> (head: LogHead, events: [EventEnvelope]) {
-        let head = try head()
-        var events: [EventEnvelope] = []
-        for range in ranges {
-            try scan(after: range.lowerBound - 1, through: range.upperBound) { events.append($0) }
-        }
-        return (head, events)
     }
 }
