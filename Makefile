@@ -129,6 +129,13 @@ bench-writers: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
 	.build/release/tally-bench --writers --cache .build/bench
 
+## bench-read: only the shared log's read rows (clones, empty syncs, add and list on PostgreSQL against SQLite), side by side; BENCH_PROFILE=--quick for 100k events.
+.PHONY: bench-read
+bench-read: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
+	.build/release/tally-bench --read $(BENCH_PROFILE) --tally .build/release/tally --cache .build/bench
+
 ## bench-quick: the same measurements on smaller stores, in well under a minute.
 bench-quick: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tally

@@ -120,6 +120,10 @@ final class Bench {
             print(Report(profile: profile, rows: try batchAppendRows(makeDatabase: try PostgresBench(bench: self).makeDatabase)).markdown())
             return
         }
+        if options.readOnly {
+            print(Report(profile: profile, rows: try readRows()).markdown())
+            return
+        }
 
         // `tally import` against the raw baseline: the same rows, fresh files, alternating runs on
         // the same machine, medians. The export file is written once; the baseline inserts the rows
@@ -278,6 +282,9 @@ final class Bench {
         }
         rows += try syncRows(postgres: postgres?.makeDatabase)
         if let makeDatabase = postgres?.makeDatabase { rows += try batchAppendRows(makeDatabase: makeDatabase) }
+        if postgres != nil {
+            do { rows += try readRows() } catch { note("read figures skipped: \(error)") }
+        }
         rows += try ActivityBench(bench: self, activities: profile.activities.count, points: profile.activities.points).rows()
         let report = Report(profile: profile, rows: rows)
         print(report.markdown())

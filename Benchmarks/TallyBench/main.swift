@@ -6,10 +6,10 @@ import Darwin
 import Foundation
 import TallyDomain
 
-/// `tally-bench [--quick | --smoke] [--scale] [--writers] [--batch] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
+/// `tally-bench [--quick | --smoke] [--scale] [--writers] [--batch] [--read] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
 ///
 /// `--scale` measures only the largest store (10M events; 1M with `--quick`); `--writers` only the
-/// concurrent writers on PostgreSQL and SQLite; `--batch` only the batch appends into PostgreSQL.
+/// concurrent writers on PostgreSQL and SQLite; `--batch` only the batch appends into PostgreSQL; `--read` only the shared log's read rows.
 ///
 /// Measures the figures of docs/performance.md on generated stores and prints
 /// them as a Markdown table (medians). Stores are cached in `--cache` and reused across runs.
@@ -44,6 +44,8 @@ struct Options {
     var writersOnly = false
     /// Only the rows of batch appends into PostgreSQL (import and push, beside SQLite).
     var batchOnly = false
+    /// Only the read rows of the shared log (clones, empty syncs, add and list on PostgreSQL and SQLite).
+    var readOnly = false
     /// A Markdown file whose table between the `make bench` markers is replaced by this run's.
     var document: String?
 
@@ -57,12 +59,14 @@ struct Options {
             case "--scale": scaleOnly = true
             case "--writers": writersOnly = true
             case "--batch": batchOnly = true
+            case "--read": readOnly = true
             case "--tally": tally = rest.popFirst() ?? tally
             case "--cache": cache = rest.popFirst() ?? cache
             case "--doc": document = rest.popFirst()
             case "--runs": if let runs = rest.popFirst().flatMap(Int.init), runs > 0 { profile.runs = runs }
             default:
                 FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--writers] [--batch] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
+                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--writers] [--read] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
                 exit(64)
             }
         }

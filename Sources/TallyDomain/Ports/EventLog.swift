@@ -120,6 +120,10 @@ public protocol EventLog: AnyObject {
     /// The log's way of letting many writers append at once (`StagedAppends`); nil when every
     /// append takes the write lock.
     var stagedAppends: (any StagedAppends)? { get }
+
+    /// The head and the events of a few short ranges of positions, in one read where the store
+    /// can (one query on a server); see EventLog+Ranges.
+    func headAndRanges(_ ranges: [ClosedRange<Int64>]) throws -> (head: LogHead, events: [EventEnvelope])
 }
 
 extension EventLog {

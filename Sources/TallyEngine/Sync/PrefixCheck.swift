@@ -108,16 +108,39 @@ public enum PrefixCheck {
         return low
     }
 
+    /// Like `compare(local:remote:ranges:)`, with the shared log's events of `ranges` already read
+    /// (`EventLog.headAndRanges`, one query on a server), in log order.
+    public static func compare(local: EventLog, theirs: [EventEnvelope], ranges: [ClosedRange<Int64>]) throws -> PrefixMismatch? {
+        var index = 0
+        for range in ranges {
+            while index < theirs.count, theirs[index].seq < range.lowerBound { index += 1 }
+            let start = index
+            while index < theirs.count, theirs[index].seq <= range.upperBound { index += 1 }
+            var previous: String? = range.lowerBound == 1 ? EventHash.genesis : nil
+            if let mismatch = try compare(local: local, theirs: Array(theirs[start ..< index]), range: range, contentThrough: range.upperBound, previous: &previous) {
+                return mismatch
+            }
+        }
+        return nil
+    }
+
     /// One range: content up to `contentThrough`, links where `previous` is known (and carried on).
     private static func compare(
         local: EventLog, remote: EventLog, range: ClosedRange<Int64>, contentThrough: Int64, previous: inout String?
+    ) throws -> PrefixMismatch? {
+        var theirs: [EventEnvelope] = []
+        try remote.scan(after: range.lowerBound - 1, through: range.upperBound) { theirs.append($0) }
+        return try compare(local: local, theirs: theirs, range: range, contentThrough: contentThrough, previous: &previous)
+    }
+
+    /// One range, with the shared log's events of it read.
+    private static func compare(
+        local: EventLog, theirs: [EventEnvelope], range: ClosedRange<Int64>, contentThrough: Int64, previous: inout String?
     ) throws -> PrefixMismatch? {
         var mine: [EventEnvelope] = []
         if range.lowerBound <= contentThrough {
             try local.scan(after: range.lowerBound - 1, through: min(range.upperBound, contentThrough)) { mine.append($0) }
         }
-        var theirs: [EventEnvelope] = []
-        try remote.scan(after: range.lowerBound - 1, through: range.upperBound) { theirs.append($0) }
         var expected = range.lowerBound
         for event in theirs {
             guard event.seq == expected else { return PrefixMismatch(seq: expected, kind: .missing) }

@@ -82,6 +82,9 @@ public final class SyncEngine {
     /// Draws the compared positions; nil draws them from the clock and the synced head, so
     /// successive syncs look at different places.
     public var sampleSeed: UInt64?
+    /// A sync with nothing to do records its time (`ReplicaState.lastSync`) only when the one
+    /// recorded is at least this old (ms), so that most such syncs write nothing at all.
+    public var lastSyncResolution: Int64 = 60_000
 
     public init(local: any LocalLog, remote: any EventStore, now: @escaping () -> Int64) {
         self.local = local
@@ -91,9 +94,12 @@ public final class SyncEngine {
     }
 
     public func run() throws -> SyncReport {
+        var prefetched: SharedRead? = try readShared(synced: try local.replicaState().synced)
+        if let report = try nothingToDo(prefetched) { return report }
         var report = SyncReport()
         for attempt in 1...attempts {
-            let step = try pullAndRebase(&report)
+            let step = try pullAndRebase(&report, prefetched: prefetched)
+            prefetched = nil
             try afterStep?("local")
             guard !step.toPush.isEmpty else {
                 report.head = step.head
@@ -159,12 +165,51 @@ public final class SyncEngine {
         var toPush: [EventEnvelope]
     }
 
-    /// Step 1, in one local transaction.
-    private func pullAndRebase(_ report: inout SyncReport) throws -> Step {
+    /// What one read of the shared log told: its head, and its events at the positions of the
+    /// synced prefix the check compares (`ranges`), for the replica's synced head `synced`.
+    private struct SharedRead {
+        var synced: LogHead
+        var head: LogHead
+        var ranges: [ClosedRange<Int64>]
+        var theirs: [EventEnvelope]
+    }
+
+    /// The shared head and the sampled prefix positions: one query on a server.
+    private func readShared(synced: LogHead) throws -> SharedRead {
+        let seed = sampleSeed ?? (UInt64(bitPattern: now()) ^ UInt64(bitPattern: synced.seq) &* 0x9E37_79B9_7F4A_7C15)
+        let ranges = PrefixCheck.samples(synced: synced.seq, count: samples, seed: seed)
+        let (head, theirs) = try remote.headAndRanges(ranges)
+        return SharedRead(synced: synced, head: head, ranges: ranges, theirs: theirs)
+    }
+
+    /// The report of a sync with nothing to do, told without a local transaction: no unpushed
+    /// event, and the shared head is the synced head, its prefix checked as every sync checks it.
+    /// Costs one read of each side (one query on a server); the local file is written only to
+    /// record the sync's time, at most once per `lastSyncResolution`. Nil when there is something to do.
+    private func nothingToDo(_ read: SharedRead?) throws -> SyncReport? {
+        guard let read, read.head == read.synced, try local.head() == read.synced else { return nil }
+        try checkPrefix(read)
+        let state = try local.replicaState()
+        let time = now()
+        if state.lastSync.map({ time < $0 || time - $0 >= lastSyncResolution }) ?? true {
+            try local.write {
+                guard try local.replicaState().synced == read.synced else { return }
+                try local.markSynced(read.synced, at: time)
+            }
+        }
+        var report = SyncReport()
+        report.head = read.synced
+        return report
+    }
+
+    /// Step 1, in one local transaction. `prefetched` is used when it was read for the synced head
+    /// the transaction finds (the shared head may have moved since: the push checks it again).
+    private func pullAndRebase(_ report: inout SyncReport, prefetched: SharedRead?) throws -> Step {
         try local.write {
             let synced = try local.replicaState().synced
-            let remoteHead = try remote.head()
-            try checkPrefix(synced, remoteHead: remoteHead)
+            let read = try prefetched.flatMap { $0.synced == synced ? $0 : nil } ?? readShared(synced: synced)
+            let remoteHead = read.head
+            try checkPrefix(read)
             var unpushed: [EventEnvelope] = []
             try local.scan(after: synced.seq, through: nil) { unpushed.append($0) }
             guard remoteHead.seq > synced.seq else {
@@ -299,20 +344,16 @@ public final class SyncEngine {
 
     /// Refuses a shared log that does not hold this replica's synced prefix unchanged: its event at
     /// the synced head must have the same hash, and a sample of the prefix (`samples`) must equal
-    /// this replica's copy and link.
-    private func checkPrefix(_ synced: LogHead, remoteHead: LogHead) throws {
+    /// this replica's copy and link. The sampled ranges always end at the synced head.
+    private func checkPrefix(_ read: SharedRead) throws {
+        let synced = read.synced
         guard synced.seq > 0 else { return }
-        var found: String?
-        if remoteHead.seq >= synced.seq {
-            try remote.scan(after: synced.seq - 1, through: synced.seq) { found = $0.hash }
-        }
+        let found = read.head.seq >= synced.seq ? read.theirs.last(where: { $0.seq == synced.seq })?.hash : nil
         guard found == synced.hash else {
             let first = try PrefixCheck.firstDifferingHash(local: local, remote: remote, synced: synced.seq) ?? synced.seq
-            throw SyncError.diverged(synced: synced, remoteHead: remoteHead, found: found, first: first)
+            throw SyncError.diverged(synced: synced, remoteHead: read.head, found: found, first: first)
         }
-        let seed = sampleSeed ?? (UInt64(bitPattern: now()) ^ UInt64(bitPattern: synced.seq) &* 0x9E37_79B9_7F4A_7C15)
-        let ranges = PrefixCheck.samples(synced: synced.seq, count: samples, seed: seed)
-        if let mismatch = try PrefixCheck.compare(local: local, remote: remote, ranges: ranges) {
+        if let mismatch = try PrefixCheck.compare(local: local, theirs: read.theirs, ranges: read.ranges) {
             throw SyncError.altered(mismatch)
         }
     }

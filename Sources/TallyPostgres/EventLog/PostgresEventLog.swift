@@ -60,7 +60,7 @@ public final class PostgresEventLog: EventLog {
     /// Set when the current transaction erased values: the tables are vacuumed once it commits.
     var vacuumPending = false
 
-    private static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role"
+    static let selectColumns = "seq, id, stream, version, type, schema, data, recorded_at, actor, command, hash, role"
 
     private init(conninfo: String, connection: PGConnection, schemaKnown: Bool) {
         self.conninfo = conninfo
@@ -369,11 +369,12 @@ public final class PostgresEventLog: EventLog {
         }
     }
 
-    private static func envelope(_ rows: PGResult, _ row: Int) -> EventEnvelope {
+    /// The event in `row`, its columns from `offset` on in the order of `selectColumns`.
+    static func envelope(_ rows: PGResult, _ row: Int, offset c: Int = 0) -> EventEnvelope {
         EventEnvelope(
-            seq: rows.int64(row, 0), id: rows.string(row, 1), stream: rows.string(row, 2), version: rows.int(row, 3),
-            type: rows.string(row, 4), schema: rows.int(row, 5), data: rows.string(row, 6), recordedAt: rows.int64(row, 7),
-            actor: rows.string(row, 8), command: rows.string(row, 9), hash: rows.string(row, 10), role: rows.optionalString(row, 11)
+            seq: rows.int64(row, c), id: rows.string(row, c + 1), stream: rows.string(row, c + 2), version: rows.int(row, c + 3),
+            type: rows.string(row, c + 4), schema: rows.int(row, c + 5), data: rows.string(row, c + 6), recordedAt: rows.int64(row, c + 7),
+            actor: rows.string(row, c + 8), command: rows.string(row, c + 9), hash: rows.string(row, c + 10), role: rows.optionalString(row, c + 11)
         )
     }
 }
