@@ -156,6 +156,11 @@ public final class PostgresEventLog: EventLog {
     }
 
     public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
+        // Outside a transaction one streamed binary COPY; inside one (a write's catch-up under the
+        // lock) the pages, which also learn the head for the append that follows.
+        if let connection, !connection.isInTransaction {
+            return try scanForFoldByCopy(after: after, through: through, body)
+        }
         let sql = "SELECT seq, stream, version, type, schema, data, recorded_at, hash FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3"
         try pages(sql, after: after, through: through, hashColumn: 7) { rows, row in
             var stream = rows.string(row, 1)
