@@ -44,12 +44,19 @@ struct PostgresFoldCopyTests {
         }
     }
 
-    /// A log whose titles hold what COPY's text format would have to escape, and more than one type.
+    /// A log whose payloads hold what COPY's text format would have to escape (backslashes, `\N`,
+    /// quotes), long and non-ASCII titles, and more than one type.
     func filledLog() throws -> (PostgresEventLog, [EventEnvelope]) {
-        let log = try PostgresEventLog.openForWriting(conninfo: try server.makeDatabase(), now: 1, lockTimeout: 30_000)
+        let (log, made, _) = try filledStore()
+        return (log, made)
+    }
+
+    func filledStore() throws -> (PostgresEventLog, [EventEnvelope], String) {
+        let uri = try server.makeDatabase()
+        let log = try PostgresEventLog.openForWriting(conninfo: uri, now: 1, lockTimeout: 30_000)
         var factory = EventFactory()
         var made: [EventEnvelope] = []
-        let titles = ["plain", "tab\there", "line\nbreak", "back\\slash \\N", "quote \" and ü ň 🚲", String(repeating: "long ", count: 400)]
+        let titles = ["plain", "back\\slash \\N \\t", "quote \" and ü ň 🚲", "\\\\.", String(repeating: "long ", count: 90)]
         for index in 0 ..< 60 {
             let stream = "s\(index % 7)"
             let title = titles[index % titles.count] + " \(index)"
@@ -58,7 +65,7 @@ struct PostgresFoldCopyTests {
                 : index % 5 == 0 ? factory.make(.todoCompleted, stream: stream) : factory.make(.todoEdited(TodoChanges(title: title)), stream: stream))
         }
         try log.write { try log.append(made) }
-        return (log, made)
+        return (log, made, uri)
     }
 
     @Test("outside a transaction the fold rows equal the stored events, within any bounds")
@@ -101,5 +108,19 @@ struct PostgresFoldCopyTests {
         let memory = InMemoryStore(events: made)
         #expect(result.folded.model == (try Replayer.fold(memory, into: ReadModel())))
         #expect(result.folded.model.position == 60)
+    }
+
+    @Test("a catch-up after a stored snapshot, which reads the snapshot's chunks while it folds, loads the same state")
+    func catchUpFromSnapshot() throws {
+        let (log, made, uri) = try filledStore()
+        _ = try Rebuild.run(log: log, snapshots: log, now: 2)
+        var factory = EventFactory(continuing: made)
+        let more = (0 ..< 5).map { factory.make(.todoEdited(TodoChanges(title: "after the snapshot \($0)")), stream: "s\($0)") }
+        try log.write { try log.append(more) }
+        // A fresh connection, so the snapshot's chunks are read lazily during the fold.
+        let fresh = try PostgresEventLog.openForWriting(conninfo: uri, now: 3, lockTimeout: 30_000)
+        let loaded = try StateLoader.load(log: fresh, snapshots: fresh)
+        #expect(loaded.snapshot?.seq == 60)
+        #expect(loaded.folded.model == (try Replayer.fold(InMemoryStore(events: made + more), into: ReadModel())))
     }
 }

@@ -1,7 +1,7 @@
 import TallyDomain
 import TallyEssentials
 
-/// The fold's scan outside a transaction (`rebuild`, the catch-up of a read command): one binary
+/// The fold's scan from the first event outside a transaction (`rebuild`): one binary
 /// `COPY ... TO STDOUT` instead of pages of text rows. The server sends the integers as they are
 /// stored (no text to format and parse again), the rows stream as they are read from one snapshot
 /// of the table, and tally folds each row from libpq's buffer without a `String` for its stream.
@@ -9,6 +9,7 @@ extension PostgresEventLog {
     /// The columns, in the order `CopyRows` reads them.
     static let foldCopyColumns = "seq, stream, version, type, schema, data, recorded_at"
 
+    /// `body` must not use the connection: a query sent while the COPY runs ends it.
     func scanForFoldByCopy(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
         guard schemaKnown else { return }
         let connection = try open()
