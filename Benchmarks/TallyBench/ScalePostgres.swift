@@ -17,7 +17,9 @@ struct ScaleCluster {
 
     /// Creates the cluster when its directory has none, then starts it on a free port.
     init(cache: String) throws {
-        directory = cache + "/pg-scale"
+        // Absolute: the server runs in its own directory and puts its socket here.
+        let root = cache.hasPrefix("/") ? cache : FileManager.default.currentDirectoryPath + "/" + cache
+        directory = root + "/pg-scale"
         guard let bin = PostgresTestServer.findBinDirectory() else { throw Bench.Failure(description: "no initdb/pg_ctl found") }
         self.bin = bin
         asPostgresUser = getuid() == 0
