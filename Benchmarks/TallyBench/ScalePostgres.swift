@@ -127,6 +127,8 @@ extension Bench {
                 remove(replica)
                 try files.moveItem(atPath: temporary, toPath: replica)
             }
+            // The cluster listens on another port each run: the replica is told where its log is now.
+            _ = try once(["remote", "set", remote], database: replica)
             note("timing a sync with nothing to do at \(size.events) events (\(label)) ...")
             let noop = try time(["sync"], database: replica, runs: profile.runs)
             let target = label == "PostgreSQL" ? 0.010 : 0.005
