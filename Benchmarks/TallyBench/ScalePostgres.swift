@@ -88,7 +88,7 @@ extension Bench {
             try cluster.psql("CREATE DATABASE \(database)")
             let log = try StoreFactory.openForWriting(.postgres(uri: uri), now: 0)
             try cluster.psql("ALTER TABLE events DISABLE TRIGGER USER", database: database)
-            try streamGenerated(size, into: log, eventsPerTransaction: 1_000_000)
+            try streamGenerated(size, into: log, eventsPerTransaction: 250_000)
             log.close()
             try cluster.psql("ALTER TABLE events ENABLE TRIGGER USER", database: database)
             try cluster.psql("VACUUM ANALYZE", database: database)
