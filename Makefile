@@ -9,8 +9,12 @@ FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 # Release builds are stamped with `git describe --tags` and the commit (scripts/version-stamp; nothing outside git).
 RELEASE_FLAGS = -c release --static-swift-stdlib $(shell ./scripts/version-stamp)
 CRASH_KILLS ?= 200
+# The benchmark harness links only public API (TallyTestHarness for its servers), so it is built with the release
+# flags, product by product: a release build of everything would compile the tests' @testable support module.
+BENCH_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
+BENCH = .build/release/tally-bench
 
-.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-writers bench-quick pg-stress pg-crash-test attack docs
+.PHONY: all deps build release test demo man completions install uninstall clean migrations check-migrations fuzz stress crash-test bench bench-writers bench-quick bench-scale pg-stress pg-crash-test attack docs
 
 all: build
 
@@ -121,26 +125,32 @@ test: deps
 ## bench: release build, then the performance table on generated stores (cached in .build/bench; the first run generates them), written into docs/performance.md between its markers.
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tally
-	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
-	.build/release/tally-bench --tally .build/release/tally --cache .build/bench --doc docs/performance.md
+	$(BENCH_BUILD)
+	$(BENCH) --tally .build/release/tally --cache .build/bench --doc docs/performance.md
 
 ## bench-writers: only the concurrent writers (1, 4, 16, 64 clients): PostgreSQL staged and all under the lock, and SQLite, with a tailing reader.
 bench-writers: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
-	.build/release/tally-bench --writers --cache .build/bench
+	$(BENCH_BUILD)
+	$(BENCH) --writers --cache .build/bench
 
 ## bench-read: only the shared log's read rows (clones, empty syncs, add and list on PostgreSQL against SQLite), side by side; BENCH_PROFILE=--quick for 100k events.
 .PHONY: bench-read
 bench-read: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tally
-	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
-	.build/release/tally-bench --read $(BENCH_PROFILE) --tally .build/release/tally --cache .build/bench
+	$(BENCH_BUILD)
+	$(BENCH) --read $(BENCH_PROFILE) --tally .build/release/tally --cache .build/bench
+
+## bench-scale: only the largest store's rows (10M events on SQLite and on a durable PostgreSQL cluster kept in .build/bench/pg-scale; generated the first time, then cached) and ten replicas syncing through one shared log.
+bench-scale: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product tally
+	$(BENCH_BUILD)
+	$(BENCH) --scale --tally .build/release/tally --cache .build/bench
 
 ## bench-quick: the same measurements on smaller stores, in well under a minute.
 bench-quick: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tally
-	$(SWIFT) build $(RELEASE_FLAGS) --product tally-bench
-	.build/release/tally-bench --quick --tally .build/release/tally --cache .build/bench
+	$(BENCH_BUILD)
+	$(BENCH) --quick --tally .build/release/tally --cache .build/bench
 
 ## size: release build, then the size of the binary as `make install` installs it (stripped); fails above 20 MB
 ## or when full Foundation's ICU is linked again (a module imports Foundation instead of FoundationEssentials).

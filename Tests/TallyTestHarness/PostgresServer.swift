@@ -225,7 +225,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// Where initdb lives: `pg_config --bindir` when it has initdb, else the newest /usr/lib/postgresql/*/bin.
-    private static func findBinDirectory() -> String? {
+    public static func findBinDirectory() -> String? {
         var candidates: [String] = []
         if let configured = try? run("/usr/bin/env", ["pg_config", "--bindir"]), configured.status == 0 {
             candidates.append(configured.output.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -237,7 +237,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// A loopback port nobody listens on right now.
-    private static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -284,7 +284,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// posix_spawn and waitpid rather than `Process`: `pg_ctl start` leaves a daemon behind, and
     /// this runs inside a lazily initialised static, where Foundation's child reaping must not be needed.
     /// The child gets no descriptor but its standard input, output and error.
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    public static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = NSTemporaryDirectory() + "tally-pg-output-\(getpid())-\(UInt32.random(in: 0 ... UInt32.max))"
         defer { unlink(outputPath) }
         #if canImport(Darwin)

@@ -43,6 +43,7 @@ struct LibPQ {
     let notifies: @convention(c) (Connection?) -> UnsafeMutablePointer<PGnotify>?
     let socket: @convention(c) (Connection?) -> Int32
     let freemem: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let getCopyData: @convention(c) (Connection?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32) -> Int32
 
     /// Where libpq is looked for, in order: `TALLY_LIBPQ` when set, then the names the system's
     /// loader resolves (Linux, then macOS), then Homebrew's keg-only installs.
@@ -107,6 +108,7 @@ struct LibPQ {
         notifies = try symbol("PQnotifies")
         socket = try symbol("PQsocket")
         freemem = try symbol("PQfreemem")
+        getCopyData = try symbol("PQgetCopyData")
     }
 }
 

@@ -35,8 +35,8 @@ struct PGError: Error, CustomStringConvertible {
 ///
 /// Parameters travel as text, except `[UInt8]` values, which travel as binary (bytea).
 final class PGConnection {
-    private let pq: LibPQ
-    private let handle: OpaquePointer
+    let pq: LibPQ
+    let handle: OpaquePointer
     /// The server as messages name it, without a password.
     let server: String
 
@@ -210,7 +210,7 @@ final class PGConnection {
         return body(Int32(count), pointers, lengths, formats)
     }
 
-    private func check(_ result: OpaquePointer?) throws(PGError) {
+    func check(_ result: OpaquePointer?) throws(PGError) {
         let status = result.map { pq.resultStatus($0) } ?? PGRES_FATAL_ERROR
         switch status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN:
@@ -245,7 +245,7 @@ final class PGConnection {
         if let failure { throw failure }
     }
 
-    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "" }
         return String(cString: message).trimming(.whitespacesAndNewlines)
     }
@@ -264,7 +264,7 @@ enum PGValue {
 /// Rows of one result; valid only inside the `query` callback that receives it.
 struct PGResult {
     private let handle: OpaquePointer?
-    private let pq: LibPQ
+    let pq: LibPQ
 
     init(_ handle: OpaquePointer?, _ pq: LibPQ) {
         self.handle = handle

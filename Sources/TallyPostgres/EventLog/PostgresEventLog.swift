@@ -159,6 +159,14 @@ public final class PostgresEventLog: EventLog {
     }
 
     public func scanForFold(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
+        // A fold from the first event outside a transaction (`rebuild`, a store without a usable
+        // snapshot) reads with one streamed binary COPY. A fold that starts from a snapshot reads
+        // the snapshot's chunks as the reducers touch them, and a query sent during a COPY would end
+        // it, so those (short) catch-ups, and any inside a transaction (where the pages also learn
+        // the head for the append that follows), read by pages.
+        if after == 0, let connection, !connection.isInTransaction {
+            return try scanForFoldByCopy(after: after, through: through, body)
+        }
         let sql = "SELECT seq, stream, version, type, schema, data, recorded_at, hash FROM events WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3"
         try pages(sql, after: after, through: through, hashColumn: 7) { rows, row in
             var stream = rows.string(row, 1)
