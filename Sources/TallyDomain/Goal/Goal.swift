@@ -175,16 +175,21 @@ public struct GoalBook: Sendable, Equatable {
     /// the period is not before that goal's first day. A period that ended before any change was
     /// recorded (a goal set with `--from` in the past) takes the target of the first set whose first
     /// day reaches back to it, as it stood at the end of the period that set was recorded in (so a
-    /// target corrected the same week is the one the earlier weeks are measured by).
+    /// target corrected the same week is the one the earlier weeks are measured by, and a set removed
+    /// or undone within its period claims nothing).
     /// - Complexity: O(changes of the key).
     public func target(of key: GoalKey, start: LocalDate, end: LocalDate, zone: Zone) -> Double? {
         guard let list = changes[key], !list.isEmpty else { return nil }
         if let decided = inForce(list, key: key, start: start, end: end, zone: zone) { return decided }
-        guard let first = list.first(where: { change in change.goal.map { key.per.start(of: $0.from) <= start } ?? false }),
-              let goal = first.goal else { return nil }
-        let recorded = min(max(first.at, Timestamp.supportedRange.lowerBound), Timestamp.supportedRange.upperBound)
-        let setIn = key.per.start(of: LocalDate.containing(recorded, in: zone))
-        return (inForce(list, key: key, start: start, end: key.per.next(setIn), zone: zone) ?? nil) ?? goal.target
+        // Before any change: the first set reaching back whose goal still reached back at the end of
+        // its own period (a set removed or undone within its period claims nothing).
+        for change in list {
+            guard let goal = change.goal, key.per.start(of: goal.from) <= start else { continue }
+            let recorded = min(max(change.at, Timestamp.supportedRange.lowerBound), Timestamp.supportedRange.upperBound)
+            let setIn = key.per.start(of: LocalDate.containing(recorded, in: zone))
+            if let target = inForce(list, key: key, start: start, end: key.per.next(setIn), zone: zone) ?? nil { return target }
+        }
+        return nil
     }
 
     /// The target the last change before `end` leaves in force for a period from `start`: nil when no

@@ -224,6 +224,13 @@ struct GoalTests {
         corrected.set(Goal(key: weekly, target: 15_000, from: day("2026-10-20")), at: noon("2026-11-19"))
         #expect(corrected.target(of: weekly, start: day("2026-10-26"), end: day("2026-11-02"), zone: .utc) == 15_000)
         #expect(corrected.target(of: weekly, start: day("2026-10-12"), end: day("2026-10-19"), zone: .utc) == nil)
+        // A set undone (removed) within its week claims nothing; the goal set again later does.
+        var undone = GoalBook()
+        undone.set(Goal(key: weekly, target: 90_000, from: day("2026-10-20")), at: noon("2026-11-17"))
+        undone.remove(weekly, at: noon("2026-11-17") + 60_000)
+        undone.set(Goal(key: weekly, target: 20_000, from: day("2026-10-20")), at: noon("2026-11-24"))
+        #expect(undone.target(of: weekly, start: day("2026-10-26"), end: day("2026-11-02"), zone: .utc) == 20_000)
+        #expect(undone.target(of: weekly, start: day("2026-11-16"), end: day("2026-11-23"), zone: .utc) == nil)
     }
 
     @Test("goal set decides: one target in its limits; the same again is a notice; a new target keeps the first day")
