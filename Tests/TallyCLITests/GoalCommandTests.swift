@@ -29,11 +29,11 @@ struct GoalCommandTests {
         #expect(shown.stdout == """
             Weekly distance (running): 25.00 km
             2026-W47: 20.00 km done, 5.00 km to go (80 %), 2 days left
-            Period        Done  Met
-            2026-W46  10.00 km  no
-            2026-W45  20.00 km  no
-            2026-W44  10.00 km  no
-            2026-W43       0 m  no
+            Period        Done    Target  Met
+            2026-W46  10.00 km  25.00 km  no
+            2026-W45  20.00 km  25.00 km  no
+            2026-W44  10.00 km  25.00 km  no
+            2026-W43       0 m  25.00 km  no
             Met in 0 of the 4 periods shown (4 past periods in all).
 
             """)
@@ -105,5 +105,110 @@ struct GoalCommandTests {
         #expect(other.run("import", path).status == 0)
         #expect(other.run("goal").stdout == tally.run("goal").stdout)
         #expect(other.run("verify").status == 0)
+    }
+
+    /// Two runs in every week of 2026 from W02 to W13 (three in W08), then a weekly running count goal
+    /// of 2 set on Wed of W06 from 2026-01-05, raised to 3 on Wed of W08, removed on Wed of W10 and
+    /// set to 2 again on Wed of W12, each command at its own time.
+    static func changedGoal(_ run: (String, [String]) -> Void) {
+        var steps: [(String, [String])] = [
+            ("2026-02-04T12:00:00Z", ["goal", "set", "--per", "week", "--count", "2", "--category", "running", "--from", "2026-01-05"]),
+            ("2026-02-18T12:00:00Z", ["goal", "set", "--per", "week", "--count", "3", "--category", "running"]),
+            ("2026-03-04T12:00:00Z", ["goal", "rm", "--per", "week", "--metric", "count", "--category", "running"]),
+            ("2026-03-18T12:00:00Z", ["goal", "set", "--per", "week", "--count", "2", "--category", "running", "--from", "2026-01-05"]),
+        ]
+        var monday = LocalDate.parse("2026-01-05")!
+        while monday <= LocalDate.parse("2026-03-23")! {
+            for offset in monday.description == "2026-02-16" ? [0, 1, 2] : [0, 1] {
+                let date = monday.adding(days: offset).description
+                steps.append(("\(date)T19:00:00Z", ["record", "add", "Run", "--category", "running", "--duration", "30m", "--distance", "5km", "--date", date]))
+            }
+            monday = monday.adding(days: 7)
+        }
+        // In the order of time, as they would have been typed.
+        for (now, arguments) in steps.sorted(by: { $0.0 < $1.0 }) { run(now, arguments) }
+    }
+
+    static let changedShown = """
+        Weekly count (running): 2
+        2026-W13: 2 done, the goal is met (100 %), 5 days left
+        Period    Done  Target  Met
+        2026-W12     2       2  yes
+        2026-W11     2       -  -
+        2026-W10     2       -  -
+        2026-W09     2       3  no
+        2026-W08     3       3  yes
+        2026-W07     2       2  yes
+        2026-W06     2       2  yes
+        2026-W05     2       2  yes
+        2026-W04     2       2  yes
+        2026-W03     2       2  yes
+        2026-W02     2       2  yes
+        Met in 8 of the 11 periods shown (11 past periods in all).
+
+        """
+
+    @Test("past periods are judged by the target in force at their end; a removal leaves a gap; undo, --as-of, export → import keep it")
+    func targetHistory() throws {
+        let tally = TallyRunner(now: "2026-03-25T12:00:00Z")
+        Self.changedGoal { now, arguments in
+            let result = tally.run(arguments, environment: ["TALLY_NOW": now])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let shown = tally.run("goal", "show", "--periods", "20")
+        #expect(shown.status == 0 && shown.stderr.isEmpty)
+        #expect(shown.stdout == Self.changedShown)
+        let json = try #require(tally.run("--json", "goal", "show", "--periods", "20").json?.objectValue?["goals"]?.arrayValue?.first?.objectValue)
+        let history = (json["history"]?.arrayValue ?? []).compactMap { $0.objectValue }
+        #expect(history.count == 11)
+        #expect(history.map { $0["target"] } == [.int(2), .null, .null, .int(3), .int(3), .int(2), .int(2), .int(2), .int(2), .int(2), .int(2)])
+        #expect(history.map { $0["met"] } == [.bool(true), .null, .null, .bool(false), .bool(true)] + Array(repeating: .bool(true), count: 6))
+        #expect(history[3]["left"] == .int(1) && history[1]["left"] == .null && history[1]["done"] == .int(2))
+
+        // A change this week and its undo leave every period as it was.
+        let before = tally.eventCount
+        #expect(tally.run(["goal", "set", "--per", "week", "--count", "4", "--category", "running"], environment: ["TALLY_NOW": "2026-03-25T13:00:00Z"]).status == 0)
+        #expect(tally.run(["goal"], environment: ["TALLY_NOW": "2026-03-25T13:01:00Z"]).stdout.hasPrefix("Weekly count (running): 4\n2026-W13: 2 done, 2 to go (50 %)"))
+        #expect(tally.run(["undo"], environment: ["TALLY_NOW": "2026-03-25T13:05:00Z"]).status == 0)
+        #expect(tally.eventCount == before + 3)
+        #expect(tally.run("goal", "show", "--periods", "20").stdout == Self.changedShown)
+
+        // Time travel to the last day of W08: the week is current, judged by the target of that day,
+        // and the weeks before it read as they do today.
+        let then = tally.run("goal", "show", "--periods", "3", "--as-of", "2026-02-22")
+        #expect(then.stdout == """
+            Weekly count (running): 3
+            2026-W08: 3 done, the goal is met (100 %), 1 day left
+            Period    Done  Target  Met
+            2026-W07     2       2  yes
+            2026-W06     2       2  yes
+            2026-W05     2       2  yes
+            Met in 3 of the 3 periods shown (6 past periods in all).
+
+            """)
+        #expect(tally.run("goal", "show", "--as-of", "2026-03-08").stdout.hasPrefix("No goals yet"))
+
+        // Export → import keeps each change's time, so the history reads the same.
+        let path = tally.directory.path("export.jsonl")
+        try tally.run("export").stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        let other = TallyRunner(now: "2026-03-25T12:00:00Z")
+        #expect(other.run("import", path).status == 0)
+        #expect(other.run("goal", "show", "--periods", "20").stdout == Self.changedShown)
+        #expect(other.run("verify").status == 0)
+        #expect(tally.run("verify").status == 0)
+    }
+
+    @Test("sync carries the dated targets: a replica judges every past period as the device that changed them", arguments: SharedLogKind.available)
+    func targetHistorySynced(kind: SharedLogKind) throws {
+        guard !TallyRunner.onPostgres else { return }
+        let fleet = Fleet(["laptop", "phone"], kind: kind)
+        Self.changedGoal { now, arguments in
+            #expect(fleet[0].run(arguments, environment: ["TALLY_NOW": now]).status == 0, "\(arguments)")
+        }
+        #expect(fleet.sync(0, at: "2026-03-25T10:00:00Z").status == 0)
+        #expect(fleet.sync(1, at: "2026-03-25T10:01:00Z").status == 0)
+        let shown = fleet[1].run(["goal", "show", "--periods", "20"], environment: ["TALLY_NOW": "2026-03-25T12:00:00Z"])
+        #expect(shown.status == 0 && shown.stdout == Self.changedShown)
+        #expect(fleet[1].run("verify").status == 0)
     }
 }

@@ -66,10 +66,43 @@ struct MultisportCommandTests {
         #expect(other.run("verify").status == 0)
     }
 
+    @Test("a TCX multisport session is one activity of four legs: listed, shown, deleted and restored together, one undo step")
+    func tcxLegs() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        let fixture = PackageFiles.url("Tests/Fixtures/activities/goldencheetah-multisession.tcx").path
+        let imported = tally.run("record", "import", fixture)
+        #expect(imported.status == 0 && imported.stdout.hasPrefix("Imported 4 activities"), "\(imported.stderr)")
+        #expect(tally.eventCount == 4)
+        let list = tally.run("record", "list").stdout
+        #expect(list.contains("2011-12-01 12:59  Multisport: Cycling (leg 2/4)  cycling     46:08"))
+        #expect(list.contains("4 records, 3:29:50, 17.06 km"))
+        let show = tally.run("record", "show", "3").stdout
+        #expect(show.contains("Multisport      leg 3 of 4: 1 running 1:00:01, 2 cycling 46:08, 3 running 1:00:23, 4 cycling 43:18\n"))
+        #expect(show.contains("Heart rate      143 bpm average, 177 max\n"))
+        let delete = tally.run("record", "delete", "2")
+        #expect(delete.status == 0 && delete.stdout.split(separator: "\n").count == 4)
+        #expect(tally.run("record", "list").stdout.hasPrefix("No records."))
+        #expect(tally.run("undo").status == 0)
+        #expect(tally.run("record", "list").stdout.contains("4 records"))
+        #expect(tally.run("record", "delete", "4").status == 0)
+        #expect(tally.run("record", "restore", "1").stdout.split(separator: "\n").count == 4)
+        #expect(tally.run("record", "import", fixture).stdout.contains("4 activities were imported before; skipped."))
+        #expect(tally.run("verify").status == 0)
+        // A record of such a file imported by analysis 3 (its first activity alone) is split by record reanalyze.
+        let old = TallyRunner(now: "2026-11-21T12:00:00Z")
+        #expect(old.run("import", try Self.wholeExport(old, fixture: fixture, analysis: 3)).status == 0)
+        let split = old.run("record", "reanalyze")
+        #expect(split.status == 0, "\(split.stderr)")
+        #expect(split.stdout.contains("Record 1 held a whole file of 4 activities: it is now the first of them, the others were added.\n"))
+        #expect(old.run("record", "list").stdout.contains("4 records, 3:29:50, 17.06 km"))
+        #expect(old.run("undo").status == 0 && old.run("record", "list").stdout.contains("1 record"))
+        #expect(old.run("verify").status == 0)
+    }
+
     /// The export of a log holding this file as one record, the way versions before the split stored it.
-    static func wholeExport(_ tally: TallyRunner) throws -> String {
+    static func wholeExport(_ tally: TallyRunner, fixture: String = Self.fixture, analysis: Int64 = 2) throws -> String {
         let first = TallyRunner(now: "2026-11-20T12:00:00Z")
-        first.run("record", "import", Self.fixture)
+        first.run("record", "import", fixture)
         var lines: [String] = []
         for line in first.run("export").stdout.split(separator: "\n") {
             guard case .object(var object)? = try? JSON.parse(String(line)) else { continue }
@@ -77,7 +110,7 @@ struct MultisportCommandTests {
             guard object["type"] == "record.logged", case .object(var data)? = object["data"], case .object(var track)? = data["track"],
                   track["part"]?.objectValue?["index"] == .int(1) else { continue }
             track["part"] = nil
-            track["analysis"] = .int(2)
+            track["analysis"] = .int(analysis)
             data["track"] = .object(track)
             data["name"] = "Race"
             data["category"] = "running"

@@ -263,8 +263,23 @@ public struct HostileActivityFiles<Source: RandomNumberGenerator> {
     public mutating func tcx() -> String {
         let start = startMs()
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\"><Activities>"
-        for _ in 0..<(chance(90) ? 1 : 2) {
-            text += "<Activity Sport=\"\(element(["Running", "Biking", "Other", "", "Swim&amp;Bike"]))\"><Id>\(time(start))</Id>"
+        // A third are multisport sessions: legs (some without a sport) and transitions at random times.
+        let multisport = chance(30)
+        if multisport { text += "<MultiSportSession><Id>\(time(start))</Id>" }
+        for index in 0..<(multisport ? pick(6) + 1 : chance(90) ? 1 : 2) {
+            if multisport { text += index == 0 ? "<FirstSport>" : "<NextSport>" }
+            if multisport, index > 0, chance(50) {
+                text += "<Transition StartTime=\"\(time(start))\">"
+                if chance(85) { text += "<TotalTimeSeconds>\(number(Double(pick(300) + 1)))</TotalTimeSeconds>" }
+                if chance(50) { text += "<DistanceMeters>\(number(Double(pick(500))))</DistanceMeters>" }
+                text += "<Track>"
+                for point in points(pick(5), start: start) {
+                    text += "<Trackpoint><Time>\(point.time)</Time><Position><LatitudeDegrees>\(point.lat)</LatitudeDegrees><LongitudeDegrees>\(point.lon)</LongitudeDegrees></Position></Trackpoint>"
+                }
+                text += "</Track></Transition>"
+            }
+            let sport = multisport && chance(15) ? "" : " Sport=\"\(element(["Running", "Biking", "Other", "", "Swim&amp;Bike"]))\""
+            text += "<Activity\(sport)><Id>\(time(start))</Id>"
             for _ in 0..<(pick(3) + 1) {
                 text += "<Lap StartTime=\"\(time(start))\">"
                 if chance(85) { text += "<TotalTimeSeconds>\(number(Double(pick(7_200) + 1)))</TotalTimeSeconds>" }
@@ -278,7 +293,9 @@ public struct HostileActivityFiles<Source: RandomNumberGenerator> {
             }
             if chance(30) { text += "<Notes>\(escaped(name()))</Notes>" }
             text += "</Activity>"
+            if multisport { text += index == 0 ? "</FirstSport>" : "</NextSport>" }
         }
+        if multisport { text += "</MultiSportSession>" }
         return text + "</Activities></TrainingCenterDatabase>\n"
     }
 

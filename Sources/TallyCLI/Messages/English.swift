@@ -863,6 +863,8 @@ extension Language {
             .errorRedactUncommitted: .text("The {field} of {item} in events {seqs} was written by an older tally, before values carried commitments: erasing it would break those events' hash links. Nothing changed."),
             .errorRedactFileNotRecord: .text("--file erases a record's kept activity file; use it with --record."),
             .verifyRedacted: .plural([.one: "1 value redacted", .other: "{count} values redacted"]),
+            // Goals judged by their dated targets (issue 24).
+            .columnGoalTarget: .text("Target"),
         ]
     )
 }

@@ -870,4 +870,6 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorRedactUncommitted = "error.redact-uncommitted"
     case errorRedactFileNotRecord = "error.redact-file-not-record"
     case verifyRedacted = "verify.redacted"
+    // Goals judged by their dated targets (issue 24).
+    case columnGoalTarget = "column.goal-target"
 }

@@ -17,8 +17,9 @@ import Darwin
 public enum SensorAnalysis {
     /// The version of the analysis stored with each track (`TrackSummary.analysisVersion`): 1 is
     /// what imports computed before sensors were read (no sensor figures); 2 adds them; 3 makes a
-    /// file holding several activities several records (multisport legs, GPX days: `FileSplit`).
-    public static let version = 3
+    /// file holding several activities several records (multisport legs, GPX days: `FileSplit`); 4
+    /// reads every leg of a TCX `MultiSportSession` (3 read its first activity alone).
+    public static let version = 4
     /// Longest time (ms) a sample holds; a longer gap between two samples is a pause.
     public static let maxGap: Int64 = 60_000
     /// Window of the rolling average of normalised power, in seconds.

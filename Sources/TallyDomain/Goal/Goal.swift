@@ -118,7 +118,20 @@ public struct Goal: Sendable, Equatable {
     }
 }
 
-/// Every goal in force, by key.
+/// One change of a goal as the log recorded it: the goal from `at` on, or its removal.
+public struct GoalChange: Sendable, Equatable {
+    /// When the event was recorded (milliseconds since the epoch).
+    public var at: Int64
+    /// The goal as set then; nil when it was removed.
+    public var goal: Goal?
+
+    public init(at: Int64, goal: Goal?) {
+        self.at = at
+        self.goal = goal
+    }
+}
+
+/// Every goal in force, by key, and each goal's dated history of targets.
 public struct GoalBook: Sendable, Equatable {
     /// The stream of `goal.set` and `goal.removed`.
     public static let stream = "goals"
@@ -126,17 +139,67 @@ public struct GoalBook: Sendable, Equatable {
     public static let maxGoals = 100
 
     public private(set) var goals: [GoalKey: Goal] = [:]
+    /// Per key, every change in log order (a set that repeats the goal as it stands is not kept).
+    public private(set) var changes: [GoalKey: [GoalChange]] = [:]
 
     public init() {}
+
+    /// The book a list of changes per key folds to: each key's goal is its last change's.
+    init(changes: [GoalKey: [GoalChange]]) {
+        self.changes = changes
+        for (key, list) in changes { goals[key] = list.last?.goal }
+    }
 
     /// The goals in key order.
     public var sorted: [Goal] { goals.values.sorted { $0.key < $1.key } }
 
     public subscript(key: GoalKey) -> Goal? { goals[key] }
 
-    mutating func set(_ goal: Goal) { goals[goal.key] = goal }
+    mutating func set(_ goal: Goal, at time: Int64) {
+        if goals[goal.key] != goal { changes[goal.key, default: []].append(GoalChange(at: time, goal: goal)) }
+        goals[goal.key] = goal
+    }
 
-    mutating func remove(_ key: GoalKey) { goals[key] = nil }
+    mutating func remove(_ key: GoalKey, at time: Int64) {
+        guard goals[key] != nil else { return }
+        goals[key] = nil
+        changes[key, default: []].append(GoalChange(at: time, goal: nil))
+    }
+
+    /// The target in force for the period of `key.per` from `start` up to (not including) `end`,
+    /// or nil when the goal was not in force then.
+    ///
+    /// A period is judged by the target in force at its end (the first instant of `end` in
+    /// `zone`): the last change recorded before then decides, as `tally goal --as-of` on the
+    /// period's last day shows it. A removal leaves the period without a goal; a set counts when
+    /// the period is not before that goal's first day. A period that ended before any change was
+    /// recorded (a goal set with `--from` in the past) takes the target of the first set whose first
+    /// day reaches back to it, as it stood at the end of the period that set was recorded in (so a
+    /// target corrected the same week is the one the earlier weeks are measured by, and a set removed
+    /// or undone within its period claims nothing).
+    /// - Complexity: O(changes of the key).
+    public func target(of key: GoalKey, start: LocalDate, end: LocalDate, zone: Zone) -> Double? {
+        guard let list = changes[key], !list.isEmpty else { return nil }
+        if let decided = inForce(list, key: key, start: start, end: end, zone: zone) { return decided }
+        // Before any change: the first set reaching back whose goal still reached back at the end of
+        // its own period (a set removed or undone within its period claims nothing).
+        for change in list {
+            guard let goal = change.goal, key.per.start(of: goal.from) <= start else { continue }
+            let recorded = min(max(change.at, Timestamp.supportedRange.lowerBound), Timestamp.supportedRange.upperBound)
+            let setIn = key.per.start(of: LocalDate.containing(recorded, in: zone))
+            if let target = inForce(list, key: key, start: start, end: key.per.next(setIn), zone: zone) ?? nil { return target }
+        }
+        return nil
+    }
+
+    /// The target the last change before `end` leaves in force for a period from `start`: nil when no
+    /// change came before `end`, `.some(nil)` when the goal was removed or began after `start`.
+    private func inForce(_ list: [GoalChange], key: GoalKey, start: LocalDate, end: LocalDate, zone: Zone) -> Double?? {
+        let closing = end.startInstant(in: zone)
+        guard let last = list.last(where: { $0.at < closing }) else { return nil }
+        guard let goal = last.goal, key.per.start(of: goal.from) <= start else { return .some(nil) }
+        return goal.target
+    }
 }
 
 /// Limits and payloads of the goal events (`goal.set`, `goal.removed`).
@@ -184,30 +247,34 @@ public enum GoalPayload {
     }
 }
 
-/// One period of a goal: what was done against the target.
+/// One period of a goal: what was done against the target then in force.
 public struct GoalPeriodResult: Sendable, Equatable {
     public var start: LocalDate
     /// The first day after the period.
     public var end: LocalDate
     public var label: String
     public var done: Double
-    public var target: Double
+    /// The target in force for the period (see `GoalBook.target`); nil when the goal was not.
+    public var target: Double?
 
-    public var met: Bool { done >= target }
-    public var left: Double { max(0, target - done) }
+    /// Whether the target was reached; false without one.
+    public var met: Bool { target.map { done >= $0 } ?? false }
+    /// What was left to reach the target; 0 without one.
+    public var left: Double { target.map { max(0, $0 - done) } ?? 0 }
 }
 
 /// A goal's current period and its past periods, newest first.
 public struct GoalProgress: Sendable, Equatable {
     public var goal: Goal
     public var current: GoalPeriodResult
-    /// The periods from the goal's first one up to the one before `current`, newest first, at most `limit`.
+    /// The periods from the goal's first one up to the one before `current`, newest first, at most
+    /// `limit`, each judged by the target in force for it.
     public var history: [GoalPeriodResult]
     /// How many past periods there are in all (`history` may hold fewer).
     public var pastPeriods: Int
 
     /// Progress of every goal on `today`, over the live records of `model`.
-    /// - Complexity: O(records × goals) plus the periods shown.
+    /// - Complexity: O(records × goals) plus the periods shown times the goal's changes.
     public static func of(_ model: ReadModel, today: LocalDate, zone: Zone, limit: Int) -> [GoalProgress] {
         let goals = model.goals.sorted
         guard !goals.isEmpty else { return [] }
@@ -224,19 +291,21 @@ public struct GoalProgress: Sendable, Equatable {
             for (day, record) in days where day >= firstStart && (goal.key.category == nil || goal.key.category == record.category) {
                 sums[per.start(of: day), default: 0] += goal.key.metric.amount(record)
             }
-            func result(_ start: LocalDate) -> GoalPeriodResult {
-                GoalPeriodResult(start: start, end: per.next(start), label: per.label(start), done: sums[start] ?? 0, target: goal.target)
+            func result(_ start: LocalDate, target: Double?) -> GoalPeriodResult {
+                GoalPeriodResult(start: start, end: per.next(start), label: per.label(start), done: sums[start] ?? 0, target: target)
             }
             var history: [GoalPeriodResult] = []
             var count = 0
             var start = currentStart
             while start > firstStart {
                 start = per.previous(start)
-                if history.count < limit { history.append(result(start)) }
+                if history.count < limit {
+                    history.append(result(start, target: model.goals.target(of: goal.key, start: start, end: per.next(start), zone: zone)))
+                }
                 count += 1
                 if count > 10_000 { break }
             }
-            return GoalProgress(goal: goal, current: result(currentStart), history: history, pastPeriods: count)
+            return GoalProgress(goal: goal, current: result(currentStart, target: goal.target), history: history, pastPeriods: count)
         }
     }
 }

@@ -111,6 +111,7 @@ extension ReadModel: CustomReflectable {
             "position": position, "todos": todos, "todoIndex": todos.idIndex,
             "records": records, "recordIndex": records.idIndex,
             "filters": filters, "settingsVersions": settingsVersions,
+            "series": series, "athlete": athlete, "gear": gear, "goals": goals,
         ], displayStyle: .struct)
     }
 }

@@ -2,7 +2,7 @@
 /// The only code that changes read models: a pure fold of events.
 public enum Reducer {
     /// Bump whenever any reducer's behaviour changes: snapshots taken with another version are ignored.
-    public static let version = 9
+    public static let version = 10
 
     /// Folds one event into the model.
     ///
@@ -151,10 +151,10 @@ public enum Reducer {
             model.gear.setDefault(category, gear)
             model.settingsVersions[stream.string] = version
         case .goalSet(let goal):
-            if GoalPayload.problem(goal) == nil { model.goals.set(goal) }
+            if GoalPayload.problem(goal) == nil { model.goals.set(goal, at: time) }
             model.settingsVersions[stream.string] = version
         case .goalRemoved(let key):
-            model.goals.remove(key)
+            model.goals.remove(key, at: time)
             model.settingsVersions[stream.string] = version
         case .seriesStarted(let fields):
             guard model.version(of: stream.string) == 0 else { return }

@@ -33,12 +33,18 @@ extension ReadModel {
             writer.string(category)
             writer.identifier(gear.defaults[category]!)
         }
-        writer.array(goals.sorted) { writer, goal in
-            writer.byte(UInt8(GoalPeriod.allCases.firstIndex(of: goal.key.per)!))
-            writer.byte(UInt8(GoalMetric.allCases.firstIndex(of: goal.key.metric)!))
-            writer.optional(goal.key.category) { $0.string($1) }
-            writer.uint(goal.target.bitPattern)
-            writer.int(goal.from.dayNumber)
+        // Goals (format 11): per key, its changes in log order; the goals in force are each key's last.
+        writer.array(goals.changes.keys.sorted()) { writer, key in
+            writer.byte(UInt8(GoalPeriod.allCases.firstIndex(of: key.per)!))
+            writer.byte(UInt8(GoalMetric.allCases.firstIndex(of: key.metric)!))
+            writer.optional(key.category) { $0.string($1) }
+            writer.array(goals.changes[key]!) { writer, change in
+                writer.int(change.at)
+                writer.optional(change.goal) { writer, goal in
+                    writer.uint(goal.target.bitPattern)
+                    writer.int(goal.from.dayNumber)
+                }
+            }
         }
     }
 
@@ -90,17 +96,33 @@ extension ReadModel {
             defaults[category] = id
         }
         gear = GearBook(items: items, defaults: defaults)
+        var changes: [GoalKey: [GoalChange]] = [:]
         for _ in 0..<(try reader.count()) {
             let per = Int(try reader.byte())
             let metric = Int(try reader.byte())
             let category = try reader.bool() ? try reader.string() : nil
-            let target = Double(bitPattern: try reader.uint())
-            let day = try reader.int()
-            guard per < GoalPeriod.allCases.count, metric < GoalMetric.allCases.count, abs(day) < 4_000_000 else { throw reader.failure("a goal is not a goal") }
-            let goal = Goal(key: GoalKey(per: GoalPeriod.allCases[per], metric: GoalMetric.allCases[metric], category: category), target: target, from: LocalDate(dayNumber: day))
-            if let problem = GoalPayload.problem(goal) { throw reader.failure("a goal is out of range: " + problem) }
-            goals.set(goal)
+            guard per < GoalPeriod.allCases.count, metric < GoalMetric.allCases.count else { throw reader.failure("a goal is not a goal") }
+            let key = GoalKey(per: GoalPeriod.allCases[per], metric: GoalMetric.allCases[metric], category: category)
+            if let problem = GoalPayload.keyProblem(key) { throw reader.failure("a goal is out of range: " + problem) }
+            guard changes[key] == nil else { throw reader.failure("a goal is listed twice") }
+            var list: [GoalChange] = []
+            for _ in 0..<(try reader.count()) {
+                let at = try reader.int()
+                var goal: Goal?
+                if try reader.bool() {
+                    let target = Double(bitPattern: try reader.uint())
+                    let day = try reader.int()
+                    guard abs(day) < 4_000_000 else { throw reader.failure("a goal is not a goal") }
+                    let one = Goal(key: key, target: target, from: LocalDate(dayNumber: day))
+                    if let problem = GoalPayload.problem(one) { throw reader.failure("a goal is out of range: " + problem) }
+                    goal = one
+                }
+                list.append(GoalChange(at: at, goal: goal))
+            }
+            guard !list.isEmpty else { throw reader.failure("a goal has no changes") }
+            changes[key] = list
         }
+        goals = GoalBook(changes: changes)
     }
 }
 

@@ -31,7 +31,7 @@ public enum SnapshotCodec {
     /// Bump whenever the layout changes (a field added, removed, reordered or re-encoded).
     ///
     /// `SnapshotCodecTests` pins the bytes of a fixed model to this number.
-    public static let format = 10
+    public static let format = 11
 
     static let magic: [UInt8] = Array("TSNP".utf8)
 

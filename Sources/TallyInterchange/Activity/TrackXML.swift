@@ -74,58 +74,91 @@ public enum TrackXML {
 
     /// A TCX file: the first `Activity`, its `Sport`, laps' total time and distance, and trackpoints
     /// with their `HeartRateBpm`, `Cadence` and the `TPX` extension's `Watts` and `RunCadence`.
+    ///
+    /// When that first `Activity` is a leg of a `MultiSportSession` (`FirstSport`, then `NextSport`s
+    /// each with an optional `Transition` and an `Activity`), every leg and transition of that
+    /// session is read, each as a `ParsedSession` (its sport, its first lap's start, its laps' time
+    /// and distance, the time to its last trackpoint), so `FileSplit` makes one record of each.
     public static func tcx(_ bytes: [UInt8]) throws(ActivityFileProblem) -> ParsedActivity {
         var activity = ParsedActivity()
         var path: [String] = []
         var text = ""
         var point: (time: Int64?, lat: Double?, lon: Double?, ele: Double?) = (nil, nil, nil, nil)
-        var activities = 0
+        var activities = 0, multisportSessions = 0
+        // The depth of the Activity (or Transition) being read, when its content counts.
+        var reading: Int?
+        // The first Activity is a leg of the first MultiSportSession: read all its legs.
+        var multisport = false
+        var leg: TCXLeg?
         var timer = 0.0, distance = 0.0, laps = 0
         var first: Int64?, last: Int64?
         var sensors = PendingSample()
+        func addLap(_ start: Int64?) {
+            if leg != nil, leg?.start == nil { leg?.start = start }
+            if let start, activity.laps.count < ParsedLap.maxLaps { activity.laps.append(ParsedLap(start: start)) }
+        }
         try read(bytes) { event in
             switch event {
             case .start(let name, let attributes):
                 if path.isEmpty, name != "TrainingCenterDatabase" { throw ActivityFileProblem.unknownFormat }
+                let inSession = multisportSessions == 1 && path.contains("MultiSportSession")
                 path.append(name)
                 text = ""
-                if name == "Activity" {
+                switch name {
+                case "MultiSportSession":
+                    multisportSessions += 1
+                case "Activity":
                     activities += 1
-                    if activities == 1 { activity.sport = attributes["Sport"] }
-                }
-                if name == "Lap", activities == 1, activity.laps.count < ParsedLap.maxLaps,
-                   let start = attributes["StartTime"].flatMap({ Timestamp.parse(trimmed($0)) }) {
-                    activity.laps.append(ParsedLap(start: start))
-                }
-                if name == "Trackpoint" {
+                    if activities == 1 {
+                        activity.sport = attributes["Sport"]
+                        multisport = inSession
+                    }
+                    guard reading == nil, activities == 1 || (multisport && inSession) else { break }
+                    reading = path.count
+                    if multisport { leg = TCXLeg(sport: attributes["Sport"]) }
+                case "Transition":
+                    // A change of sport between two legs: itself a lap (StartTime, TotalTimeSeconds, DistanceMeters, Track).
+                    guard reading == nil, multisport, inSession, path.count >= 2, path[path.count - 2] == "NextSport" else { break }
+                    reading = path.count
+                    leg = TCXLeg(sport: "transition")
+                    addLap(attributes["StartTime"].flatMap { Timestamp.parse(trimmed($0)) })
+                case "Lap":
+                    if reading != nil { addLap(attributes["StartTime"].flatMap { Timestamp.parse(trimmed($0)) }) }
+                case "Trackpoint":
                     point = (nil, nil, nil, nil)
                     sensors = PendingSample()
+                default: break
                 }
             case .text(let value):
                 text += value
             case .end(let name):
                 let parent = path.count >= 2 ? path[path.count - 2] : ""
-                if activities == 1 {
+                if reading != nil {
                     switch (parent, name) {
-                    case ("Activity", "Id"): activity.deviceStart = Timestamp.parse(trimmed(text))
-                    case ("Lap", "TotalTimeSeconds"):
+                    case ("Activity", "Id"):
+                        let id = Timestamp.parse(trimmed(text))
+                        if activities == 1, activity.deviceStart == nil { activity.deviceStart = id }
+                        if leg != nil, leg?.id == nil { leg?.id = id }
+                    case ("Lap", "TotalTimeSeconds"), ("Transition", "TotalTimeSeconds"):
                         if let value = Double(trimmed(text)) {
                             let seconds = try lapFigure(value, "TotalTimeSeconds", max: Double(Validation.maxDurationSeconds))
                             timer += seconds
                             laps += 1
+                            leg?.add(seconds: seconds)
                             if !activity.laps.isEmpty { activity.laps[activity.laps.count - 1].timerSeconds = seconds }
                         }
-                    case ("Lap", "DistanceMeters"):
+                    case ("Lap", "DistanceMeters"), ("Transition", "DistanceMeters"):
                         if let value = Double(trimmed(text)) {
                             let meters = try lapFigure(value, "DistanceMeters", max: Validation.maxDistanceMeters)
                             distance += meters
+                            leg?.add(meters: meters)
                             if !activity.laps.isEmpty { activity.laps[activity.laps.count - 1].distanceMeters = meters }
                         }
                     case ("Trackpoint", "Time"): point.time = Timestamp.parse(trimmed(text))
                     case ("Trackpoint", "AltitudeMeters"): point.ele = Double(trimmed(text))
                     case ("Position", "LatitudeDegrees"): point.lat = Double(trimmed(text))
                     case ("Position", "LongitudeDegrees"): point.lon = Double(trimmed(text))
-                    case ("Activity", "Notes"): activity.name = trimmed(text)
+                    case ("Activity", "Notes"): if activity.name == nil { activity.name = trimmed(text) }
                     default: break
                     }
                     if path.contains("Trackpoint"), name != "Trackpoint", let channel = tcxChannel(parent: parent, name) {
@@ -136,10 +169,16 @@ public enum TrackXML {
                         if let time = point.time {
                             first = min(first ?? time, time)
                             last = max(last ?? time, time)
+                            leg?.saw(time)
                         }
                         if let lat = point.lat, let lon = point.lon {
                             activity.points.append(TrackPoint(time: point.time, latitude: lat, longitude: lon, elevation: point.ele))
                         }
+                    }
+                    if path.count == reading {
+                        reading = nil
+                        if let done = leg, activity.sessions.count < ParsedSession.maxSessions { activity.sessions.append(done.session) }
+                        leg = nil
                     }
                 }
                 path.removeLast()
@@ -155,6 +194,41 @@ public enum TrackXML {
             activity.deviceElapsedSeconds = Double(last - start) / 1000
         }
         return activity
+    }
+
+    /// One leg (or transition) of a TCX `MultiSportSession` while it is read.
+    struct TCXLeg {
+        var sport: String?
+        /// The first lap's `StartTime`, else the `Activity`'s `Id`.
+        var start: Int64?
+        var id: Int64?
+        var timer = 0.0, distance = 0.0, laps = 0
+        var first: Int64?, last: Int64?
+
+        init(sport: String?) { self.sport = sport }
+
+        mutating func add(seconds: Double) {
+            timer += seconds
+            laps += 1
+        }
+
+        mutating func add(meters: Double) { distance += meters }
+
+        mutating func saw(_ time: Int64) {
+            first = min(first ?? time, time)
+            last = max(last ?? time, time)
+        }
+
+        /// The leg as a session: elapsed to its last trackpoint (else its laps' time), its laps' time and distance.
+        var session: ParsedSession {
+            let begin = start ?? id ?? first
+            var elapsed: Double? = laps > 0 ? timer : nil
+            if let begin, let first, let last {
+                let from = min(begin, first)
+                if last > from { elapsed = Double(last - from) / 1000 }
+            }
+            return ParsedSession(start: begin, sport: sport, elapsedSeconds: elapsed, timerSeconds: laps > 0 ? timer : nil, distanceMeters: distance > 0 ? distance : nil)
+        }
     }
 
     /// A sensor value read inside one point, kept until the point's time is known.

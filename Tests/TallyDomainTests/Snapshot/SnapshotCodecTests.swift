@@ -73,6 +73,7 @@ struct SnapshotCodecTests {
             8: "80ec18711cf8da069523d72c001c7f62129d4150c971999011ed037667e1c473",
             9: "1ef502d17357e0e526b6cac44b234fbcc961232ba382d2360e499f0d1310317e",
             10: "8e1160f0dc5cc4da7e78218193e7b91b30df4763f9e9ac45d3f7cb3be73e1bcd",
+            11: "afb8a5d934941620e3f81f499674fd17242cb10ae045e1d6510eca592b8153d0",
         ]
         #expect(pinned[SnapshotCodec.format] == digest, """
             The snapshot layout changed: bump SnapshotCodec.format and pin the new digest \(digest) under it.

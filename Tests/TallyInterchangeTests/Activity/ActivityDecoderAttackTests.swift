@@ -56,6 +56,73 @@ struct ActivityDecoderAttackTests {
         if value != "604801" { #expect(Self.isImpossible(Self.refusal(KnownHostileFiles.tcx(distance: value))), "distance \(value)") }
     }
 
+    /// A TCX file of the given `Activities` content.
+    static func tcxFile(_ activities: String) -> [UInt8] {
+        Array("<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\"><Activities>\(activities)</Activities></TrainingCenterDatabase>".utf8)
+    }
+
+    /// One TCX activity of `minutes` minutes from `start` (ISO text), a point a minute, a lap of its time.
+    static func tcxActivity(_ sport: String?, _ start: String, minutes: Int = 10, inner: String = "") -> String {
+        let begin = Timestamp.parse(start)!
+        var text = "<Activity\(sport.map { " Sport=\"\($0)\"" } ?? "")><Id>\(start)</Id><Lap StartTime=\"\(start)\"><TotalTimeSeconds>\(minutes * 60)</TotalTimeSeconds><Track>"
+        for index in 0...minutes {
+            text += "<Trackpoint><Time>\(Timestamp.format(begin + Int64(index) * 60_000))</Time><Position><LatitudeDegrees>\(46 + Double(index) / 1_000)</LatitudeDegrees><LongitudeDegrees>14.5</LongitudeDegrees></Position><HeartRateBpm><Value>130</Value></HeartRateBpm></Trackpoint>"
+        }
+        return text + "</Track></Lap>\(inner)</Activity>"
+    }
+
+    @Test("hostile TCX multisport sessions: nesting, missing sports, stray transitions, legs out of order, a second session, huge counts; refused with a reason or read inside the limits, never a trap")
+    func tcxMultisport() throws {
+        func categories(_ bytes: [UInt8]) throws -> [String] { try ActivityFile.read(bytes).records.map(\.fields.category) }
+        let a = Self.tcxActivity("Running", "2024-01-05T07:00:00Z"), b = Self.tcxActivity("Biking", "2024-01-05T07:10:00Z")
+        let c = Self.tcxActivity(nil, "2024-01-05T07:20:00Z")
+        // Legs out of order are put in order of start; a leg without a sport is `other`.
+        let outOfOrder = Self.tcxFile("<MultiSportSession><FirstSport>\(c)</FirstSport><NextSport>\(b)</NextSport><NextSport>\(a)</NextSport></MultiSportSession>")
+        #expect(try categories(outOfOrder) == ["running", "cycling", "other"])
+        // An Activity nested inside a leg is part of that leg, not a leg of its own.
+        let nested = Self.tcxFile("<MultiSportSession><FirstSport>\(Self.tcxActivity("Running", "2024-01-05T07:00:00Z", inner: b))</FirstSport><NextSport>\(c)</NextSport></MultiSportSession>")
+        #expect(try categories(nested) == ["running", "other"])
+        // A MultiSportSession inside a plain first activity, or after it, adds no legs: the first activity alone.
+        #expect(try categories(Self.tcxFile(Self.tcxActivity("Running", "2024-01-05T07:00:00Z", inner: "<MultiSportSession><FirstSport>\(b)</FirstSport><NextSport>\(c)</NextSport></MultiSportSession>"))) == ["running"])
+        #expect(try categories(Self.tcxFile(a + "<MultiSportSession><FirstSport>\(b)</FirstSport><NextSport>\(c)</NextSport></MultiSportSession>")) == ["running"])
+        // Only the first session counts; a second one's legs are not read.
+        let second = Self.tcxFile("<MultiSportSession><FirstSport>\(a)</FirstSport><NextSport>\(b)</NextSport></MultiSportSession><MultiSportSession><FirstSport>\(c)</FirstSport></MultiSportSession>")
+        #expect(try categories(second) == ["running", "cycling"])
+        // A Transition outside a NextSport is not a leg; one inside is.
+        let stray = "<Transition StartTime=\"2024-01-05T07:09:00Z\"><TotalTimeSeconds>30</TotalTimeSeconds></Transition>"
+        #expect(try categories(Self.tcxFile("<MultiSportSession>\(stray)<FirstSport>\(stray)\(a)</FirstSport><NextSport>\(b)</NextSport></MultiSportSession>")) == ["running", "cycling"])
+        #expect(try categories(Self.tcxFile("<MultiSportSession><FirstSport>\(a)</FirstSport><NextSport>\(stray)\(b)</NextSport></MultiSportSession>")) == ["running", "transition", "cycling"])
+        // A transition's figures are checked like a lap's.
+        let nan = "<Transition StartTime=\"2024-01-05T07:09:00Z\"><TotalTimeSeconds>NaN</TotalTimeSeconds></Transition>"
+        #expect(Self.isImpossible(Self.refusal(Self.tcxFile("<MultiSportSession><FirstSport>\(a)</FirstSport><NextSport>\(nan)\(b)</NextSport></MultiSportSession>"))))
+        // Legs of no time and no points are nothing; one leg left is one record without a part.
+        let empty = "<Activity Sport=\"Biking\"><Id>2024-01-05T08:00:00Z</Id></Activity>"
+        let single = try ActivityFile.read(Self.tcxFile("<MultiSportSession><FirstSport>\(a)</FirstSport><NextSport>\(empty)</NextSport></MultiSportSession>"))
+        #expect(single.records.count == 1 && single.records[0].fields.track?.part == nil)
+        // Too many legs: more than 100 records from one file are refused, quickly, at any count.
+        for count in [101, AttackScale.count(short: 3_000, full: 30_000)] {
+            var legs = ""
+            for index in 0..<count {
+                let start = Timestamp.format(Timestamp.parse("2024-01-05T07:00:00Z")! + Int64(index) * 60_000)
+                legs += "<NextSport><Activity Sport=\"Running\"><Lap StartTime=\"\(start)\"><TotalTimeSeconds>30</TotalTimeSeconds></Lap></Activity></NextSport>"
+            }
+            let bytes = Self.tcxFile("<MultiSportSession><FirstSport>\(a)</FirstSport>\(legs)</MultiSportSession>")
+            #expect(Self.isImpossible(Self.refusal(bytes)), "\(count) legs")
+            #expect(ActivityFileInvariant.violation(bytes) == nil)
+        }
+        // Legs whose times add up past 7 days are impossible.
+        let long = Self.tcxFile("<MultiSportSession><FirstSport>\(a)</FirstSport>" + (0..<3).map { day in
+            "<NextSport><Activity Sport=\"Running\"><Lap StartTime=\"2024-02-0\(day + 1)T07:00:00Z\"><TotalTimeSeconds>300000</TotalTimeSeconds></Lap></Activity></NextSport>"
+        }.joined() + "</MultiSportSession>")
+        #expect(Self.isImpossible(Self.refusal(long)))
+        // Sessions nested past the XML depth limit are corrupt, not a trap.
+        let deep = Self.tcxFile(String(repeating: "<MultiSportSession><NextSport>", count: 40) + a + String(repeating: "</NextSport></MultiSportSession>", count: 40))
+        if case .corrupt? = Self.refusal(deep) {} else { Issue.record("a session nested 80 deep is not refused as corrupt: \(String(describing: Self.refusal(deep)))") }
+        for bytes in [outOfOrder, nested, second, single.records.isEmpty ? [] : Self.tcxFile(a), long, deep] {
+            #expect(ActivityFileInvariant.violation(bytes) == nil)
+        }
+    }
+
     @Test("dates at the ends of the years 0001-9999: what cannot be exported is refused")
     func dates() throws {
         let late = Array(String(decoding: KnownHostileFiles.tcx(), as: UTF8.self).replacingOccurrences(of: "<Id>2024-01-05T07:30:00Z", with: "<Id>0001-01-01T00:00:00+14:00").utf8)

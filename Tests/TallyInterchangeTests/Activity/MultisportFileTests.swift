@@ -85,6 +85,91 @@ struct MultisportFileTests {
         #expect(single.records.count == 1 && single.records[0].fields.track?.part == nil)
     }
 
+    /// The legs of `goldencheetah-multisession.tcx` (a Forerunner 305's MultiSportSession of four
+    /// activities on four days, as Garmin Connect exported it) as Python's XML parser reads them
+    /// (`Tests/Fixtures/expected/multisport_tcx.py`): category, start (Unix s), time s, distance m
+    /// (nil: none), average and maximum heart rate.
+    static let expectedTCXLegs: [(category: String, start: Int64, seconds: Int, meters: Double?, hr: Int, maxHR: Int)] = [
+        ("running", 1_322_568_720, 3_601, 7_651.0, 161, 180),
+        ("cycling", 1_322_744_377, 2_768, nil, 129, 157),
+        ("running", 1_323_012_388, 3_623, 9_405.0, 143, 177),
+        ("cycling", 1_323_260_059, 2_598, nil, 128, 161),
+    ]
+
+    @Test("a TCX MultiSportSession becomes one record per leg, each as Python's XML parser reads it")
+    func tcxMultisport() throws {
+        let reading = try ActivityFile.read(try ActivityFileTests.fixture("goldencheetah-multisession.tcx"))
+        #expect(reading.records.count == 4)
+        for (index, (record, expected)) in zip(reading.records, Self.expectedTCXLegs).enumerated() {
+            let fields = record.fields
+            #expect(fields.category == expected.category, "leg \(index + 1)")
+            #expect(fields.date == expected.start * 1000, "leg \(index + 1)")
+            #expect(fields.durationSeconds == expected.seconds, "leg \(index + 1)")
+            #expect(fields.distanceMeters.map { ($0 * 10).rounded() / 10 } == expected.meters, "leg \(index + 1)")
+            #expect(fields.track?.sensors?.averageHeartRate == expected.hr, "leg \(index + 1)")
+            #expect(fields.track?.sensors?.maxHeartRate == expected.maxHR, "leg \(index + 1)")
+            #expect(fields.track?.part == FilePart(index: index + 1, count: 4, kind: .leg))
+            #expect(fields.track?.format == "tcx")
+        }
+        // The runs' distances come from their laps; no position, so no best effort beyond the whole.
+        #expect(Set(reading.records.map(\.stream)).count == 4)
+        #expect(reading.records[0].stream == ImportedRecord.stream(sha256: try #require(reading.records[0].fields.track?.sha256)))
+    }
+
+    /// A TCX MultiSportSession written from the TCX v2 schema (`MultiSportSession_t`: `Id`,
+    /// `FirstSport/Activity`, `NextSport` with an optional `Transition` (an `ActivityLap_t`) and an
+    /// `Activity`): `legs` of (sport or nil, start, minutes), a point every 10 s along a line, the
+    /// transitions as (start, seconds) before the leg of the same index.
+    static func tcx(_ legs: [(sport: String?, start: Int64, minutes: Int)], transitions: [Int: (start: Int64, seconds: Int)] = [:], speed: Double = 3) -> [UInt8] {
+        func lap(_ start: Int64, seconds: Int, meters: Double, points: Int, hr: Int, tag: String = "Lap") -> String {
+            var text = "<\(tag) StartTime=\"\(Timestamp.format(start))\"><TotalTimeSeconds>\(seconds)</TotalTimeSeconds><DistanceMeters>\(meters)</DistanceMeters><Intensity>Active</Intensity><TriggerMethod>Manual</TriggerMethod><Track>"
+            for index in 0..<points {
+                let time = start + Int64(index) * 10_000
+                let latitude = 46.0 + Double(index) * 10 * speed / 111_195
+                text += "<Trackpoint><Time>\(Timestamp.format(time))</Time><Position><LatitudeDegrees>\(latitude)</LatitudeDegrees><LongitudeDegrees>14.5</LongitudeDegrees></Position><HeartRateBpm><Value>\(hr)</Value></HeartRateBpm></Trackpoint>"
+            }
+            return text + "</Track></\(tag)>"
+        }
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\"><Activities><MultiSportSession><Id>\(Timestamp.format(legs.first?.start ?? 0))</Id>"
+        for (index, leg) in legs.enumerated() {
+            text += index == 0 ? "<FirstSport>" : "<NextSport>"
+            if let transition = transitions[index] {
+                text += lap(transition.start, seconds: transition.seconds, meters: Double(transition.seconds), points: transition.seconds / 10 + 1, hr: 100, tag: "Transition")
+            }
+            let sport = leg.sport.map { " Sport=\"\($0)\"" } ?? ""
+            text += "<Activity\(sport)><Id>\(Timestamp.format(leg.start))</Id>"
+            text += lap(leg.start, seconds: leg.minutes * 60, meters: Double(leg.minutes * 60) * speed, points: leg.minutes * 6 + 1, hr: 120 + index * 10)
+            text += "</Activity>" + (index == 0 ? "</FirstSport>" : "</NextSport>")
+        }
+        return Array((text + "</MultiSportSession></Activities></TrainingCenterDatabase>").utf8)
+    }
+
+    @Test("a TCX brick with transitions: every leg and transition a record of its own sport and heart rate, transitions without best efforts")
+    func tcxTransitions() throws {
+        let start: Int64 = 1_700_000_000_000
+        let minute: Int64 = 60_000
+        let file = Self.tcx(
+            [("Running", start, 20), ("Biking", start + 22 * minute, 40), ("Running", start + 64 * minute, 20)],
+            transitions: [1: (start + 20 * minute + 10_000, 110), 2: (start + 62 * minute + 10_000, 110)]
+        )
+        let records = try ActivityFile.read(file).records
+        #expect(records.map(\.fields.category) == ["running", "transition", "cycling", "transition", "running"])
+        #expect(records.map(\.fields.date) == [start, start + 20 * minute + 10_000, start + 22 * minute, start + 62 * minute + 10_000, start + 64 * minute])
+        #expect(records.map(\.fields.durationSeconds) == [1200, 110, 2400, 110, 1200])
+        #expect(records.map(\.fields.distanceMeters) == [3600, 110, 7200, 110, 3600])
+        #expect(records.map { $0.fields.track?.sensors?.averageHeartRate } == [120, 100, 130, 100, 140])
+        #expect(records.map { $0.fields.track?.part?.kind } == Array(repeating: .leg, count: 5))
+        #expect(records[1].fields.track?.bestEfforts == [] && records[3].fields.track?.bestEfforts == [])
+        // The runs hold running distances, the ride none of them (3 m/s is no cycling best).
+        #expect(records[0].fields.track?.bestEfforts.map(\.meters) == [400, 1_000, 1_609])
+        let rideEfforts = Set((records[2].fields.track?.bestEfforts ?? []).map(\.meters))
+        #expect(rideEfforts.isSubset(of: Set(BestEfforts.distances(category: "cycling"))))
+        #expect(records.map(\.fields.name) == records.map { "Multisport: " + ActivityFile.defaultName($0.fields.category) })
+        // A TCX file whose first Activity is no leg stays its first activity, as before.
+        let plain = try ActivityFile.read(try ActivityFileTests.fixture("tcxparser-run.tcx"))
+        #expect(plain.records.count == 1 && plain.records[0].fields.track?.part == nil)
+    }
+
     /// A GPX file of tracks, each a line of `points` points 10 s apart starting at its time.
     static func gpx(_ tracks: [(name: String, start: Int64)], points: Int = 30, type: String? = nil) -> [UInt8] {
         var text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">"

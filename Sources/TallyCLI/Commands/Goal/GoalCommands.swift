@@ -167,18 +167,23 @@ enum GoalShowCommand: CommandHandler {
             let current = item.current
             var lines = [Style(color: context.settings.color).bold(GoalText.title(goal, miles: miles, catalog: catalog))]
             let daysLeft = Int(current.end.dayNumber - today.dayNumber)
-            let percent = Int((current.done / goal.target * 100).rounded(.down))
+            let percent = Int(min(current.done / goal.target * 100, 999).rounded(.down))
             lines.append(WordWrap.wrapped(catalog.text(current.met ? .goalCurrentMet : .goalCurrent, [
                 "period": current.label, "done": GoalText.amount(current.done, goal.key.metric, miles: miles),
                 "left": GoalText.amount(current.left, goal.key.metric, miles: miles), "percent": String(min(percent, 999)),
                 "days": catalog.plural(.goalDaysLeft, count: daysLeft),
             ]), width: context.settings.width))
             if !item.history.isEmpty {
+                // Each past period with the target in force for it; "-" where the goal was not.
                 let table = Table(columns: [
                     Table.Column(title: catalog.text(.columnPeriod)), Table.Column(title: catalog.text(.columnDone), alignRight: true),
-                    Table.Column(title: catalog.text(.columnMet)),
+                    Table.Column(title: catalog.text(.columnGoalTarget), alignRight: true), Table.Column(title: catalog.text(.columnMet)),
                 ], rows: item.history.map { past in
-                    [past.label, GoalText.amount(past.done, goal.key.metric, miles: miles), catalog.text(past.met ? .goalMetYes : .goalMetNo)]
+                    [
+                        past.label, GoalText.amount(past.done, goal.key.metric, miles: miles),
+                        past.target.map { GoalText.amount($0, goal.key.metric, miles: miles) } ?? "-",
+                        past.target == nil ? "-" : catalog.text(past.met ? .goalMetYes : .goalMetNo),
+                    ]
                 })
                 lines.append(table.render(maxWidth: context.settings.width))
                 let met = item.history.filter(\.met).count
@@ -237,8 +242,8 @@ enum GoalText {
     static func period(_ result: GoalPeriodResult) -> JSON {
         .object([
             "period": .string(result.label), "start": .string(result.start.description), "end": .string(result.end.adding(days: -1).description),
-            "done": .double(Distance.toMillimetre(result.done)), "target": .double(result.target), "left": .double(Distance.toMillimetre(result.left)),
-            "met": .bool(result.met),
+            "done": .double(Distance.toMillimetre(result.done)), "target": result.target.map(JSON.double) ?? .null,
+            "left": result.target == nil ? .null : .double(Distance.toMillimetre(result.left)), "met": result.target == nil ? .null : .bool(result.met),
         ])
     }
 
