@@ -25,8 +25,10 @@ struct ReimportChangesTests {
         return all.compactMap(\.objectValue).first { $0["uuid"]?.stringValue == uuid } ?? [:]
     }
 
+    /// An instant as Taskwarrior (`20261125T042155Z`) or tally (`2026-11-25T04:21:55Z`) writes it.
     static func instant(_ value: JSON?) -> Int64? {
-        value.flatMap { TaskwarriorImport.date($0, zone: .utc) }
+        guard let text = value?.stringValue else { return nil }
+        return Timestamp.parse(text.contains("-") ? text : TaskwarriorAnnotationTests.iso(text))
     }
 
     /// `show --json` of a todo: the todo's fields, and `series` for an instance.

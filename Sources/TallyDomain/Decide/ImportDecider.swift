@@ -173,24 +173,27 @@ extension Decider {
     /// began and no import stopped. Only that interval is stopped (never one begun in tally), at the
     /// source's `end` when it is completed or deleted, at its new `start` when it was started again, else at
     /// its `modified` (Taskwarrior 2.6 exports `start` only while a task runs and keeps no stop time: the
-    /// last change is the latest the stop can have been). A start the todo has no interval for begins one
-    /// (closed at `end` when the source closed the task) unless something runs on the todo already or the
-    /// todo stays completed or deleted here; one inside time the todo already has begins where that ends.
+    /// last change is the latest the stop can have been). A start later than the import's last one, that
+    /// the todo has no interval for, begins one (closed at `end` when the source closed the task) unless
+    /// something runs on the todo already or the todo stays completed or deleted here; one inside time
+    /// the todo already has begins where that ends (and is not taken for a restart at the next import).
     private static func decideReimportedTime(
         _ item: ImportedTodo, existing: Todo, started: Int64?, open: Bool, now: Int64, next: () -> String,
         events: inout [(DomainEvent, String, Int64?)], changes: inout [ImportChange]
     ) {
         var running = existing.running
         var lastEnd = existing.intervals.last?.end
-        if let interval = running, interval.start == started, item.started != started || item.status != .pending {
-            let restart = item.started.flatMap { $0 != started ? $0 : nil }
+        // A restart there is later than the start it follows; an earlier `start` is one that began where
+        // tally's time ended (below), not a new one.
+        if let interval = running, interval.start == started, item.status != .pending || item.started.map({ $0 > interval.start }) ?? true {
+            let restart = item.started.flatMap { $0 > interval.start ? $0 : nil }
             let at = max(interval.start, restart ?? (item.status == .pending ? item.modifiedAt : item.closedAt) ?? now)
             events.append((.todoStopped(at: at), next(), nil))
             changes.append(.stopped)
             running = nil
             lastEnd = at
         }
-        guard let start = item.started, start != started, !existing.intervals.contains(where: { $0.start == start }), running == nil else { return }
+        guard let start = item.started, started.map({ start > $0 }) ?? true, !existing.intervals.contains(where: { $0.start == start }), running == nil else { return }
         let end: Int64? = item.status == .pending ? nil : max(item.closedAt ?? now, start)
         guard end != nil || open else { return }
         let begin = max(start, lastEnd ?? start)

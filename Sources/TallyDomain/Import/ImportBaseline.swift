@@ -53,6 +53,7 @@ public struct ImportBaseline: Sendable, Equatable {
         var baseline = ImportBaseline()
         var importCommands: Set<String> = []
         var lastDeletion: String?
+        var undone: [String: Bool] = [:]
         for envelope in events {
             guard let event = try? EventCatalog.decode(envelope) else { continue }
             let byImport = Self.byImport(envelope, event, stream: stream)
@@ -63,7 +64,9 @@ public struct ImportBaseline: Sendable, Equatable {
             }
             guard byImport else { continue }
             importCommands.insert(envelope.command)
-            guard !history.undoneNow.contains(envelope.command) else { continue }
+            let isUndone = undone[envelope.command] ?? history.isUndone(envelope.command)
+            undone[envelope.command] = isUndone
+            guard !isUndone else { continue }
             switch event {
             case .todoCreated(let fields):
                 baseline.fields = fields
@@ -93,6 +96,19 @@ public struct ImportBaseline: Sendable, Equatable {
 }
 
 extension HistoryMarkers {
+    /// True when `command` is undone now: undone and not redone since, or re-applied by a redo that is
+    /// itself undone now (the undo of a redo takes the command back again).
+    /// - Complexity: O(redos × depth of the chain).
+    func isUndone(_ command: String) -> Bool {
+        var seen: Set<String> = []
+        func undone(_ command: String) -> Bool {
+            if undoneNow.contains(command) { return true }
+            guard seen.insert(command).inserted else { return false }
+            return redid.contains { $0.value.contains(command) && undone($0.key) }
+        }
+        return undone(command)
+    }
+
     /// `commands` and every redo that re-applied one of them (or such a redo), so the undo of a redo
     /// of an import counts as the undo of the import.
     func standingFor(_ commands: Set<String>) -> Set<String> {
