@@ -68,7 +68,7 @@ struct ReimportChangesTests {
         task.run([milk, "denotate", "first note"])
         task.run([milk, "start"])
         task.run([report, "stop"])
-        task.run([bob, "modify", "project:Work"])
+        task.run([bob, "modify", "project:Work", "depends:" + report])
         task.run([template, "modify", "recur:daily", "until:2027-01-31"])
         let second = task.directory.path("second.json")
         try task.run(["export"]).out.write(toFile: second, atomically: true, encoding: .utf8)
@@ -83,7 +83,7 @@ struct ReimportChangesTests {
             Updated 3 todos imported before, with what changed in the source since:
               \(short(milk)) → 1: started; 1 annotation added; 1 annotation removed
               \(short(report)) → 2: stopped
-              \(short(bob)) → 3: changed project
+              \(short(bob)) → 3: changed project, waits for
 
             """), "\(again.stdout)")
         #expect(again.stdout.contains("""
@@ -108,6 +108,7 @@ struct ReimportChangesTests {
         let reportIntervals = Self.show(tally, 2)["intervals"]?.arrayValue?.compactMap(\.objectValue) ?? []
         #expect(reportIntervals.count == 1 && Self.instant(reportIntervals.first?["end"]) == Self.instant(reportTask["modified"]))
         #expect(Self.show(tally, 3)["project"] == "work")
+        #expect(Self.show(tally, 3)["after"]?.arrayValue?.count == 1 && Self.show(tally, 2)["id"] == Self.show(tally, 3)["after"]?.arrayValue?.first)
         let series = Self.show(tally, 4)["series"]?.objectValue
         #expect(series?["every"] == "1d" && series?["until"] == "2027-01-31", "\(String(describing: series))")
         let shown = tally.run("show", "1")

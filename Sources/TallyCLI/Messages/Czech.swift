@@ -963,7 +963,7 @@ extension Language {
             .importChangeStopped: .text("zastaveno"),
             .importChangeRecur: .text("perioda"),
             .importChangeRecurFrom: .text("počítáno od"),
-            .importChangeUntil: .text("do kdy"),
+            .importChangeUntil: .text("konec opakování"),
             .importUpdatedSeries: .plural([
                 .one: "Změněno pravidlo 1 dříve importované řady podle změny její šablony ve zdroji:",
                 .few: "Změněna pravidla {count} dříve importovaných řad podle změn jejich šablon ve zdroji:",
