@@ -215,33 +215,29 @@ extension Decider {
         }
         var importedLeft = imported
         var liveLeft = existing.annotations
-        var count = existing.annotations.count
+        var added: [(at: Int64, text: String)] = []
         for source in item.annotations {
             guard let text = try? Validation.annotation(source.text) else { continue }
             let at = source.at ?? created
             if let index = importedLeft.firstIndex(where: { same($0, at, text) }) {
                 let id = importedLeft.remove(at: index).id
                 liveLeft.removeAll { $0.id == id }
-                continue
-            }
-            if let index = liveLeft.firstIndex(where: { same($0, at, text) }) {
+            } else if let index = liveLeft.firstIndex(where: { same($0, at, text) }) {
                 liveLeft.remove(at: index)
-                continue
+            } else {
+                added.append((at ?? now, text))
             }
-            guard count < Annotation.maxPerTodo else {
-                changes.append(.annotationsLeftOut)
-                continue
-            }
+        }
+        // Taken off first, so what the source removed makes room for what it added.
+        let gone = importedLeft.filter { annotation in existing.annotations.contains { $0.id == annotation.id } }
+        for annotation in gone { events.append((.todoDenotated(id: annotation.id), next(), nil)) }
+        let room = max(0, Annotation.maxPerTodo - existing.annotations.count + gone.count)
+        for (at, text) in added.prefix(room) {
             let id = next()
-            let annotation = Annotation(id: NameUUID.make(id + "#annotation"), at: at ?? now, text: text)
-            events.append((.todoAnnotated(annotation), id, nil))
-            changes.append(.annotated)
-            count += 1
+            events.append((.todoAnnotated(Annotation(id: NameUUID.make(id + "#annotation"), at: at, text: text)), id, nil))
         }
-        for gone in importedLeft where existing.annotations.contains(where: { $0.id == gone.id }) {
-            events.append((.todoDenotated(id: gone.id), next(), nil))
-            changes.append(.denotated)
-        }
+        changes += Array(repeating: .annotated, count: min(room, added.count)) + Array(repeating: .denotated, count: gone.count)
+        changes += Array(repeating: .annotationsLeftOut, count: added.count - min(room, added.count))
     }
 
     /// The item's fields checked against tally's limits (the importers make them fit; this is the door).
