@@ -76,4 +76,38 @@ struct ReimportAttackTests {
         #expect(tally.run("undo").stdout.hasPrefix("Undid command"))
         #expect(tally.run("--json", "list", "--priority", "high").json?.arrayValue?.isEmpty == true)
     }
+
+    @Test("a second export with more annotations than a todo may hold, and a start inside time tally already has: made to fit and reported")
+    func annotationsAndStartsPastLimits() throws {
+        let folder = TemporaryDirectory("tally-reimport-attack")
+        let tally = TallyRunner()
+        let first = try Self.write(folder, "1.json", [Self.task(Self.uuid(1), "Paint", #","start":"20261101T100000Z""#)])
+        #expect(tally.run("import", "--from", "taskwarrior", first).status == 0)
+        #expect(tally.run("annotate", "1", "mine").status == 0 && tally.run("annotate", "1", "also mine").status == 0)
+        #expect(tally.run("stop", "1", "--at", "2026-11-21T11:00:00Z").status == 0)
+        let count = AttackScale.count(short: 1_200, full: 3_000)
+        let annotations = (0..<count).map { #"{"entry":"\#(1_800_000_000 + $0)","description":"note \#($0)"}"# }.joined(separator: ",")
+        // Stopped and started again in the source, at an instant inside the time tally has on the todo.
+        let second = try Self.write(folder, "2.json", [
+            Self.task(Self.uuid(1), "Paint", #","start":"20261102T100000Z","modified":"garbage","annotations":[\#(annotations)]"#),
+        ])
+        let events = tally.eventCount
+        let result = tally.run("--json", "import", "--from", "taskwarrior", second)
+        #expect(result.status == 0, "\(result.stderr)")
+        let changes = result.json?.objectValue?["updated"]?.arrayValue?.first?.objectValue?["changes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(changes.contains("annotated") && changes.contains("annotationsLeftOut") && changes.contains("started") && !changes.contains("stopped"), "\(changes)")
+        let human = tally.run("import", "--from", "taskwarrior", second)
+        #expect(human.status == 0 && tally.run("--json", "show", "1").json?.objectValue?["todo"]?.objectValue?["annotations"]?.arrayValue?.count == 1000)
+        let todo = tally.run("--json", "show", "1").json?.objectValue?["todo"]?.objectValue
+        let intervals = todo?["intervals"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        // The new interval begins where tally's time on the todo ends, not inside it.
+        #expect(intervals.count == 2 && intervals.last?["start"] == "2026-11-21T11:00:00Z" && intervals.last?["end"] == .null, "\(intervals)")
+        #expect(tally.eventCount > events && tally.run("verify").status == 0)
+        // Importing the same file again adds nothing more.
+        let after = tally.eventCount
+        let again = tally.run("--json", "import", "--from", "taskwarrior", second)
+        let againChanges = again.json?.objectValue?["updated"]?.arrayValue?.first?.objectValue?["changes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(!againChanges.contains("annotated") && !againChanges.contains("started"), "\(againChanges)")
+        #expect(tally.eventCount == after)
+    }
 }

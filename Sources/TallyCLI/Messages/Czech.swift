@@ -951,8 +951,36 @@ extension Language {
             .errorRedactUncommitted: .text("Pole {field} položky {item} v událostech {seqs} zapsal starší tally, ještě bez závazků hodnot: jeho vymazání by porušilo hašovací řetěz těchto událostí. Nic se nezměnilo."),
             .errorRedactFileNotRecord: .text("--file maže uložený soubor aktivity záznamu; použijte ho s --record."),
             .verifyRedacted: .plural([.one: "1 vymazaná hodnota", .few: "{count} vymazané hodnoty", .other: "{count} vymazaných hodnot"]),
-            // Goals judged by their dated targets (issue 24).
+            // Goals judged by their dated targets.
             .columnGoalTarget: .text("Cíl"),
+            // Re-import of annotations, time and series rules (todos)
+            .importChangeAnnotated: .plural([.one: "přidána 1 anotace", .few: "přidány {count} anotace", .other: "přidáno {count} anotací"]),
+            .importChangeDenotated: .plural([.one: "odebrána 1 anotace", .few: "odebrány {count} anotace", .other: "odebráno {count} anotací"]),
+            .importChangeAnnotationsLeftOut: .plural([
+                .one: "1 anotace nepřidána (úkol má nejvýš {max} anotací)",
+                .few: "{count} anotace nepřidány (úkol má nejvýš {max} anotací)",
+                .other: "{count} anotací nepřidáno (úkol má nejvýš {max} anotací)",
+            ]),
+            .importChangeStarted: .text("spuštěno"),
+            .importChangeStopped: .text("zastaveno"),
+            .importChangeRecur: .text("perioda"),
+            .importChangeRecurFrom: .text("počítáno od"),
+            .importChangeUntil: .text("konec opakování"),
+            .importUpdatedSeries: .plural([
+                .one: "Změněno pravidlo 1 dříve importované řady podle změny její šablony ve zdroji:",
+                .few: "Změněna pravidla {count} dříve importovaných řad podle změn jejich šablon ve zdroji:",
+                .other: "Změněna pravidla {count} dříve importovaných řad podle změn jejich šablon ve zdroji:",
+            ]),
+            .importSeriesUpdatedLine: .text("  {source} → řada úkolu {number}: {changes}"),
+            .importSeriesUpdatedNoOpen: .text("  {source} → jeho řada: {changes}"),
+            .importSeriesRefused: .plural([
+                .one: "1 pravidlo řady změněné ve zdroji nebylo použito (zbytek souboru ano):",
+                .few: "{count} pravidla řad změněná ve zdroji nebyla použita (zbytek souboru ano):",
+                .other: "{count} pravidel řad změněných ve zdroji nebylo použito (zbytek souboru ano):",
+            ]),
+            .importSeriesStartMoved: .text("první termín se posunul z {from} na {to}; řada v tally se počítá od prvního termínu, který žádná změna neposune, a tak si řada ponechává své pravidlo"),
+            .importSeriesUnreadablePeriod: .text("perioda je teď '{value}', což tally opakovat neumí; řada si ponechává své pravidlo"),
+            .importSeriesNoStart: .text("šablona už nemá termín (nebo použitelný popis); řada si ponechává své pravidlo"),
         ]
     )
 }

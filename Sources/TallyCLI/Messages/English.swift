@@ -863,8 +863,32 @@ extension Language {
             .errorRedactUncommitted: .text("The {field} of {item} in events {seqs} was written by an older tally, before values carried commitments: erasing it would break those events' hash links. Nothing changed."),
             .errorRedactFileNotRecord: .text("--file erases a record's kept activity file; use it with --record."),
             .verifyRedacted: .plural([.one: "1 value redacted", .other: "{count} values redacted"]),
-            // Goals judged by their dated targets (issue 24).
+            // Goals judged by their dated targets.
             .columnGoalTarget: .text("Target"),
+            // Re-import of annotations, time and series rules (todos)
+            .importChangeAnnotated: .plural([.one: "1 annotation added", .other: "{count} annotations added"]),
+            .importChangeDenotated: .plural([.one: "1 annotation removed", .other: "{count} annotations removed"]),
+            .importChangeAnnotationsLeftOut: .plural([
+                .one: "1 annotation not added (a todo has at most {max})", .other: "{count} annotations not added (a todo has at most {max})",
+            ]),
+            .importChangeStarted: .text("started"),
+            .importChangeStopped: .text("stopped"),
+            .importChangeRecur: .text("period"),
+            .importChangeRecurFrom: .text("counted from"),
+            .importChangeUntil: .text("until"),
+            .importUpdatedSeries: .plural([
+                .one: "Changed the rule of 1 series imported before, as its template changed in the source:",
+                .other: "Changed the rules of {count} series imported before, as their templates changed in the source:",
+            ]),
+            .importSeriesUpdatedLine: .text("  {source} → the series of {number}: {changes}"),
+            .importSeriesUpdatedNoOpen: .text("  {source} → its series: {changes}"),
+            .importSeriesRefused: .plural([
+                .one: "1 series rule changed in the source was not applied (the rest of the file was):",
+                .other: "{count} series rules changed in the source were not applied (the rest of the file was):",
+            ]),
+            .importSeriesStartMoved: .text("the first due date moved from {from} to {to}; a series in tally counts from its first due date, which no change can move, so the series keeps its rule"),
+            .importSeriesUnreadablePeriod: .text("the period is now '{value}', which tally cannot repeat; the series keeps its rule"),
+            .importSeriesNoStart: .text("the template has no due date (or no usable description) any more; the series keeps its rule"),
         ]
     )
 }

@@ -870,6 +870,22 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorRedactUncommitted = "error.redact-uncommitted"
     case errorRedactFileNotRecord = "error.redact-file-not-record"
     case verifyRedacted = "verify.redacted"
-    // Goals judged by their dated targets (issue 24).
+    // Goals judged by their dated targets.
     case columnGoalTarget = "column.goal-target"
+    // Re-import of annotations, time and series rules (todos)
+    case importChangeAnnotated = "import.change-annotated"
+    case importChangeDenotated = "import.change-denotated"
+    case importChangeAnnotationsLeftOut = "import.change-annotations-left-out"
+    case importChangeStarted = "import.change-started"
+    case importChangeStopped = "import.change-stopped"
+    case importChangeRecur = "import.change-recur"
+    case importChangeRecurFrom = "import.change-recur-from"
+    case importChangeUntil = "import.change-until"
+    case importUpdatedSeries = "import.updated-series"
+    case importSeriesUpdatedLine = "import.series-updated-line"
+    case importSeriesUpdatedNoOpen = "import.series-updated-no-open"
+    case importSeriesRefused = "import.series-refused"
+    case importSeriesStartMoved = "import.series-start-moved"
+    case importSeriesUnreadablePeriod = "import.series-unreadable-period"
+    case importSeriesNoStart = "import.series-no-start"
 }

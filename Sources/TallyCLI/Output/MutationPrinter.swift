@@ -106,6 +106,10 @@ enum NoticeText {
             catalog.text(.importUpdatedLine, ["source": ForeignImport.label(source, catalog), "number": String(number), "changes": ForeignImport.words(changes, catalog)])
         case .importKeptDeleted(let source, let number, let open):
             ForeignImport.keptDeletedLine(source: source, number: number, open: open, catalog)
+        case .importSeriesUpdated(let source, let open, let changes):
+            ForeignImport.seriesLine(source: source, open: open, changes: changes, catalog)
+        case .importSeriesRefused(let source, let reason):
+            catalog.text(.importIssueLine, ["source": ForeignImport.label(source, catalog), "reason": ForeignImport.refusal(reason, catalog, zone: zone)])
         }
     }
 }

@@ -182,7 +182,7 @@ public enum Command: Sendable, Equatable {
     /// Todos from another tool. For ones imported before, `earlier` holds what the imports so far made of
     /// them (by stream), and what the source changed since is applied; ones deleted in tally stay deleted
     /// unless `restoreDeleted`.
-    case importTodos([ImportedTodo], series: [ImportedSeries] = [], earlier: [String: ImportBaseline] = [:], restoreDeleted: Bool = false)
+    case importTodos([ImportedTodo], series: [ImportedSeries] = [], unreadable: [UnreadableRule] = [], earlier: [String: ImportBaseline] = [:], restoreDeleted: Bool = false)
     /// Brings deleted todos back; todos that are not deleted get a notice.
     case restoreTodos([String])
     /// Brings deleted records back; records that are not deleted get a notice.

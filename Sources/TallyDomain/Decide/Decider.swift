@@ -126,8 +126,8 @@ public enum Decider {
         case .logRecord, .editRecord, .deleteRecords, .saveRecordFilter:
             try decideRecord(command, state: state, context: context, into: &builder)
 
-        case .importTodos(let items, let series, let earlier, let restoreDeleted):
-            decideImportedSeries(series, earlier: earlier, state: state, into: &builder)
+        case .importTodos(let items, let series, let unreadable, let earlier, let restoreDeleted):
+            decideImportedSeries(series, unreadable: unreadable, earlier: earlier, state: state, into: &builder)
             try decideImport(items, earlier: earlier, restoreDeleted: restoreDeleted, state: state, now: context.now, into: &builder)
 
         case .restoreTodos, .restoreRecords:

@@ -69,6 +69,11 @@ public enum Notice: Sendable, Equatable {
     /// The source still has an item whose todo was deleted in tally; it stays deleted (with
     /// `openInstance`, even though a restore was asked for: that instance of its series is open).
     case importKeptDeleted(source: ImportSource, number: Int, openInstance: Int?)
+    /// A re-import changed a series' rule as its template was changed in the source (`open`: the number of
+    /// its open instance, if any).
+    case importSeriesUpdated(source: ImportSource, open: Int?, changes: [ImportChange])
+    /// A re-import left a series' rule as it was: tally cannot express what the source says now.
+    case importSeriesRefused(source: ImportSource, reason: SeriesRefusal)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

@@ -1,8 +1,13 @@
 
 /// What a re-import changed on a todo imported before, for the report.
+///
+/// `annotated`, `denotated` and `annotationsLeftOut` appear once per annotation; `recur`, `recurFrom` and
+/// `until` are a series' rule (with `title`, `tags` and `priority` of its instances to come).
 public enum ImportChange: String, Sendable, Equatable, CaseIterable {
     case title, tags, priority, due, note, wait, project, after
     case completed, reopened, deleted, restored
+    case annotated, denotated, annotationsLeftOut, started, stopped
+    case recur, recurFrom, until
 }
 
 /// The import half of the decider.
@@ -33,8 +38,10 @@ extension Decider {
                 builder.notices.append(.alreadyImported(source: item.source))
                 continue
             }
+            // A template whose rule became unreadable: its series is in tally, and the refusal says why.
+            if let series = item.templateOf, state.series[series] != nil { continue }
             if let existing = state.todo(id: item.stream) {
-                try decideReimport(item, existing: existing, earlier: earlier[item.stream], restoreDeleted: restoreDeleted, edges: &edges, into: &builder)
+                try decideReimport(item, existing: existing, earlier: earlier[item.stream], restoreDeleted: restoreDeleted, now: now, edges: &edges, into: &builder)
                 continue
             }
             guard state.version(of: item.stream) == 0 else {
@@ -68,7 +75,7 @@ extension Decider {
 
     /// An item whose todo is in tally: the changes the source made since the last import, as edits.
     private static func decideReimport(
-        _ item: ImportedTodo, existing: Todo, earlier: ImportBaseline?, restoreDeleted: Bool, edges: inout [String: [String]],
+        _ item: ImportedTodo, existing: Todo, earlier: ImportBaseline?, restoreDeleted: Bool, now: Int64, edges: inout [String: [String]],
         into builder: inout DecisionBuilder
     ) throws(DomainError) {
         let state = builder.state
@@ -150,12 +157,87 @@ extension Decider {
             default: break
             }
         }
+        let completedAfter = changes.contains(.completed) || (completedHere && !changes.contains(.reopened))
+        let deletedAfter = changes.contains(.deleted) || deletedHere
+        decideReimportedTime(item, existing: existing, started: earlier?.started, open: !completedAfter && !deletedAfter, now: now, next: next, events: &events, changes: &changes)
+        decideReimportedAnnotations(item, existing: existing, imported: earlier?.annotations ?? [], now: now, next: next, events: &events, changes: &changes)
         guard !changes.isEmpty else {
             builder.notices.append(.alreadyImported(source: item.source))
             return
         }
         for (event, id, recordedAt) in events { builder.append(event, to: item.stream, id: id, recordedAt: recordedAt) }
         builder.notices.append(.importUpdated(source: item.source, number: existing.number, changes: changes))
+    }
+
+    /// The interval the source started or stopped since the last import. `started` is the start an import
+    /// began and no import stopped. Only that interval is stopped (never one begun in tally), at the
+    /// source's `end` when it is completed or deleted, at its new `start` when it was started again, else at
+    /// its `modified` (Taskwarrior 2.6 exports `start` only while a task runs and keeps no stop time: the
+    /// last change is the latest the stop can have been). A start later than the import's last one, that
+    /// the todo has no interval for, begins one (closed at `end` when the source closed the task) unless
+    /// something runs on the todo already or the todo stays completed or deleted here; one inside time
+    /// the todo already has begins where that ends (and is not taken for a restart at the next import).
+    private static func decideReimportedTime(
+        _ item: ImportedTodo, existing: Todo, started: Int64?, open: Bool, now: Int64, next: () -> String,
+        events: inout [(DomainEvent, String, Int64?)], changes: inout [ImportChange]
+    ) {
+        var running = existing.running
+        var lastEnd = existing.intervals.last?.end
+        // A restart there is later than the start it follows; an earlier `start` is one that began where
+        // tally's time ended (below), not a new one.
+        if let interval = running, interval.start == started, item.status != .pending || item.started.map({ $0 > interval.start }) ?? true {
+            let restart = item.started.flatMap { $0 > interval.start ? $0 : nil }
+            let at = max(interval.start, restart ?? (item.status == .pending ? item.modifiedAt : item.closedAt) ?? now)
+            events.append((.todoStopped(at: at), next(), nil))
+            changes.append(.stopped)
+            running = nil
+            lastEnd = at
+        }
+        guard let start = item.started, started.map({ start > $0 }) ?? true, !existing.intervals.contains(where: { $0.start == start }), running == nil else { return }
+        let end: Int64? = item.status == .pending ? nil : max(item.closedAt ?? now, start)
+        guard end != nil || open else { return }
+        let begin = max(start, lastEnd ?? start)
+        events.append((.todoStarted(start: begin, end: end.map { max($0, begin) }), next(), nil))
+        changes.append(.started)
+    }
+
+    /// Annotations added or removed in the source since the last import, matched by date and text (an
+    /// annotation without a date by its text). One the source added that the todo does not have is added
+    /// with its date; one an import added that the source no longer has is taken off (`todo.denotated`),
+    /// never one written in tally. `imported` is what the imports put on the todo and did not take off.
+    private static func decideReimportedAnnotations(
+        _ item: ImportedTodo, existing: Todo, imported: [Annotation], now: Int64, next: () -> String,
+        events: inout [(DomainEvent, String, Int64?)], changes: inout [ImportChange]
+    ) {
+        let created = item.fields.origin?.createdAt
+        func same(_ annotation: Annotation, _ at: Int64?, _ text: String) -> Bool {
+            annotation.text == text && (at == nil || annotation.at == at)
+        }
+        var importedLeft = imported
+        var liveLeft = existing.annotations
+        var added: [(at: Int64, text: String)] = []
+        for source in item.annotations {
+            guard let text = try? Validation.annotation(source.text) else { continue }
+            let at = source.at ?? created
+            if let index = importedLeft.firstIndex(where: { same($0, at, text) }) {
+                let id = importedLeft.remove(at: index).id
+                liveLeft.removeAll { $0.id == id }
+            } else if let index = liveLeft.firstIndex(where: { same($0, at, text) }) {
+                liveLeft.remove(at: index)
+            } else {
+                added.append((at ?? now, text))
+            }
+        }
+        // Taken off first, so what the source removed makes room for what it added.
+        let gone = importedLeft.filter { annotation in existing.annotations.contains { $0.id == annotation.id } }
+        for annotation in gone { events.append((.todoDenotated(id: annotation.id), next(), nil)) }
+        let room = max(0, Annotation.maxPerTodo - existing.annotations.count + gone.count)
+        for (at, text) in added.prefix(room) {
+            let id = next()
+            events.append((.todoAnnotated(Annotation(id: NameUUID.make(id + "#annotation"), at: at, text: text)), id, nil))
+        }
+        changes += Array(repeating: .annotated, count: min(room, added.count)) + Array(repeating: .denotated, count: gone.count)
+        changes += Array(repeating: .annotationsLeftOut, count: added.count - min(room, added.count))
     }
 
     /// The item's fields checked against tally's limits (the importers make them fit; this is the door).

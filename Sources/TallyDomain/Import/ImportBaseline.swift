@@ -16,11 +16,28 @@ public struct ImportBaseline: Sendable, Equatable {
     /// The todo is deleted (the series ended) because the import that created or restored it was
     /// undone: as far as the user is concerned it was never imported, and importing again brings it back.
     public var importUndone: Bool
+    /// The annotations the imports put on the todo and did not take off since (whatever tally did to them).
+    public var annotations: [Annotation] = []
+    /// The start of the interval an import began (the source's `start` then) and no import stopped since.
+    public var started: Int64?
+    /// A series stream's rule as the imports left it; nil when no import started it.
+    public var series: SeriesFields?
 
     public init(fields: TodoFields? = nil, status: ImportedTodo.Status? = nil, importUndone: Bool = false) {
         self.fields = fields
         self.status = status
         self.importUndone = importUndone
+    }
+
+    /// True when `envelope` (of `stream`, decoded as `event`) was appended by an import: its id is derived
+    /// from the stream and version, or, for the first import's annotations and start, from those.
+    static func byImport(_ envelope: EventEnvelope, _ event: DomainEvent, stream: String) -> Bool {
+        if envelope.id == eventID(stream: stream, version: envelope.version) { return true }
+        switch event {
+        case .todoAnnotated(let annotation): return envelope.id == NameUUID.make(annotation.id)
+        case .todoStarted: return envelope.id == NameUUID.make(stream + "#started")
+        default: return false
+        }
     }
 
     /// The id an import gives the event at `version` of `stream`.
@@ -36,9 +53,10 @@ public struct ImportBaseline: Sendable, Equatable {
         var baseline = ImportBaseline()
         var importCommands: Set<String> = []
         var lastDeletion: String?
+        var undone: [String: Bool] = [:]
         for envelope in events {
-            let byImport = envelope.id == eventID(stream: stream, version: envelope.version)
             guard let event = try? EventCatalog.decode(envelope) else { continue }
+            let byImport = Self.byImport(envelope, event, stream: stream)
             switch event {
             case .todoDeleted, .seriesEnded: lastDeletion = envelope.command
             case .todoRestored, .seriesResumed: lastDeletion = nil
@@ -46,7 +64,9 @@ public struct ImportBaseline: Sendable, Equatable {
             }
             guard byImport else { continue }
             importCommands.insert(envelope.command)
-            guard !history.undoneNow.contains(envelope.command) else { continue }
+            let isUndone = undone[envelope.command] ?? history.isUndone(envelope.command)
+            undone[envelope.command] = isUndone
+            guard !isUndone else { continue }
             switch event {
             case .todoCreated(let fields):
                 baseline.fields = fields
@@ -59,6 +79,12 @@ public struct ImportBaseline: Sendable, Equatable {
             case .todoRestored:
                 // A restore by an import: the state before the deletion in the source or in tally.
                 if baseline.status == .deleted { baseline.status = .pending }
+            case .todoAnnotated(let annotation): baseline.annotations.append(annotation)
+            case .todoDenotated(let id): baseline.annotations.removeAll { $0.id == id }
+            case .todoStarted(let start, _): baseline.started = start
+            case .todoStopped: baseline.started = nil
+            case .seriesStarted(let fields): baseline.series = fields
+            case .seriesChanged(let changes): baseline.series?.apply(changes)
             default: break
             }
         }
@@ -70,6 +96,19 @@ public struct ImportBaseline: Sendable, Equatable {
 }
 
 extension HistoryMarkers {
+    /// True when `command` is undone now: undone and not redone since, or re-applied by a redo that is
+    /// itself undone now (the undo of a redo takes the command back again).
+    /// - Complexity: O(redos × depth of the chain).
+    func isUndone(_ command: String) -> Bool {
+        var seen: Set<String> = []
+        func undone(_ command: String) -> Bool {
+            if undoneNow.contains(command) { return true }
+            guard seen.insert(command).inserted else { return false }
+            return redid.contains { $0.value.contains(command) && undone($0.key) }
+        }
+        return undone(command)
+    }
+
     /// `commands` and every redo that re-applied one of them (or such a redo), so the undo of a redo
     /// of an import counts as the undo of the import.
     func standingFor(_ commands: Set<String>) -> Set<String> {
@@ -83,6 +122,15 @@ extension HistoryMarkers {
             }
         }
         return result
+    }
+}
+
+extension SeriesFields {
+    /// The fields after `changes` (a `series.changed` payload).
+    public mutating func apply(_ changes: SeriesChanges) {
+        var series = Series(id: "", fields: self, createdAt: 0, updatedAt: 0)
+        series.apply(changes)
+        self = series.fields
     }
 }
 

@@ -37,10 +37,16 @@ public struct ImportedTodo: Sendable, Equatable {
     public var annotations: [(at: Int64?, text: String)] = []
     /// When it was started there (Taskwarrior `start`): a running interval, closed at `closedAt` when it is not pending.
     public var started: Int64?
+    /// When it was last changed there (Taskwarrior `modified`): a re-import stops an interval the source
+    /// stopped since at this time, the latest the stop can have been (the export keeps no stop time).
+    public var modifiedAt: Int64?
+    /// A Taskwarrior template whose rule cannot be a series, so it comes in as one todo: the series stream
+    /// it would be. When that series is in tally (an earlier import made it), the item is left out.
+    public var templateOf: String?
 
     public static func == (lhs: ImportedTodo, rhs: ImportedTodo) -> Bool {
         lhs.stream == rhs.stream && lhs.source == rhs.source && lhs.fields == rhs.fields && lhs.status == rhs.status
-            && lhs.closedAt == rhs.closedAt && lhs.started == rhs.started
+            && lhs.closedAt == rhs.closedAt && lhs.started == rhs.started && lhs.modifiedAt == rhs.modifiedAt && lhs.templateOf == rhs.templateOf
             && lhs.annotations.map(\.at) == rhs.annotations.map(\.at) && lhs.annotations.map(\.text) == rhs.annotations.map(\.text)
     }
 
@@ -51,6 +57,30 @@ public struct ImportedTodo: Sendable, Equatable {
         self.status = status
         self.closedAt = closedAt
     }
+}
+
+/// A recurring template whose rule tally cannot express: refused when an earlier import made it a series.
+public struct UnreadableRule: Sendable, Equatable {
+    /// The series stream the template becomes when its rule can be read.
+    public var stream: String
+    public var source: ImportSource
+    public var reason: SeriesRefusal
+
+    public init(stream: String, source: ImportSource, reason: SeriesRefusal) {
+        self.stream = stream
+        self.source = source
+        self.reason = reason
+    }
+}
+
+/// Why a re-import left a series' rule as it was: tally cannot express what the source now says.
+public enum SeriesRefusal: Sendable, Equatable {
+    /// The first due date moved (a series counts from its start, which no event changes).
+    case startMoved(from: Due, to: Due)
+    /// The period is not one tally has (`recur` value).
+    case unreadablePeriod(String)
+    /// The template has no due date (or no usable title) any more.
+    case noStart
 }
 
 /// What the importer had to do to an item, or why it left one out.
@@ -141,6 +171,8 @@ public struct ImportBatch: Sendable, Equatable {
     public var warnings: [ImportIssue] = []
     /// Recurring rules; the todos that are their instances name them in `fields.series`.
     public var series: [ImportedSeries] = []
+    /// Templates whose rule cannot be a series.
+    public var unreadableRules: [UnreadableRule] = []
 
     public init(todos: [ImportedTodo] = [], skipped: [ImportIssue] = [], warnings: [ImportIssue] = [], series: [ImportedSeries] = []) {
         self.series = series

@@ -36,11 +36,14 @@ extension Dispatcher {
                 guard let todo = state.todo(id: item.stream), !Self.agrees(todo, item) else { continue }
                 _ = try baseline(item.stream)
             }
-            for item in batch.series where state.series[item.stream]?.ended == true { _ = try baseline(item.stream) }
+            for item in batch.series {
+                guard let series = state.series[item.stream], series.ended || series.fields != item.fields else { continue }
+                _ = try baseline(item.stream)
+            }
             if todos.contains(where: { $0.fields.origin?.tool == .todotxt && state.todo(id: $0.stream) == nil }) {
                 matched = try matchChangedLines(&todos, state: state, baseline: baseline)
             }
-            return try Decider.decide(.importTodos(todos, series: batch.series, earlier: earlier, restoreDeleted: restoreDeleted), state: state, context: environment.decisionContext)
+            return try Decider.decide(.importTodos(todos, series: batch.series, unreadable: batch.unreadableRules, earlier: earlier, restoreDeleted: restoreDeleted), state: state, context: environment.decisionContext)
         }
         return TodoImportOutcome(outcome: outcome, matchedLines: matched)
     }
@@ -53,7 +56,12 @@ extension Dispatcher {
         case .completed: todo.completed && !todo.deleted
         case .pending: !todo.completed && !todo.deleted
         }
-        return state && todo.title == fields.title && todo.tags == fields.tags && todo.priority == fields.priority && todo.due == fields.due
+        // Its annotations are the source's, by date and text, and its interval is the source's start.
+        let annotations = todo.annotations.count == item.annotations.count && zip(todo.annotations, item.annotations).allSatisfy { have, source in
+            have.text == source.text && (source.at ?? fields.origin?.createdAt).map { $0 == have.at } != false
+        }
+        let interval = item.started.map { start in todo.intervals.contains { $0.start == start } } ?? (todo.running == nil)
+        return state && annotations && interval && todo.title == fields.title && todo.tags == fields.tags && todo.priority == fields.priority && todo.due == fields.due
             && todo.note == fields.note && todo.wait == fields.wait && todo.project == fields.project && todo.after == fields.after
     }
 

@@ -317,6 +317,9 @@ public enum TaskwarriorImport {
         var item = ImportedTodo(stream: instance?.stream ?? NameUUID.make(name), source: source, fields: fields, status: mapped, closedAt: closed)
         item.annotations = annotations
         item.started = started
+        item.modifiedAt = task["modified"].flatMap { date($0, zone: zone) }.flatMap { Timestamp.supportedRange.contains($0) ? $0 : nil }
+        // A template whose rule cannot be a series: left out when an earlier import made it one.
+        if task["recur"] != nil, task["parent"] == nil, !uuid.isEmpty { item.templateOf = TaskwarriorRecurrence.seriesStream(uuid) }
         batch.todos.append(item)
         batch.warnings += (warnings + changes).map { ImportIssue(source: source, problem: $0) }
     }

@@ -38,12 +38,16 @@ public enum TaskwarriorRecurrence {
         let raw = task["recur"].map(TaskwarriorImport.text) ?? ""
         guard let period = period(raw) else {
             batch.warnings.append(ImportIssue(source: source, problem: .invalidPeriod(field: "recur", value: raw)))
+            batch.unreadableRules.append(UnreadableRule(stream: seriesStream(uuid), source: source, reason: .unreadablePeriod(raw)))
             return false
         }
         // Without a due date or a usable title there is nothing to count from: imported as one todo, like `task` shows it.
         guard let start = task["due"].flatMap({ TaskwarriorImport.date($0, zone: zone) }).map({ ImportSupport.due(instant: $0, zone: zone) }),
               let title = task["description"]?.stringValue.flatMap({ try? Validation.title($0) })
-        else { return false }
+        else {
+            batch.unreadableRules.append(UnreadableRule(stream: seriesStream(uuid), source: source, reason: .noStart))
+            return false
+        }
         let startDay = SeriesSchedule.day(of: start, zone: zone)
         let until = task["until"].flatMap { TaskwarriorImport.date($0, zone: zone) }.map { LocalDate.containing($0, in: zone) }
         var tags: [String] = []

@@ -98,4 +98,51 @@ struct ImportDispatchTests {
         }
         #expect(at.todos.count == 4)
     }
+
+    /// A Taskwarrior item with annotations (`at` in seconds) and a start, as a newer export would give it.
+    func task(annotations: [(Int64, String)], started: Int64?, modified: Int64? = nil) -> ImportedTodo {
+        var item = ImportedTodo(
+            stream: NameUUID.make("tw1"), source: .task("0000aaaa"),
+            fields: TodoFields(title: "Paint", origin: TodoOrigin(tool: .taskwarrior, id: "0000aaaa", createdAt: 1_000))
+        )
+        item.annotations = annotations.map { (Int64?($0.0 * 1000), $0.1) }
+        item.started = started
+        item.modifiedAt = modified
+        return item
+    }
+
+    func reimport(_ item: ImportedTodo) throws -> CommandOutcome {
+        try dispatcher.importTodos(ImportBatch(todos: [item]), restoreDeleted: false).outcome
+    }
+
+    @Test("re-import: the source's new annotations come once, only an import's own are taken off, the import's interval is stopped at the last change")
+    func annotationsAndTime() throws {
+        clock.advance(seconds: 100_000)
+        let stream = NameUUID.make("tw1")
+        _ = try reimport(task(annotations: [(10, "one"), (20, "two")], started: 30_000))
+        _ = try dispatcher.execute(.annotateTodo("1", text: "two"))
+        _ = try dispatcher.execute(.annotateTodo("1", text: "mine"))
+
+        // "one" gone there, "three" added, stopped; tally's "two" and "mine" are not the import's.
+        let changed = try reimport(task(annotations: [(20, "two"), (40, "three")], started: nil, modified: 50_000))
+        #expect(changed.decision.notices == [.importUpdated(source: .task("0000aaaa"), number: 1, changes: [.stopped, .annotated, .denotated])])
+        let todo = try #require(changed.state.todo(id: stream))
+        #expect(todo.annotations.map(\.text) == ["two", "three", "two", "mine"])
+        #expect(todo.annotations.map(\.at).prefix(2) == [20_000, 40_000])
+        #expect(todo.intervals == [WorkInterval(start: 30_000, end: 50_000)])
+        // Every event of the re-import carries an id an import gives, so the next one knows them.
+        #expect(changed.appended.allSatisfy { $0.id == ImportBaseline.eventID(stream: stream, version: $0.version) })
+
+        // The same again: nothing. Then the user takes "three" off; the source still has it: it stays off.
+        #expect(try reimport(task(annotations: [(20, "two"), (40, "three")], started: nil, modified: 50_000)).appended.isEmpty)
+        _ = try dispatcher.execute(.denotateTodo("1", index: "2"))
+        #expect(try reimport(task(annotations: [(20, "two"), (40, "three")], started: nil, modified: 50_000)).appended.isEmpty)
+
+        // Started in tally; the source starts it too: tally's interval runs, nothing is added or stopped.
+        _ = try dispatcher.execute(.startTodos(["1"]))
+        let mineRunning = try reimport(task(annotations: [(20, "two"), (40, "three")], started: 60_000))
+        #expect(mineRunning.appended.isEmpty)
+        #expect(mineRunning.state.todo(id: stream)?.running?.start == clock.now)
+        #expect(try Replayer.fold(log, into: ReadModel()) == mineRunning.state)
+    }
 }

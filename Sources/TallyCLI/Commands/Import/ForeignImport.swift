@@ -39,6 +39,8 @@ enum ForeignImport {
                 case .alreadyImported(let source): result.present.append(source)
                 case .importUpdated(let source, let number, let changes): result.updated.append((source, number, changes))
                 case .importKeptDeleted(let source, let number, let open): result.keptDeleted.append((source, number, open))
+                case .importSeriesUpdated(let source, let open, let changes): result.series.append((source, open, changes))
+                case .importSeriesRefused(let source, let reason): result.refused.append((source, reason))
                 default: break
                 }
             }
@@ -48,7 +50,13 @@ enum ForeignImport {
             context.printJSON(.object([
                 "imported": .array(result.imported.map(JSONShapes.todo)),
                 "updated": .array(result.updated.map { source, number, changes in
-                    .object(["source": .string(label(source, english)), "number": .int(Int64(number)), "changes": .array(changes.map { .string($0.rawValue) })])
+                    .object(["source": .string(label(source, english)), "number": .int(Int64(number)), "changes": names(changes)])
+                }),
+                "seriesUpdated": .array(result.series.map { source, open, changes in
+                    .object(["source": .string(label(source, english)), "openInstance": open.map { .int(Int64($0)) } ?? .null, "changes": names(changes)])
+                }),
+                "seriesRefused": .array(result.refused.map { source, reason in
+                    .object(["source": .string(label(source, english)), "reason": .string(refusal(reason, english, zone: context.zone))])
                 }),
                 "keptDeleted": .array(result.keptDeleted.map { source, number, open in
                     .object(["source": .string(label(source, english)), "number": .int(Int64(number)), "openInstance": open.map { .int(Int64($0)) } ?? .null])
@@ -68,14 +76,54 @@ enum ForeignImport {
         var present: [ImportSource] = []
         var updated: [(ImportSource, Int, [ImportChange])] = []
         var keptDeleted: [(ImportSource, Int, Int?)] = []
+        var series: [(ImportSource, Int?, [ImportChange])] = []
+        var refused: [(ImportSource, SeriesRefusal)] = []
+    }
+
+    /// The changes for `--json`: each kind once, in the order they came.
+    private static func names(_ changes: [ImportChange]) -> JSON {
+        var seen: Set<ImportChange> = []
+        return .array(changes.filter { seen.insert($0).inserted }.map { .string($0.rawValue) })
+    }
+
+    /// Why a series' rule was left as it was.
+    static func refusal(_ reason: SeriesRefusal, _ catalog: Catalog, zone: Zone) -> String {
+        func day(_ due: Due) -> String {
+            switch due {
+            case .date(let date): date.description
+            case .instant(let ms): Timestamp.formatLocal(ms, in: zone, withTime: true)
+            }
+        }
+        return switch reason {
+        case .startMoved(let from, let to): catalog.text(.importSeriesStartMoved, ["from": day(from), "to": day(to)])
+        case .unreadablePeriod(let value): catalog.text(.importSeriesUnreadablePeriod, ["value": TerminalText.escaped(value)])
+        case .noStart: catalog.text(.importSeriesNoStart)
+        }
+    }
+
+    /// One series a re-import changed.
+    static func seriesLine(source: ImportSource, open: Int?, changes: [ImportChange], _ catalog: Catalog) -> String {
+        let words = words(changes, catalog)
+        guard let open else { return catalog.text(.importSeriesUpdatedNoOpen, ["source": label(source, catalog), "changes": words]) }
+        return catalog.text(.importSeriesUpdatedLine, ["source": label(source, catalog), "number": String(open), "changes": words])
     }
 
     /// `completed; changed priority, due date` for a re-import's changes to one todo.
     static func words(_ changes: [ImportChange], _ catalog: Catalog) -> String {
         var parts: [String] = []
         var fields: [String] = []
+        var counted: Set<ImportChange> = []
         for change in changes {
             switch change {
+            case .annotated, .denotated, .annotationsLeftOut:
+                guard counted.insert(change).inserted else { continue }
+                let id: MessageID = change == .annotated ? .importChangeAnnotated : change == .denotated ? .importChangeDenotated : .importChangeAnnotationsLeftOut
+                parts.append(catalog.plural(id, count: changes.filter { $0 == change }.count, ["max": String(Annotation.maxPerTodo)]))
+            case .started: parts.append(catalog.text(.importChangeStarted))
+            case .stopped: parts.append(catalog.text(.importChangeStopped))
+            case .recur: fields.append(catalog.text(.importChangeRecur))
+            case .recurFrom: fields.append(catalog.text(.importChangeRecurFrom))
+            case .until: fields.append(catalog.text(.importChangeUntil))
             case .restored: parts.append(catalog.text(.importChangeRestored))
             case .completed: parts.append(catalog.text(.importChangeCompleted))
             case .reopened: parts.append(catalog.text(.importChangeReopened))
@@ -147,6 +195,18 @@ enum ForeignImport {
             console.line(catalog.plural(.importUpdated, count: result.updated.count))
             for (source, number, changes) in result.updated {
                 console.line(catalog.text(.importUpdatedLine, ["source": label(source, catalog), "number": String(number), "changes": words(changes, catalog)]))
+            }
+        }
+        if !result.series.isEmpty {
+            console.line(catalog.plural(.importUpdatedSeries, count: result.series.count))
+            for (source, open, changes) in result.series {
+                console.line(seriesLine(source: source, open: open, changes: changes, catalog))
+            }
+        }
+        if !result.refused.isEmpty {
+            console.line(catalog.plural(.importSeriesRefused, count: result.refused.count))
+            for (source, reason) in result.refused {
+                console.line(catalog.text(.importIssueLine, ["source": label(source, catalog), "reason": refusal(reason, catalog, zone: context.zone)]))
             }
         }
         if !result.keptDeleted.isEmpty {

@@ -47,7 +47,7 @@ enum ImportCommand: CommandHandler {
             CommandExample("tally export | tally --db copy.db import -", "Copy the history into another database."),
             CommandExample("task export > tasks.json && tally import --from taskwarrior tasks.json", "Bring every Taskwarrior task over, with its tags, priority, due date and annotations."),
             CommandExample("tally import --from todotxt ~/todo.txt", "Import a todo.txt file; +projects and @contexts become tags."),
-            CommandExample("task export > tasks.json && tally import --from taskwarrior tasks.json", "Later, the same again: what changed in Taskwarrior since is applied to the todos imported before."),
+            CommandExample("task export > tasks.json && tally import --from taskwarrior tasks.json", "Later, the same again: what changed in Taskwarrior since (fields, state, annotations, start and stop, series rules) is applied to what was imported before."),
         ]
     )
 
