@@ -88,7 +88,7 @@ public enum Redaction {
             return "field 'events' of a redaction is not ascending positions"
         }
         if let reason = facts.reason {
-            guard reason.count <= RedactionFacts.maxReasonLength, !reason.unicodeScalars.contains(where: Validation.isControl) else {
+            guard Validation.length(reason) <= RedactionFacts.maxReasonLength, !reason.unicodeScalars.contains(where: Validation.isControl) else {
                 return "the reason of a redaction is longer than \(RedactionFacts.maxReasonLength) characters or contains control characters"
             }
         }
