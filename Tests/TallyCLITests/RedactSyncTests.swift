@@ -50,6 +50,37 @@ struct RedactSyncTests {
         #expect(fleet.server.run("verify").status == 0)
         #expect(fleet.export(fleet[0]) == fleet.export(fleet[1]) && fleet.export(fleet[1]) == fleet.export(fleet.server))
     }
+
+    @Test("an edit that sync rewrites (its title lost to a later one) keeps salts: its note can be redacted, everywhere, and every log verifies", arguments: SharedLogKind.available)
+    func rewrittenEditIsErasable(kind: SharedLogKind) throws {
+        let fleet = Fleet(["laptop", "desktop"], kind: kind)
+        fleet.run(0, at: "2026-11-21T09:00:00Z", "add", "Router")
+        #expect(fleet.sync(0, at: "2026-11-21T09:01:00Z").status == 0)
+        #expect(fleet.sync(1, at: "2026-11-21T09:02:00Z").status == 0)
+        // Offline on the desktop: a title and a note in one edit; the laptop's later title wins.
+        fleet.run(1, at: "2026-11-21T09:03:00Z", "edit", "1", "--title", "Old router", "--note", "pw hunter6-QX3")
+        fleet.run(0, at: "2026-11-21T09:04:00Z", "edit", "1", "--title", "New router")
+        #expect(fleet.sync(0, at: "2026-11-21T09:05:00Z").status == 0)
+        let rewrite = fleet.sync(1, at: "2026-11-21T09:06:00Z", json: true)
+        #expect(rewrite.status == 0, "\(rewrite.stderr)")
+        #expect(rewrite.stdout.contains("overridden"), "\(rewrite.stdout)")
+        let rewritten = fleet.export(fleet[1]).split(separator: "\n").last { $0.contains("hunter6-QX3") }
+        #expect(rewritten?.contains(#""$salts":{"note":"#) == true, "\(rewritten ?? "")")
+        #expect(fleet[1].run("show", "1").stdout.contains("New router"))
+        // The rewritten note can be erased, here and, through sync, in the shared log and on the laptop.
+        let redact = fleet.run(1, at: "2026-11-21T09:07:00Z", "redact", "1", "--field", "note")
+        #expect(redact.status == 0, "\(redact.stderr)")
+        #expect(fleet.sync(1, at: "2026-11-21T09:08:00Z").status == 0)
+        #expect(fleet.sync(0, at: "2026-11-21T09:09:00Z").status == 0)
+        for device in fleet.devices + [fleet.server] {
+            let verify = device.run("verify")
+            #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+            #expect(verify.stdout.contains("1 value redacted") || verify.stdout.contains("values redacted"), "\(verify.stdout)")
+            #expect(!(try stored(device, device === fleet.server ? fleet.shared : device.databasePath)).contains("hunter6"))
+            #expect(device.run("show", "1").stdout.contains("[redacted]"))
+        }
+        #expect(fleet.export(fleet[0]) == fleet.export(fleet[1]) && fleet.export(fleet[1]) == fleet.export(fleet.server))
+    }
 }
 
 /// On PostgreSQL, erasing is the owner's alone: through `tally_redact`, logged; a writer can neither
