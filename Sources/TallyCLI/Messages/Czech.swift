@@ -951,6 +951,8 @@ extension Language {
             .errorRedactUncommitted: .text("Pole {field} položky {item} v událostech {seqs} zapsal starší tally, ještě bez závazků hodnot: jeho vymazání by porušilo hašovací řetěz těchto událostí. Nic se nezměnilo."),
             .errorRedactFileNotRecord: .text("--file maže uložený soubor aktivity záznamu; použijte ho s --record."),
             .verifyRedacted: .plural([.one: "1 vymazaná hodnota", .few: "{count} vymazané hodnoty", .other: "{count} vymazaných hodnot"]),
+            // Loose ends (history)
+            .errorUnreadableRedaction: .text("Událost {seq} je výmaz, který tally neumí přečíst ({reason}): hodnoty, které maže, zde vymazat nelze, a tak se nic nezapsalo. Úplnou zprávu dá 'tally verify'."),
         ]
     )
 }

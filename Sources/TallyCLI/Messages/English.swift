@@ -863,6 +863,8 @@ extension Language {
             .errorRedactUncommitted: .text("The {field} of {item} in events {seqs} was written by an older tally, before values carried commitments: erasing it would break those events' hash links. Nothing changed."),
             .errorRedactFileNotRecord: .text("--file erases a record's kept activity file; use it with --record."),
             .verifyRedacted: .plural([.one: "1 value redacted", .other: "{count} values redacted"]),
+            // Loose ends (history)
+            .errorUnreadableRedaction: .text("Event {seq} is a redaction tally cannot read ({reason}): the values it erases cannot be erased here, so nothing was written. Run 'tally verify' for a full report."),
         ]
     )
 }

@@ -870,4 +870,6 @@ enum MessageID: String, CaseIterable, Sendable {
     case errorRedactUncommitted = "error.redact-uncommitted"
     case errorRedactFileNotRecord = "error.redact-file-not-record"
     case verifyRedacted = "verify.redacted"
+    // Loose ends (history): a redaction a store cannot read
+    case errorUnreadableRedaction = "error.unreadable-redaction"
 }
