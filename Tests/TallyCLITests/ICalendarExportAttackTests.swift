@@ -19,9 +19,10 @@ struct ICalendarExportAttackTests {
         for index in 0..<AttackScale.count(short: 6, full: 120) {
             func text(_ limit: Int, lines: Bool) -> String {
                 var result = ""
-                while result.count < limit {
+                // (Limits count code points, `Validation.length`: an emoji sequence counts as several.)
+                while Validation.length(result) < limit {
                     let piece = lines && Int.random(in: 0..<20, using: &random) == 0 ? (Bool.random(using: &random) ? "\n" : "\t") : pieces.randomElement(using: &random)!
-                    guard (result + piece).count <= limit else { break }
+                    guard Validation.length(result + piece) <= limit else { break }
                     result += piece
                 }
                 return result.trimmingCharacters(in: .whitespacesAndNewlines)

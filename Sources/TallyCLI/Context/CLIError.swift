@@ -143,6 +143,8 @@ enum FailureMapper {
             return Failure(exit: .ioError, code: "permission_denied", message: catalog.text(.errorPermissionDenied, ["detail": detail]))
         case .foreignSchema(let detail):
             return Failure(exit: .ioError, code: "not_a_tally_database", message: catalog.text(.errorForeignSchema, ["detail": detail]))
+        case .unreadableRedaction(let seq, let reason):
+            return Failure(exit: .invalidData, code: "unreadable_redaction", message: catalog.text(.errorUnreadableRedaction, ["seq": String(seq), "reason": reason]))
         case .deferred(let inner, _):
             return log(inner, catalog: catalog)
         }

@@ -981,6 +981,8 @@ extension Language {
             .importSeriesStartMoved: .text("první termín se posunul z {from} na {to}; řada v tally se počítá od prvního termínu, který žádná změna neposune, a tak si řada ponechává své pravidlo"),
             .importSeriesUnreadablePeriod: .text("perioda je teď '{value}', což tally opakovat neumí; řada si ponechává své pravidlo"),
             .importSeriesNoStart: .text("šablona už nemá termín (nebo použitelný popis); řada si ponechává své pravidlo"),
+            // Loose ends (history)
+            .errorUnreadableRedaction: .text("Událost {seq} je výmaz, který tally neumí přečíst ({reason}): hodnoty, které maže, zde vymazat nelze, a tak se nic nezapsalo. Úplnou zprávu dá 'tally verify'."),
         ]
     )
 }

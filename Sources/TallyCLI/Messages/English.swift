@@ -889,6 +889,8 @@ extension Language {
             .importSeriesStartMoved: .text("the first due date moved from {from} to {to}; a series in tally counts from its first due date, which no change can move, so the series keeps its rule"),
             .importSeriesUnreadablePeriod: .text("the period is now '{value}', which tally cannot repeat; the series keeps its rule"),
             .importSeriesNoStart: .text("the template has no due date (or no usable description) any more; the series keeps its rule"),
+            // Loose ends (history)
+            .errorUnreadableRedaction: .text("Event {seq} is a redaction tally cannot read ({reason}): the values it erases cannot be erased here, so nothing was written. Run 'tally verify' for a full report."),
         ]
     )
 }

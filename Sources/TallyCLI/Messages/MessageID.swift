@@ -888,4 +888,6 @@ enum MessageID: String, CaseIterable, Sendable {
     case importSeriesStartMoved = "import.series-start-moved"
     case importSeriesUnreadablePeriod = "import.series-unreadable-period"
     case importSeriesNoStart = "import.series-no-start"
+    // Loose ends (history): a redaction a store cannot read
+    case errorUnreadableRedaction = "error.unreadable-redaction"
 }

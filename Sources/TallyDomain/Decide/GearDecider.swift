@@ -109,11 +109,11 @@ extension Decider {
         return nil
     }
 
-    /// A gear name: trimmed, NFC, 1-60 characters of any script, no control characters.
+    /// A gear name: trimmed, NFC, 1-60 code points (`Validation.length`) of any script, no control characters.
     private static func gearName(_ raw: String) throws(DomainError) -> String {
         let name = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))
         guard !name.isEmpty else { throw .invalid(.emptyName) }
-        guard name.count <= GearLimits.maxNameLength else { throw .invalid(.textTooLong(field: "gear name", max: GearLimits.maxNameLength)) }
+        guard Validation.length(name) <= GearLimits.maxNameLength else { throw .invalid(.textTooLong(field: "gear name", max: GearLimits.maxNameLength)) }
         guard !name.unicodeScalars.contains(where: Validation.isControl) else { throw .invalid(.controlCharacters(field: "gear name")) }
         return name
     }

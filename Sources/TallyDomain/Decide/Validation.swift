@@ -26,11 +26,31 @@ public enum Validation {
     /// How far ahead of now a record's date may be.
     public static let futureAllowanceMilliseconds: Int64 = 24 * 3600 * 1000
 
+    /// How every limit counts a text: in Unicode code points, as PostgreSQL's `char_length` does in
+    /// the server's payload rules (`tally_text_ok`), so that whatever one store accepts the server
+    /// accepts too. A character of several code points (an emoji sequence, a letter with a mark
+    /// NFC does not compose) counts as several. Fields kept in NFC are counted in their NFC form.
+    public static func length(_ text: some StringProtocol) -> Int {
+        text.unicodeScalars.count
+    }
+
+    /// The longest start of `text` made of whole characters and at most `max` code points (`length`).
+    public static func prefix(_ text: String, maxLength max: Int) -> Substring {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            used += text[index].unicodeScalars.count
+            if used > max { break }
+            end = text.index(after: index)
+        }
+        return text[..<end]
+    }
+
     /// Trims a title, puts it in Unicode NFC and checks its length and characters.
     public static func title(_ raw: String, max: Int = maxTitleLength) throws(DomainError) -> String {
         let title = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))
         guard !title.isEmpty else { throw .invalid(.emptyTitle) }
-        guard title.count <= max else { throw .invalid(.titleTooLong(max: max)) }
+        guard length(title) <= max else { throw .invalid(.titleTooLong(max: max)) }
         guard !title.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "title")) }
         return title
     }
@@ -39,7 +59,7 @@ public enum Validation {
     public static func name(_ raw: String) throws(DomainError) -> String {
         let name = raw.trimming(.whitespacesAndNewlines)
         guard !name.isEmpty else { throw .invalid(.emptyName) }
-        guard name.count <= maxNameLength else { throw .invalid(.textTooLong(field: "name", max: maxNameLength)) }
+        guard length(name) <= maxNameLength else { throw .invalid(.textTooLong(field: "name", max: maxNameLength)) }
         guard !name.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "name")) }
         return name
     }
@@ -99,7 +119,7 @@ public enum Validation {
     public static func line(_ raw: String, field: String, max: Int = maxNameLength) throws(DomainError) -> String? {
         let text = raw.trimming(.whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
-        guard text.count <= max else { throw .invalid(.textTooLong(field: field, max: max)) }
+        guard length(text) <= max else { throw .invalid(.textTooLong(field: field, max: max)) }
         guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: field)) }
         return text
     }
@@ -107,7 +127,7 @@ public enum Validation {
     /// Lowercases one tag, puts it in NFC and checks it: 1-32 letters or digits of any script, `_` or `-`.
     public static func tag(_ raw: String) throws(DomainError) -> String {
         let tag = TextForm.normalized(raw.lowercased())
-        guard !tag.isEmpty, tag.count <= maxTagLength, tag.unicodeScalars.allSatisfy(isTagScalar)
+        guard !tag.isEmpty, length(tag) <= maxTagLength, tag.unicodeScalars.allSatisfy(isTagScalar)
         else { throw .invalid(.invalidTag(raw)) }
         return tag
     }
@@ -183,7 +203,7 @@ public enum Validation {
     public static func annotation(_ raw: String) throws(DomainError) -> String {
         let text = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))
         guard !text.isEmpty else { throw .invalid(.emptyAnnotation) }
-        guard text.count <= Annotation.maxLength else { throw .invalid(.textTooLong(field: "annotation", max: Annotation.maxLength)) }
+        guard length(text) <= Annotation.maxLength else { throw .invalid(.textTooLong(field: "annotation", max: Annotation.maxLength)) }
         guard !text.unicodeScalars.contains(where: isControl) else { throw .invalid(.controlCharacters(field: "annotation")) }
         return text
     }
@@ -192,7 +212,7 @@ public enum Validation {
     public static func note(_ raw: String) throws(DomainError) -> String? {
         let note = TextForm.normalized(raw.trimming(.whitespacesAndNewlines))
         guard !note.isEmpty else { return nil }
-        guard note.count <= maxNoteLength else { throw .invalid(.noteTooLong(max: maxNoteLength)) }
+        guard length(note) <= maxNoteLength else { throw .invalid(.noteTooLong(max: maxNoteLength)) }
         guard !note.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else {
             throw .invalid(.controlCharacters(field: "note"))
         }

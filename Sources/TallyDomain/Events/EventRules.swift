@@ -18,7 +18,7 @@ public enum EventRules {
     public static func check(_ event: DomainEvent, id: String, stream: String, command: String, actor: String) throws(EventLineError) {
         guard UUIDBytes.pack(id) != nil else { throw EventLineError("field 'id' is not a lowercase UUID") }
         guard UUIDBytes.pack(command) != nil else { throw EventLineError("field 'command' is not a lowercase UUID") }
-        guard actor.count <= maxActorLength, !actor.unicodeScalars.contains(where: Validation.isControl) else {
+        guard Validation.length(actor) <= maxActorLength, !actor.unicodeScalars.contains(where: Validation.isControl) else {
             throw EventLineError("field 'actor' is longer than \(maxActorLength) characters or contains control characters")
         }
         try checkStream(event, stream)
@@ -151,7 +151,7 @@ public enum EventRules {
     /// A project in its stored form (`ProjectPath.normalized` keeps it as it is).
     static func project(_ value: String?) throws(EventLineError) {
         guard let value else { return }
-        guard ProjectPath.normalized(value) == value else {
+        guard sameScalars(ProjectPath.normalized(value), value) else {
             throw EventLineError("project '\(value.prefix(40))' is not up to \(ProjectPath.maxDepth) dotted names of 1-\(Validation.maxTagLength) letters or digits, '_' and '-' (\(ProjectPath.maxLength) characters in all)")
         }
     }
@@ -209,7 +209,9 @@ public enum EventRules {
 
     static func tags(_ values: [String]) throws(EventLineError) {
         guard values.count <= Validation.maxTags else { throw EventLineError("more than \(Validation.maxTags) tags") }
-        for tag in values where !plainTag(tag) && (try? Validation.tag(tag)) != tag {
+        // (Compared scalar by scalar: `==` on strings is canonical equivalence, and a tag not in NFC
+        // is not one the server's rule takes.)
+        for tag in values where !plainTag(tag) && !sameScalars(try? Validation.tag(tag), tag) {
             throw EventLineError("tag '\(tag.prefix(40))' is not 1-\(Validation.maxTagLength) letters or digits, '_' and '-'")
         }
     }
@@ -221,6 +223,12 @@ public enum EventRules {
         guard (try? Validation.note(value)) != nil else {
             throw EventLineError("field 'note' is longer than \(Validation.maxNoteLength) characters or contains control characters")
         }
+    }
+
+    /// True when `stored` is `value` scalar by scalar (not only canonically equivalent, as `==` has it).
+    static func sameScalars(_ stored: String?, _ value: String) -> Bool {
+        guard let stored else { return false }
+        return stored.unicodeScalars.elementsEqual(value.unicodeScalars)
     }
 
     /// True when `value` is at most `max` bytes, all of them 0x20-0x7E.

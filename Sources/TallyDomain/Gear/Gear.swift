@@ -124,7 +124,7 @@ public struct GearBook: Sendable, Equatable {
 
 /// The limits of gear, shared by every door (`EventRules`, the decider, snapshots).
 public enum GearLimits {
-    /// Longest name, in characters.
+    /// Longest name, in code points after NFC (`Validation.length`).
     public static let maxNameLength = 60
     /// At most this many pieces of gear (removed ones not counted).
     public static let maxItems = 1_000
@@ -140,7 +140,7 @@ public enum GearLimits {
     public static func nameProblem(_ name: String) -> String? {
         let trimmed = name.trimming(.whitespacesAndNewlines)
         if trimmed.isEmpty || trimmed != name { return "a gear name is empty or not trimmed" }
-        if name.count > maxNameLength { return "a gear name is longer than \(maxNameLength) characters" }
+        if Validation.length(TextForm.normalized(name)) > maxNameLength { return "a gear name is longer than \(maxNameLength) characters" }
         if name.unicodeScalars.contains(where: Validation.isControl) { return "a gear name contains control characters" }
         return nil
     }

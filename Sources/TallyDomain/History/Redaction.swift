@@ -53,6 +53,19 @@ public enum Redaction {
 
     /// The erasures of `field` in `events` (the stream's events before the redaction); with
     /// `annotation`, only in the `todo.annotated` events of that annotation.
+    /// The facts of a `history.redacted` event as a store's `append` carries it out; a redaction it
+    /// cannot read refuses the append (`EventLogError.unreadableRedaction`), never a silent skip.
+    public static func facts(of event: EventEnvelope) throws(EventLogError) -> RedactionFacts {
+        let decoded: DomainEvent
+        do {
+            decoded = try EventCatalog.decode(event)
+        } catch {
+            throw .unreadableRedaction(seq: event.seq, reason: error.reason)
+        }
+        guard case .historyRedacted(let facts) = decoded else { throw .unreadableRedaction(seq: event.seq, reason: "not a redaction") }
+        return facts
+    }
+
     public static func plan(field: String, annotation: String? = nil, in events: [EventEnvelope]) -> Plan {
         var plan = Plan(erased: [], alreadyErased: [], uncommitted: [])
         for event in events {
@@ -88,7 +101,7 @@ public enum Redaction {
             return "field 'events' of a redaction is not ascending positions"
         }
         if let reason = facts.reason {
-            guard reason.count <= RedactionFacts.maxReasonLength, !reason.unicodeScalars.contains(where: Validation.isControl) else {
+            guard Validation.length(reason) <= RedactionFacts.maxReasonLength, !reason.unicodeScalars.contains(where: Validation.isControl) else {
                 return "the reason of a redaction is longer than \(RedactionFacts.maxReasonLength) characters or contains control characters"
             }
         }

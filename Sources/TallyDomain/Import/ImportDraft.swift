@@ -47,7 +47,7 @@ public struct ImportDraft {
             problems.append(.titleLinesJoined)
             leading.append(original)
         }
-        if title.count > Validation.maxTitleLength {
+        if Validation.length(title) > Validation.maxTitleLength {
             problems.append(.titleShortened(max: Validation.maxTitleLength))
             if !sawBreak { leading.append(original) }
             title = Self.shortened(title, to: Validation.maxTitleLength)
@@ -68,9 +68,10 @@ public struct ImportDraft {
         var lines = leading + noteLines
         if !extra.isEmpty, !tagsStayInTitle { lines.append("tags: " + extra.joined(separator: " ")) }
         var note = TextForm.normalized(lines.joined(separator: "\n").trimming(.whitespacesAndNewlines))
-        if note.count > Validation.maxNoteLength {
-            problems.append(.noteShortened(max: Validation.maxNoteLength, cut: note.count - Validation.maxNoteLength))
-            note = String(note.prefix(Validation.maxNoteLength))
+        if Validation.length(note) > Validation.maxNoteLength {
+            let kept = String(Validation.prefix(note, maxLength: Validation.maxNoteLength))
+            problems.append(.noteShortened(max: Validation.maxNoteLength, cut: note.count - kept.count))
+            note = kept
         }
         // Other control characters in the note (tabs and line breaks are allowed) become spaces.
         if note.unicodeScalars.contains(where: { Validation.isControl($0) && $0 != "\n" && $0 != "\t" }) {
@@ -90,10 +91,11 @@ public struct ImportDraft {
         return result
     }
 
-    /// The start of `text` in at most `max` characters, cut after a word when one ends late enough, then `…`.
+    /// The start of `text` in at most `max` code points (`Validation.length`), cut after a word when
+    /// one ends late enough, then `…`.
     static func shortened(_ text: String, to max: Int) -> String {
-        let head = text.prefix(max - 1)
-        if let space = head.lastIndex(of: " "), head.distance(from: head.startIndex, to: space) > max / 2 {
+        let head = Validation.prefix(text, maxLength: max - 1)
+        if let space = head.lastIndex(of: " "), Validation.length(head[..<space]) > max / 2 {
             return head[..<space].trimming(.whitespaces) + "…"
         }
         return head + "…"

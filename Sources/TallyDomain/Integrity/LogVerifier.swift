@@ -125,7 +125,12 @@ public struct LogVerifier {
     }
 
     private mutating func accountForRedaction(_ event: EventEnvelope) {
-        guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { return }
+        guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else {
+            // (Besides the `decode` problem: what it means. Every store refuses to append one.)
+            problems.append(LogProblem(seq: event.seq, kind: .failedCheck(
+                name: "redaction", detail: "a redaction that cannot be read: the values it names may not have been erased")))
+            return
+        }
         let key = "\(facts.stream) \(facts.field)"
         if facts.field == Commitment.annotationsField {
             let names = facts.annotation.map { ["\(key) \($0)"] } ?? erasures.keys.filter { $0.hasPrefix(key + " ") }

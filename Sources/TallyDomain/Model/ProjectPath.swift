@@ -4,17 +4,17 @@ import TallyEssentials
 public enum ProjectPath {
     /// Most levels a project may have.
     public static let maxDepth = 8
-    /// Longest project, in characters, dots included.
+    /// Longest project, in code points (`Validation.length`), dots included.
     public static let maxLength = 100
 
     /// The project in its stored form, or nil when it breaks the rules.
     public static func normalized(_ raw: String) -> String? {
         let path = TextForm.normalized(raw.lowercased())
-        guard !path.isEmpty, path.count <= maxLength else { return nil }
+        guard !path.isEmpty, Validation.length(path) <= maxLength else { return nil }
         let segments = path.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count <= maxDepth else { return nil }
         for segment in segments {
-            guard !segment.isEmpty, segment.count <= Validation.maxTagLength,
+            guard !segment.isEmpty, Validation.length(segment) <= Validation.maxTagLength,
                   segment.unicodeScalars.allSatisfy(Validation.isTagScalar) else { return nil }
         }
         return path

@@ -13,7 +13,7 @@ public struct Annotation: Sendable, Equatable {
         self.text = text
     }
 
-    /// The longest annotation, in characters.
+    /// The longest annotation, in code points after NFC (`Validation.length`).
     public static let maxLength = 1000
     /// At most this many annotations on one todo; the reducer leaves out any beyond it.
     public static let maxPerTodo = 1000

@@ -34,6 +34,10 @@ public enum EventLogError: Error, Sendable, Hashable {
     case permissionDenied(String)
     /// The database has tables of tally's names that tally did not create.
     case foreignSchema(String)
+    /// A `history.redacted` event among those appended cannot be read (`reason`), so the values it
+    /// erases could not be erased: the append is refused whole rather than leave a redaction in the
+    /// log that did not erase (`Redaction.plan`; docs/design/redaction.md, "Every store, every door").
+    case unreadableRedaction(seq: Int64, reason: String)
     /// Inside a `bulkWrite` of a store that sends appends in batches, the event at `seq`, appended
     /// earlier, was refused when its batch was sent (the error as its own `append` would have thrown).
     indirect case deferred(EventLogError, seq: Int64)

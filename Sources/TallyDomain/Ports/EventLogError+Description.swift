@@ -10,6 +10,7 @@ extension EventLogError: CustomStringConvertible {
         case .corrupt(let detail), .io(let detail), .permissionDenied(let detail), .foreignSchema(let detail): detail
         case .full: "the disk is full"
         case .unavailable(let failure): failure.description
+        case .unreadableRedaction(let seq, let reason): "event \(seq) is a redaction that cannot be read (\(reason)), so its values cannot be erased"
         case .deferred(let error, let seq): "event \(seq): \(error.description)"
         }
     }

@@ -41,16 +41,21 @@ public struct Rebase: Sendable {
     private var latest: [String: [String: Stamp]] = [:]
     /// Absorbed events that were not local ones.
     public private(set) var pulled = 0
+    /// Fresh salts for the payloads the rebase rewrites (`Commitment.salted`).
+    private let salt: @Sendable () -> String
 
     /// - Parameters:
     ///   - base: the read models at the synced prefix `synced`.
     ///   - local: the unpushed local events, in log order, as stored (after `synced`).
-    public init(base: ReadModel, synced: LogHead, local: [EventEnvelope]) {
+    ///   - salt: `Commitment.saltBytes` random bytes as lowercase hex, as a new event's salts: a
+    ///     rewritten payload is salted like every new one, so each of its values can be erased.
+    public init(base: ReadModel, synced: LogHead, local: [EventEnvelope], salt: @escaping @Sendable () -> String) {
         self.base = base
         merged = base
         head = synced
         self.local = local
         localIDs = Set(local.map(\.id))
+        self.salt = salt
     }
 
     /// Folds one shared event (the next after `head`) and notes which fields it changed.
@@ -96,7 +101,7 @@ public struct Rebase: Sendable {
             rebased.seq = previous.seq + 1
             rebased.version = state.version(of: envelope.stream) + 1
             if let payload = decision.payload {
-                rebased.data = JSON.object(payload).serialized(.canonical)
+                rebased.data = JSON.object(Commitment.salted(payload, type: envelope.type, salt: salt)).serialized(.canonical)
                 rebased.schema = EventCatalog.currentSchemas[envelope.type] ?? envelope.schema
             }
             rebased.hash = EventHash.link(previous: previous.hash, rebased)

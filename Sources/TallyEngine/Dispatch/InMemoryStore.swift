@@ -80,7 +80,7 @@ public final class InMemoryStore: EventStore {
         }
         // A redaction erases the values as it is appended, and drops the snapshots folded from them.
         for event in newEvents where event.type == "history.redacted" {
-            guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
+            let facts = try Redaction.facts(of: event)
             let earlier = staged.filter { $0.stream == facts.stream && $0.seq < event.seq }
             if facts.field == Redaction.fileField {
                 let names = Redaction.files(in: earlier).names

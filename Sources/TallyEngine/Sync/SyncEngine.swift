@@ -220,7 +220,7 @@ public final class SyncEngine {
             var rebase: Rebase? = nil
             if !unpushed.isEmpty {
                 let base = try StateLoader.load(log: local, snapshots: local, bound: .position(synced.seq), readAll: true).model
-                rebase = Rebase(base: base, synced: synced, local: unpushed)
+                rebase = Rebase(base: base, synced: synced, local: unpushed, salt: Salt.fresh)
                 try local.discardEvents(after: synced.seq)
             }
             var previous = synced

@@ -34,7 +34,7 @@ public enum ImportSupport {
         for scalar in folded.unicodeScalars {
             tag.unicodeScalars.append(Validation.isTagScalar(scalar) ? scalar : "-")
         }
-        guard !tag.allSatisfy({ $0 == "-" }), tag.count <= Validation.maxTagLength else { return nil }
+        guard !tag.allSatisfy({ $0 == "-" }), Validation.length(tag) <= Validation.maxTagLength else { return nil }
         return tag
     }
 

@@ -17,7 +17,11 @@ struct LibPQ {
     typealias Texts = UnsafePointer<UnsafePointer<CChar>?>
     typealias Lengths = UnsafePointer<Int32>
 
-    let connectdb: @convention(c) (Text?) -> Connection?
+    let connectStart: @convention(c) (Text?) -> Connection?
+    let connectPoll: @convention(c) (Connection?) -> PostgresPollingStatusType
+    let reset: @convention(c) (Connection?) -> Void
+    let conninfo: @convention(c) (Connection?) -> UnsafeMutablePointer<PQconninfoOption>?
+    let conninfoFree: @convention(c) (UnsafeMutablePointer<PQconninfoOption>?) -> Void
     let status: @convention(c) (Connection?) -> ConnStatusType
     let errorMessage: @convention(c) (Connection?) -> UnsafeMutablePointer<CChar>?
     let finish: @convention(c) (Connection?) -> Void
@@ -82,7 +86,11 @@ struct LibPQ {
             }
             return unsafeBitCast(address, to: F.self)
         }
-        connectdb = try symbol("PQconnectdb")
+        connectStart = try symbol("PQconnectStart")
+        connectPoll = try symbol("PQconnectPoll")
+        reset = try symbol("PQreset")
+        conninfo = try symbol("PQconninfo")
+        conninfoFree = try symbol("PQconninfoFree")
         status = try symbol("PQstatus")
         errorMessage = try symbol("PQerrorMessage")
         finish = try symbol("PQfinish")

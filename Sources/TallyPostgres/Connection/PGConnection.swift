@@ -47,17 +47,64 @@ final class PGConnection {
         case .success(let library): pq = library
         case .failure(let missing): throw PGError(sqlState: nil, message: missing.detail, connectionLost: true, clientMissing: true)
         }
-        guard let handle = pq.connectdb(conninfo) else {
+        guard let handle = pq.connectStart(conninfo) else {
             throw PGError(sqlState: nil, message: "out of memory", connectionLost: true)
         }
+        // Notices (such as "relation already exists, skipping") are not for the user's terminal; nor
+        // is an error the server sends while the connection is idle (its shutdown's "FATAL:
+        // terminating connection due to administrator command"), which libpq hands to the notice
+        // processor. Set before the connection is made: an error that arrives with the startup's
+        // last message is parsed while connecting, and `PQconnectdb` would print it to standard
+        // error with libpq's default processor, ahead of tally's own message.
+        _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)
+        if pq.status(handle) != CONNECTION_BAD { Self.complete(handle, pq) }
         if pq.status(handle) != CONNECTION_OK {
             let message = Self.trimmed(pq.errorMessage(handle))
             pq.finish(handle)
             throw PGError(sqlState: nil, message: message, connectionLost: true)
         }
         self.handle = handle
-        // Notices (such as "relation already exists, skipping") are not for the user's terminal.
-        _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    /// Drives a started connection to its end as `PQconnectdb` does: `PQconnectPoll`, waiting for the
+    /// socket in between. With `connect_timeout` (at least 2 s, as libpq counts it), a wait that
+    /// outlasts it hands over to `PQreset`, which connects again with libpq's own timeout rules (the
+    /// next host of a list after one that does not answer) and keeps the notice processor.
+    private static func complete(_ handle: OpaquePointer, _ pq: LibPQ) {
+        let timeout = connectTimeout(handle, pq)
+        let deadline = timeout.map { Date().addingTimeInterval(Double($0)) }
+        var state = PGRES_POLLING_WRITING
+        while state != PGRES_POLLING_OK, state != PGRES_POLLING_FAILED {
+            let descriptor = pq.socket(handle)
+            guard descriptor >= 0 else { return }
+            var entry = pollfd(fd: descriptor, events: Int16(state == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+            var ready: Int32
+            repeat {
+                let wait = deadline.map { Int32(max(0, min(Double(Int32.max), $0.timeIntervalSinceNow * 1000)).rounded(.up)) } ?? -1
+                ready = poll(&entry, 1, wait)
+            } while ready < 0 && errno == EINTR
+            if ready == 0 {
+                pq.reset(handle)
+                return
+            }
+            state = pq.connectPoll(handle)
+        }
+    }
+
+    /// `connect_timeout` of a started connection (the URI's, else `PGCONNECT_TIMEOUT`) in seconds as
+    /// libpq applies it (at least 2), or nil for none.
+    private static func connectTimeout(_ handle: OpaquePointer, _ pq: LibPQ) -> Int? {
+        guard let options = pq.conninfo(handle) else { return nil }
+        defer { pq.conninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "connect_timeout" {
+                guard let value = option.pointee.val, let seconds = Int(String(cString: value).filter { $0 != " " }), seconds > 0 else { return nil }
+                return max(2, seconds)
+            }
+            option += 1
+        }
+        return nil
     }
 
     deinit {

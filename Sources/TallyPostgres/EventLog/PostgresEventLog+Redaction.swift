@@ -9,7 +9,7 @@ extension PostgresEventLog {
     /// appended. After the commit the tables are rewritten (`vacuumAfterCommit`).
     func applyRedactions(_ events: [EventEnvelope]) throws(EventLogError) {
         for event in events where event.type == "history.redacted" {
-            guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
+            let facts = try Redaction.facts(of: event)
             let earlier = try self.events(inStream: facts.stream).filter { $0.seq < event.seq }
             let connection = try open()
             if facts.field == Redaction.fileField {

@@ -10,7 +10,7 @@ extension SQLiteEventLog {
     /// file is vacuumed and the write-ahead log emptied (`scrubAfterCommit`).
     func applyRedactions(_ events: [EventEnvelope]) throws(EventLogError) {
         for event in events where event.type == "history.redacted" {
-            guard case .historyRedacted(let facts)? = try? EventCatalog.decode(event) else { continue }
+            let facts = try Redaction.facts(of: event)
             let earlier = try self.events(inStream: facts.stream).filter { $0.seq < event.seq }
             if facts.field == Redaction.fileField {
                 try eraseFiles(Redaction.files(in: earlier).names)

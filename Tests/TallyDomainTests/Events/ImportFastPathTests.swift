@@ -61,7 +61,9 @@ struct ImportFastPathTests {
             #expect(Self.accepts(.todoCreated(TodoFields(title: text))) == title, "title \(Array(text.utf8))")
             #expect(Self.accepts(.todoEdited(TodoChanges(title: text))) == title, "title \(Array(text.utf8))")
             #expect(Self.accepts(.todoEdited(TodoChanges(note: .some(text)))) == ((try? Validation.note(text)) != nil), "note \(Array(text.utf8))")
-            #expect(Self.accepts(.todoEdited(TodoChanges(tags: [text]))) == ((try? Validation.tag(text)) == text), "tag \(Array(text.utf8))")
+            // A tag is stored as Validation keeps it, scalar by scalar (a decomposed é is not one: the server refuses it too).
+            let tag = (try? Validation.tag(text)).map { $0.unicodeScalars.elementsEqual(text.unicodeScalars) } ?? false
+            #expect(Self.accepts(.todoEdited(TodoChanges(tags: [text]))) == tag, "tag \(Array(text.utf8))")
         }
     }
 

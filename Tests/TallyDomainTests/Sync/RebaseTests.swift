@@ -46,7 +46,7 @@ struct Timeline {
     /// Rebases `local` onto `remote`, both chained after `prefix`.
     static func rebase(prefix: [EventEnvelope], remote: [EventEnvelope], local: [EventEnvelope]) throws -> RebaseOutcome {
         let synced = prefix.last.map { LogHead(seq: $0.seq, hash: $0.hash) } ?? .empty
-        var rebase = Rebase(base: fold(prefix), synced: synced, local: local)
+        var rebase = Rebase(base: fold(prefix), synced: synced, local: local, salt: { String(repeating: "5a", count: Commitment.saltBytes) })
         for event in remote { try rebase.absorb(event) }
         return try rebase.finish()
     }
@@ -109,13 +109,21 @@ struct RebaseTests {
         #expect(try T.rebase(prefix: created, remote: b, local: a).state.todo(id: T.todo)?.title == "B")
     }
 
-    @Test("an edit keeps its winning fields and drops the losing one, with a rewritten payload")
+    @Test("an edit keeps its winning fields and drops the losing one, with a rewritten payload salted like a new event's")
     func partialEdit() throws {
         let remote = T.chain([(.todoEdited(TodoChanges(title: "Remote")), T.todo, 20, "r-1")], after: created)
         let local = T.chain([(.todoEdited(TodoChanges(title: "Local", note: .some("2 litres"))), T.todo, 10, "l-1")], after: created)
         let outcome = try T.rebase(prefix: created, remote: remote, local: local)
         expectOutcome(outcome, prefix: created, remote: remote, kept: [.todoEdited(TodoChanges(note: .some("2 litres")))])
-        #expect(outcome.events.first?.data == #"{"note":"2 litres"}"#)
+        // Salted like every new event (the rebase's salt source), so the note can be erased later.
+        let salt = String(repeating: "5a", count: Commitment.saltBytes)
+        #expect(outcome.events.first?.data == #"{"$salts":{"note":"\#(salt)"},"note":"2 litres"}"#)
+        let rewritten = try #require(outcome.events.first)
+        guard case .erased(let data) = Commitment.erase("note", from: rewritten.data) else {
+            Issue.record("the rewritten note cannot be erased")
+            return
+        }
+        #expect(!data.contains("2 litres") && Commitment.samePayload(data, rewritten.data))
         #expect(outcome.conflicts.map(\.kind) == [.overridden])
     }
 

@@ -56,7 +56,9 @@ public enum FilterParser {
         _ text: String, syntax: FilterSyntax = .english, subject: FilterSubject = .todos, dates: (now: Int64, zone: Zone)? = nil
     ) throws(FilterError) -> FilterExpression {
         let characters = Array(text)
-        guard characters.count <= maxLength else { throw FilterError(at: maxLength, .tooLong, ["max": String(maxLength)]) }
+        guard Validation.length(text) <= maxLength else {
+            throw FilterError(at: Validation.prefix(text, maxLength: maxLength).count, .tooLong, ["max": String(maxLength)])
+        }
         if let index = characters.firstIndex(where: { $0.unicodeScalars.contains(where: Validation.isControl) }) {
             throw FilterError(at: index, .controlCharacter)
         }
