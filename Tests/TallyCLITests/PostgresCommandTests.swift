@@ -133,10 +133,14 @@ struct PostgresCommandTests {
         nonisolated(unsafe) var uncertain: [String] = []
         nonisolated(unsafe) var failures = 0
         nonisolated(unsafe) var unexpected: [String] = []
+        nonisolated(unsafe) var restarted = false
         let group = DispatchGroup()
         group.enter()
         Thread {
-            for index in 0 ..< 40 {
+            // At least 40 commands, and on until the server is back: on a quiet machine 40 commands can
+            // all end before the stop takes effect.
+            for index in 0 ..< 2_000 {
+                if index >= 40, lock.withLock({ restarted }) { break }
                 let title = "t\(index)"
                 // Two events per command: the todo and its note, in one transaction.
                 let result = tally.run("add", title, "--note", "n\(index)")
@@ -165,6 +169,7 @@ struct PostgresCommandTests {
         try own.stop()
         wait { failures >= 1 }
         try own.start()
+        lock.withLock { restarted = true }
         group.wait()
         #expect(unexpected.isEmpty, "\(unexpected.prefix(3))")
         #expect(failures >= 1, "the stop did not hit any command")
