@@ -3,6 +3,22 @@ import Testing
 @testable import TallyArguments
 @testable import TallyDomain
 
+/// A group that runs `show` when given no subcommand, as `tally goal` does.
+private let goal: CommandSpec = {
+    var spec = CommandSpec(
+        name: "goal", abstract: "Goals.",
+        subcommands: [
+            CommandSpec(name: "show", abstract: "Show goals.", options: [
+                OptionSpec(name: "as-of", short: "a", valueName: "WHEN", help: "As of."),
+                OptionSpec(name: "week", help: "This week."),
+            ]),
+            CommandSpec(name: "set", abstract: "Set a goal.", options: [OptionSpec(name: "per", valueName: "PERIOD", help: "Period.")]),
+        ]
+    )
+    spec.defaultSubcommand = "show"
+    return spec
+}()
+
 /// A command tree shaped like tally's, small enough to reason about.
 private let parser = ArgumentParser(
     root: CommandSpec(
@@ -61,6 +77,7 @@ private let parser = ArgumentParser(
                 ]
             ),
             CommandSpec(name: "debug-dump", abstract: "Dump.", hidden: true),
+            goal,
         ]
     ),
     globalOptions: [
@@ -373,4 +390,21 @@ struct ArgumentParserTests {
         #expect(EditDistance.suggestion(for: "pri", among: ["priority", "print-all"]) == "priority")
         #expect(EditDistance.suggestion(for: "", among: ["a"]) == nil)
     }
+
+    @Test("a group's default subcommand takes the options only it knows: goal --as-of X is goal show --as-of X")
+    func defaultSubcommandOptions() throws {
+        #expect(try run(["goal"]) == ParsedCommand(path: ["goal", "show"]))
+        #expect(try run(["goal", "--as-of", "monday"]) == ParsedCommand(path: ["goal", "show"], options: ["as-of": ["monday"]]))
+        #expect(try run(["goal", "-a", "monday", "--week"]) == ParsedCommand(path: ["goal", "show"], options: ["as-of": ["monday"]], flags: ["week"]))
+        #expect(try run(["goal", "--week", "--json"]).path == ["goal", "show"])
+        // An option neither knows is the group's unknown option; another subcommand's option is not borrowed.
+        #expect(failure("goal --bogus")?.kind == .unknownOption("--bogus", suggestion: nil))
+        #expect(failure("goal --per week")?.kind == .unknownOption("--per", suggestion: nil))
+        // Once in the default subcommand, a later word is its positional, not a subcommand.
+        #expect(failure("goal --week set")?.kind == .unexpectedArgument("set"))
+        #expect(try run(["goal", "set", "--per", "week"]) == ParsedCommand(path: ["goal", "set"], options: ["per": ["week"]]))
+        // A group without a default keeps refusing options it does not know.
+        #expect(failure("record --status x")?.kind == .unknownOption("--status", suggestion: nil))
+    }
+
 }

@@ -114,6 +114,14 @@ struct LogCommandTests {
         #expect(show?["todo"]?.objectValue?["title"] == "Bread")
         #expect(show?["history"]?.arrayValue?.count == 1)
         #expect(tally.run("list", "--as-of", "@3").stdout.contains("1 active, 1 completed"))
+        // On Monday 2026-11-23 a weekday looks back: `sat` is the Saturday the history happened on, `fri`
+        // the day before it; `log --since sat` lists that Saturday's events.
+        let monday = ["TALLY_NOW": "2026-11-23T08:00:00Z"]
+        let saturday = tally.run(["list", "--json", "--deleted", "--as-of", "sat"], environment: monday)
+        #expect(saturday.status == 0 && saturday.titles == ["Buy milk", "Rye bread"], "\(saturday.stdout)\(saturday.stderr)")
+        #expect(tally.run(["list", "--json", "--as-of", "fri"], environment: monday).titles == [])
+        #expect(tally.run(["log", "--json", "--since", "sat"], environment: monday).json?.arrayValue?.count == Int(tally.eventCount))
+        #expect(tally.run(["log", "--json", "--since", "sun"], environment: monday).json?.arrayValue?.count == 0)
     }
 }
 

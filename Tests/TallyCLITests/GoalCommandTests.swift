@@ -96,6 +96,9 @@ struct GoalCommandTests {
         #expect(missing.status == 1 && missing.stderr.contains("měsíc vzdálenost (running)"), "\(missing.stderr)")
         #expect(tally.run("goal").stdout == "No goals yet: set one with 'tally goal set --per week --distance 40km'.\n")
         #expect(tally.run("goal", "show", "--as-of", "@\(seq)").stdout.hasPrefix("Weekly count: 2\n"))
+        // `goal` alone is `goal show`, options included.
+        let short = tally.run("goal", "--as-of", "@\(seq)")
+        #expect(short.status == 0 && short.stdout == tally.run("goal", "show", "--as-of", "@\(seq)").stdout, "\(short.stderr)")
         let undo = tally.run("undo")
         #expect(undo.stdout.contains("goal: - → Weekly count: 2"))
         #expect(tally.run("goal").stdout.hasPrefix("Weekly count: 2\n2026-W47: 3 done, the goal is met (150 %), 2 days left"))

@@ -60,6 +60,13 @@ struct RecordCommandTests {
         #expect(record["date"] == "2026-11-21T12:00:00Z" && record["source"] == "local")
         let first = tally.run("record", "show", "1", "--json").json?.objectValue?["record"]?.objectValue
         #expect(first?["paceSecondsPerKm"] == 330 && first?["distanceMeters"] == 5000)
+        // An activity is logged after it happened: on Saturday 2026-11-21 `--date fri` is the day before,
+        // and `--date sat` a week ago, never a day ahead.
+        func date(_ when: String) -> JSON? {
+            tally.run("record", "add", "Ride", "--category", "cycling", "--duration", "1h", "--date", when, "--json").json?.objectValue?["date"]
+        }
+        #expect(date("fri") != nil && date("fri") == date("2026-11-20"))
+        #expect(date("sat") != nil && date("sat") == date("2026-11-14"))
     }
 
     @Test("record list shows a table with totals; filters and sorts")

@@ -197,6 +197,15 @@ private struct Scan {
             }
         }
 
+        if target == nil, let fallback = defaultFallback {
+            // `tally goal --as-of X` is `tally goal show --as-of X`: an option the group does not know
+            // and its default subcommand does takes the parse into that subcommand.
+            let group = command
+            command = fallback
+            target = argument.hasPrefix("--") ? lookup(long: name) : (name.count == 1 ? name.first.flatMap(lookup(short:)) : nil)
+            if target == nil { command = group } else { path.append(fallback.name) }
+        }
+
         switch target {
         case nil:
             guard firstError == nil else { return }
@@ -239,6 +248,12 @@ private struct Scan {
         if let next = rest.popFirst() { return .some(next) }
         fail(.missingValue(option: display))
         return nil
+    }
+
+    /// The default subcommand of the current group, while no command word has failed to resolve.
+    private var defaultFallback: CommandSpec? {
+        guard !command.subcommands.isEmpty, !commandLookupFailed, !helpCommand, let name = command.defaultSubcommand else { return nil }
+        return command.subcommand(named: name)
     }
 
     /// Checks `allowedValues`, recording an error when `value` is not among them.

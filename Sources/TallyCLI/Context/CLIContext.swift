@@ -243,7 +243,7 @@ final class CLIContext {
         guard let raw else { return nil }
         let when: When
         do {
-            when = try When.parse(raw, now: now, zone: zone, allowLogPosition: true)
+            when = try When.parse(raw, now: now, zone: zone, allowLogPosition: true, lookingBack: true)
         } catch {
             throw DomainError.invalid(.value(error))
         }

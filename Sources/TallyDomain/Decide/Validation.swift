@@ -98,11 +98,12 @@ public enum Validation {
         return meters
     }
 
-    /// When an activity happened: a day means its local midnight; at most one day after now.
+    /// When an activity happened: a day means its local midnight; at most one day after now. A weekday
+    /// name is the last such day (an activity is logged after it happened).
     public static func activityDate(_ raw: String, now: Int64, zone: Zone) throws(DomainError) -> Int64 {
         let when: When
         do {
-            when = try When.parse(raw, now: now, zone: zone)
+            when = try When.parse(raw, now: now, zone: zone, lookingBack: true)
         } catch {
             throw .invalid(.value(error))
         }

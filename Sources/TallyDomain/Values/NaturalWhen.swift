@@ -12,8 +12,9 @@ import TallyEssentials
 /// results are dates; hours and minutes are instants. Anything that could mean two things is
 /// refused with the readings spelled out, never guessed.
 enum NaturalWhen {
-    /// A date or an instant for `text`; nil when the text is not made of these words at all.
-    static func read(_ text: String, now: Int64, zone: Zone) throws(ParseReason) -> When? {
+    /// A date or an instant for `text`; nil when the text is not made of these words at all. A weekday
+    /// is the next one after today, or the last one before it when `lookingBack`.
+    static func read(_ text: String, now: Int64, zone: Zone, lookingBack: Bool = false) throws(ParseReason) -> When? {
         let words = fold(text).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let first = words.first else { return nil }
         let today = LocalDate.containing(now, in: zone)
@@ -23,7 +24,9 @@ enum NaturalWhen {
         }
         let phrase = words.joined(separator: " ")
         if let end = ends[phrase] { return .date(end.date(from: today)) }
-        if words.count == 1, let weekday = weekdays[first] { return .date(next(weekday, after: today)) }
+        if words.count == 1, let weekday = weekdays[first] {
+            return .date(lookingBack ? previous(weekday, before: today) : next(weekday, after: today))
+        }
         if words.count == 1, let readings = ambiguousWeekdays[first] {
             throw ParseReason(.ambiguousWeekday, ["input": text, "first": readings[0], "second": readings[1]])
         }
@@ -146,6 +149,12 @@ enum NaturalWhen {
     static func next(_ weekday: Int, after date: LocalDate) -> LocalDate {
         let ahead = (weekday - date.weekday + 7) % 7
         return date.adding(days: ahead == 0 ? 7 : ahead)
+    }
+
+    /// The last `weekday` strictly before `date` (never `date` itself).
+    static func previous(_ weekday: Int, before date: LocalDate) -> LocalDate {
+        let behind = (date.weekday - weekday + 7) % 7
+        return date.adding(days: -(behind == 0 ? 7 : behind))
     }
 
     /// For `3/4/2026`, `3.4.` and the like: the readings to choose from, since day and month order differ by country.

@@ -18,12 +18,14 @@ public enum When: Sendable, Hashable {
     ///
     /// Keywords and units are case-insensitive and surrounding whitespace is ignored. Wall times skipped by
     /// a transition are read with the pre-transition offset; wall times that occur twice mean the earlier.
+    /// A weekday name is the next such day, or with `lookingBack` (a point in the past, as `--as-of`
+    /// asks for) the last one before today.
     public static func parse(
-        _ text: String, now: Int64, zone: Zone, allowLogPosition: Bool = false
+        _ text: String, now: Int64, zone: Zone, allowLogPosition: Bool = false, lookingBack: Bool = false
     ) throws(ValueError) -> When {
         do {
             return try read(text.trimming(.whitespacesAndNewlines), now: now, zone: zone,
-                            allowLogPosition: allowLogPosition)
+                            allowLogPosition: allowLogPosition, lookingBack: lookingBack)
         } catch {
             throw ValueError(kind: .when, input: text, reason: error)
         }
@@ -67,10 +69,10 @@ public enum When: Sendable, Hashable {
     static let maxRelativeDigits = 6
     static let shape = ValueReasonKey.whenShape.english
 
-    private static func read(_ text: String, now: Int64, zone: Zone, allowLogPosition: Bool, dayTime: Bool = true) throws(ParseReason) -> When {
+    private static func read(_ text: String, now: Int64, zone: Zone, allowLogPosition: Bool, lookingBack: Bool, dayTime: Bool = true) throws(ParseReason) -> When {
         guard !text.isEmpty else { throw ParseReason(.empty) }
-        if dayTime, let dayAndTime = try dayWithTime(text, now: now, zone: zone) { return dayAndTime }
-        if let natural = try NaturalWhen.read(text, now: now, zone: zone) { return natural }
+        if dayTime, let dayAndTime = try dayWithTime(text, now: now, zone: zone, lookingBack: lookingBack) { return dayAndTime }
+        if let natural = try NaturalWhen.read(text, now: now, zone: zone, lookingBack: lookingBack) { return natural }
         let bytes = Array(text.utf8)
         if bytes[0] == UInt8(ascii: "@") {
             guard allowLogPosition else { throw ParseReason(.logPositionNotAllowed) }
@@ -90,7 +92,7 @@ public enum When: Sendable, Hashable {
 
     /// `tomorrow 10:00`, `fri 9:30`, `in 2 days 18:00`: a day in any form, then a time of day
     /// (`H:MM`, `HH:MM` or `HH:MM:SS`), as the local instant; nil when the text is not of that shape.
-    private static func dayWithTime(_ text: String, now: Int64, zone: Zone) throws(ParseReason) -> When? {
+    private static func dayWithTime(_ text: String, now: Int64, zone: Zone, lookingBack: Bool) throws(ParseReason) -> When? {
         guard let space = text.lastIndex(where: \.isWhitespace) else { return nil }
         let head = text[..<space].trimming(.whitespaces)
         var time = String(text[text.index(after: space)...])
@@ -99,7 +101,7 @@ public enum When: Sendable, Hashable {
               parts.dropFirst().allSatisfy({ $0.count == 2 }), parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
         else { return nil }
         // The day is read without this rule again: one time at the end, never a recursion per word.
-        guard case .date(let day)? = try? read(head, now: now, zone: zone, allowLogPosition: false, dayTime: false) else { return nil }
+        guard case .date(let day)? = try? read(head, now: now, zone: zone, allowLogPosition: false, lookingBack: lookingBack, dayTime: false) else { return nil }
         if parts[0].count == 1 { time = "0" + time }
         return absolute(try DateTimeText.parse(Array("\(day)T\(time)".utf8)), zone: zone)
     }

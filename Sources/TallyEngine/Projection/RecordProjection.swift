@@ -22,8 +22,8 @@ public enum RecordProjection {
     /// Runs a query against the read model. Date bounds are resolved against `now` in `zone`; `until` includes its whole day.
     /// - Complexity: O(n log n) in the number of records.
     public static func run(_ query: RecordQuery, on model: ReadModel, now: Int64, zone: Zone) throws(DomainError) -> RecordView {
-        let since = try query.since.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone) }
-        let until = try query.until.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) }
+        let since = try query.since.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone, lookingBack: true).startInstant(in: zone) }
+        let until = try query.until.map { raw throws(DomainError) in try QueryBounds.when(raw, now: now, zone: zone, lookingBack: true).endInstant(in: zone) }
         let needle = query.search.map { $0.lowercased() }
         let program = try query.expression.map { expression throws(DomainError) in try FilterProgram(expression, now: now, zone: zone) }
         // An expression that names deleted records considers them (`status:deleted`), as for todos.
@@ -80,10 +80,11 @@ public enum RecordProjection {
 
 /// Resolves the WHEN bounds of queries.
 enum QueryBounds {
-    static func when(_ raw: String, now: Int64, zone: Zone) throws(DomainError) -> When {
+    /// `lookingBack` for bounds of what already happened (records, reports): a weekday name is the last one.
+    static func when(_ raw: String, now: Int64, zone: Zone, lookingBack: Bool = false) throws(DomainError) -> When {
         let when: When
         do {
-            when = try When.parse(raw, now: now, zone: zone)
+            when = try When.parse(raw, now: now, zone: zone, lookingBack: lookingBack)
         } catch {
             throw .invalid(.value(error))
         }

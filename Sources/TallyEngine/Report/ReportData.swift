@@ -139,10 +139,10 @@ public enum TrainingReportProjection {
     /// 52 weeks up to today (364 days and today), never before 1 January of the year 1.
     public static func period(from: String?, to: String?, now: Int64, zone: Zone) throws(DomainError) -> ReportPeriod {
         let last = try to.map { raw throws(DomainError) in
-            LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone).endInstant(in: zone) - 1, in: zone)
+            LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone, lookingBack: true).endInstant(in: zone) - 1, in: zone)
         } ?? LocalDate.containing(now, in: zone)
         let first = try from.map { raw throws(DomainError) in
-            LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone).startInstant(in: zone), in: zone)
+            LocalDate.containing(try QueryBounds.when(raw, now: now, zone: zone, lookingBack: true).startInstant(in: zone), in: zone)
         } ?? max(last.adding(days: -364), LocalDate(year: 1, month: 1, day: 1)!)
         return ReportPeriod(first: first, last: last)
     }

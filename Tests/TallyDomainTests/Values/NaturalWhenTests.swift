@@ -42,6 +42,36 @@ struct NaturalWhenTests {
         ("+3d", date("2026-11-21")), ("-1w", date("2026-11-11")), ("+5h", .instant(now + 18_000_000)), ("-30m", .instant(now - 1_800_000)),
     ]
 
+    @Test("looking back (--as-of, log --since, records, reports), a weekday is the last one before today, never today; with a time too")
+    func weekdaysLookingBack() throws {
+        // Today is Wednesday 2026-11-18.
+        let back: [(String, String)] = [
+            ("mon", "2026-11-16"), ("tue", "2026-11-17"), ("wed", "2026-11-11"), ("thu", "2026-11-12"),
+            ("fri", "2026-11-13"), ("pátek", "2026-11-13"), ("sat", "2026-11-14"), ("sun", "2026-11-15"),
+        ]
+        for (text, expected) in back {
+            #expect(try When.parse(text, now: Self.now, zone: Self.utc, lookingBack: true) == Self.date(expected), "\(text)")
+            #expect(try When.parse(text, now: Self.now, zone: Self.utc) != Self.date(expected), "\(text): forward by default")
+        }
+        #expect(try When.parse("mon 09:30", now: Self.now, zone: Self.utc, lookingBack: true) == .instant(Timestamp.parse("2026-11-16T09:30:00Z")!))
+        // Every weekday from every day of a week: 1 to 7 days back, on that weekday.
+        for offset in 0 ..< 7 {
+            let now = Self.now + Int64(offset) * 86_400_000
+            let today = LocalDate.containing(now, in: Self.utc)
+            for entry in NaturalWhen.weekdayNames {
+                guard case .date(let day) = try When.parse(entry.english[0], now: now, zone: Self.utc, lookingBack: true) else {
+                    Issue.record("\(entry.english[0]): not a date"); continue
+                }
+                let behind = today.dayNumber - day.dayNumber
+                #expect(day.weekday == entry.weekday && (1...7).contains(behind), "\(today) \(entry.english[0]) → \(day)")
+            }
+        }
+        // Words that are not weekdays read the same either way.
+        for text in ["yesterday", "today", "eom", "in 3 days", "-2d", "2026-11-01"] {
+            #expect(try When.parse(text, now: Self.now, zone: Self.utc, lookingBack: true) == When.parse(text, now: Self.now, zone: Self.utc), "\(text)")
+        }
+    }
+
     @Test(arguments: forms)
     func reads(text: String, expected: When) throws {
         #expect(try When.parse(text, now: Self.now, zone: Self.utc) == expected)

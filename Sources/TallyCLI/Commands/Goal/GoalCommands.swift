@@ -11,7 +11,8 @@ enum GoalGroup {
             abstract: "Goals per week, month or year: progress in the current period and the history of past ones.",
             discussion: """
                 A goal is a distance, a time or a number of activities per ISO week (Monday to Sunday), calendar month or \
-                year in the local time zone, for one category or for all. 'tally goal' alone is 'tally goal show'.
+                year in the local time zone, for one category or for all. 'tally goal' alone is 'tally goal show', and takes its \
+                options ('tally goal --as-of monday').
                 """,
             examples: [
                 CommandExample("tally goal set --per week --distance 40km --category running", "Run 40 km a week."),

@@ -128,7 +128,7 @@ enum LogCommand: CommandHandler {
     private static func instant(_ raw: String?, context: CLIContext) throws -> When? {
         guard let raw else { return nil }
         do {
-            return try When.parse(raw, now: context.now, zone: context.zone)
+            return try When.parse(raw, now: context.now, zone: context.zone, lookingBack: true)
         } catch {
             throw DomainError.invalid(.value(error))
         }

@@ -82,7 +82,7 @@ enum LoadCommand: CommandHandler {
     static func day(_ raw: String, _ context: CLIContext) throws -> LocalDate {
         let when: When
         do {
-            when = try When.parse(raw, now: context.now, zone: context.zone)
+            when = try When.parse(raw, now: context.now, zone: context.zone, lookingBack: true)
         } catch {
             throw DomainError.invalid(.value(error))
         }
