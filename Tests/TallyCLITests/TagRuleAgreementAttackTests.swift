@@ -133,4 +133,64 @@ struct TagRuleAgreementAttackTests {
         let accepted = try expectAgreement(cases, label: "taggenerated")
         #expect(accepted > cases.count / 20 && accepted < cases.count, "\(accepted) of \(cases.count) accepted")
     }
+
+    @Test("through the insert trigger, by a writer with raw SQL: a tag, a project or a context name tally refuses is refused, one it takes goes in and re-imports")
+    func rawInserts() throws {
+        let (owner, _, role, database) = try PostgresInsertAttackTests().setUp(grants: PostgresTestServer.Grants.writer, label: "tagraw")
+        var previous = try rules.server.psql("SELECT hash FROM events WHERE seq = 2", database: database)
+        var seq: Int64 = 3
+        func row(_ type: String, _ payload: JSONObject) -> EventEnvelope {
+            var event = PostgresInsertAttackTests.validRow(previous: previous)
+            event.seq = seq
+            event.type = type
+            event.schema = EventCatalog.currentSchemas[type] ?? 1
+            if type == "filter.saved" { event.stream = "filter:todos" }
+            event.data = JSON.object(payload).serialized(.canonical)
+            event.hash = EventHash.link(previous: previous, event)
+            return event
+        }
+        let todo = PostgresPayloadRuleAttackTests.todo
+        func with(_ key: String, _ value: JSON) -> JSONObject { PostgresPayloadRuleAttackTests.with(todo, key, value) }
+        let refused: [(name: String, type: String, payload: JSONObject, field: String)] = [
+            ("a tag not in NFC", "todo.created", with("tags", .array(["cafe\u{301}"])), "tags"),
+            ("a capital Georgian tag", "todo.created", with("tags", .array(["ᲥᲐᲠᲗᲣᲚᲘ"])), "tags"),
+            ("Hangul jamo NFC composes", "todo.created", with("tags", .array(["\u{1100}\u{1161}"])), "tags"),
+            ("a project whose dot a mark joins", "todo.created", with("project", "home.\u{301}x"), "project"),
+            ("a project whose dot a Prepend letter joins", "todo.created", with("project", "x\u{D4E}.home"), "project"),
+            ("a context name not in NFC", "filter.saved", PostgresPayloadRuleAttackTests.contexts(["λο\u{301}γος": .object([:])]), "contexts"),
+        ]
+        let export = owner.run("export").stdout
+        for item in refused {
+            #expect(PostgresPayloadRuleAttackTests.eventRulesAccept(Case(name: item.name, type: item.type, payload: item.payload)) == false,
+                    "\(item.name): EventRules takes it")
+            do {
+                try rules.server.psql(PostgresInsertAttackTests.insert(row(item.type, item.payload)), database: database, user: role.name, password: role.password)
+                Issue.record("\(item.name): the server accepted it")
+            } catch {
+                #expect("\(error)".contains("field ''\(item.field)''") || "\(error)".contains("field '\(item.field)'"), "\(item.name): \(error)")
+            }
+        }
+        #expect(owner.run("export").stdout == export)
+        // Tags, a project and a context tally takes in other scripts: taken, and the log exports and re-imports.
+        let taken: [(type: String, payload: JSONObject)] = [
+            ("todo.created", with("tags", .array(["हिंदी", "ქართული", "ϒ", "२०२६"]))),
+            ("todo.created", with("project", "हिंदी.አማርኛ")),
+            ("filter.saved", PostgresPayloadRuleAttackTests.contexts(["काम": .object(["expression": "tag:हिंदी"])])),
+        ]
+        for item in taken {
+            let event = row(item.type, item.payload)
+            try rules.server.psql(PostgresInsertAttackTests.insert(event), database: database, user: role.name, password: role.password)
+            previous = event.hash
+            seq += 1
+        }
+        #expect(owner.run("verify").status == 0)
+        let full = owner.run("export")
+        #expect(full.status == 0 && full.stdout.split(separator: "\n").count == 2 + taken.count)
+        let replica = TallyRunner()
+        let file = replica.directory.path("export.jsonl")
+        try full.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = replica.run("import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(replica.run("export").stdout == full.stdout)
+    }
 }
