@@ -120,6 +120,10 @@ final class Bench {
             print(Report(profile: profile, rows: try batchAppendRows(makeDatabase: try PostgresBench(bench: self).makeDatabase)).markdown())
             return
         }
+        if options.tagsOnly {
+            print(Report(profile: profile, rows: try tagRuleRows()).markdown())
+            return
+        }
         if options.readOnly {
             print(Report(profile: profile, rows: try readRows()).markdown())
             return

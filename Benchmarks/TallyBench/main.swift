@@ -6,10 +6,11 @@ import Darwin
 import Foundation
 import TallyDomain
 
-/// `tally-bench [--quick | --smoke] [--scale] [--writers] [--batch] [--read] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
+/// `tally-bench [--quick | --smoke] [--scale] [--writers] [--batch] [--read] [--tags] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
 ///
 /// `--scale` measures only the largest store (10M events; 1M with `--quick`); `--writers` only the
-/// concurrent writers on PostgreSQL and SQLite; `--batch` only the batch appends into PostgreSQL; `--read` only the shared log's read rows.
+/// concurrent writers on PostgreSQL and SQLite; `--batch` only the batch appends into PostgreSQL; `--read` only the shared log's read rows;
+/// `--tags` only the tag rule of migration 13 against the one before it (`TagRuleBench`).
 ///
 /// Measures the figures of docs/performance.md on generated stores and prints
 /// them as a Markdown table (medians). Stores are cached in `--cache` and reused across runs.
@@ -46,6 +47,8 @@ struct Options {
     var batchOnly = false
     /// Only the read rows of the shared log (clones, empty syncs, add and list on PostgreSQL and SQLite).
     var readOnly = false
+    /// Only the tag rule of migration 13 against the one before it (`TagRuleBench`).
+    var tagsOnly = false
     /// A Markdown file whose table between the `make bench` markers is replaced by this run's.
     var document: String?
 
@@ -60,6 +63,7 @@ struct Options {
             case "--writers": writersOnly = true
             case "--batch": batchOnly = true
             case "--read": readOnly = true
+            case "--tags": tagsOnly = true
             case "--tally": tally = rest.popFirst() ?? tally
             case "--cache": cache = rest.popFirst() ?? cache
             case "--doc": document = rest.popFirst()

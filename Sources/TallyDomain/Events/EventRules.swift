@@ -172,7 +172,8 @@ public enum EventRules {
         guard contexts.count <= TodoContexts.maxContexts else { throw EventLineError("more than \(TodoContexts.maxContexts) contexts") }
         for name in contexts.keys {
             let view = contexts[name] ?? .null
-            guard TodoContexts.validName(name) == name else { throw EventLineError("context name '\(name.prefix(40))' is not a name like a tag") }
+            // (Scalar by scalar, as tags: a name not in NFC is not one the server's rule takes.)
+            guard sameScalars(TodoContexts.validName(name), name) else { throw EventLineError("context name '\(name.prefix(40))' is not a name like a tag") }
             guard let view = view.objectValue else { throw EventLineError("context '\(name)' is not an object") }
             try filterExpression(view["expression"])
         }
