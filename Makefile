@@ -122,7 +122,7 @@ release: deps
 test: deps
 	SWIFT='$(SWIFT)' ./scripts/test-all
 
-## bench: release build, then the performance table on generated stores (cached in .build/bench; the first run generates them), written into docs/performance.md between its markers.
+## bench: release build, then every figure in one run (the single machine, and the shared log on a throw-away PostgreSQL beside SQLite) on generated stores (cached in .build/bench; the first run generates them; the 10M-event rows when make bench-scale has), as one table written into docs/performance.md between its markers.
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tally
 	$(BENCH_BUILD)

@@ -4,7 +4,8 @@ import TallyDomain
 /// The bulk paths into PostgreSQL (migration 11's batch appends): `tally import` of the large
 /// store's size (1M events in the full profile) into a fresh PostgreSQL database and into a fresh
 /// SQLite file, alternated, and `tally sync` pushing unpushed events (100k in the full profile) from
-/// a replica to an empty shared log. The inputs are generated once and kept in the bench cache.
+/// a replica to an empty shared log; then `rebuild` and `export` of the two imported logs. The
+/// inputs are generated once and kept in the bench cache.
 extension Bench {
     /// Unpushed events of the push figure, by profile.
     var batchPushEvents: Int {
@@ -35,14 +36,18 @@ extension Bench {
         let input = try batchInput("batch-import", todos: profile.large.todos, events: events, seed: 0x28B)
         var server: [Double] = []
         var file: [Double] = []
+        // The last run's two logs (the same events, each imported by tally) are read back below.
+        var serverLog = ""
+        let fileLog = work + "/batch-import.db"
         for run in 0..<profile.heavyRuns {
             note("batch appends: import of \(events) events into PostgreSQL and SQLite, run \(run + 1) of \(profile.heavyRuns) ...")
-            server.append(try once(["import", input], database: try makeDatabase()))
-            let path = work + "/batch-import.db"
-            remove(path)
-            file.append(try once(["import", input], database: path))
-            remove(path)
+            serverLog = try makeDatabase()
+            server.append(try once(["import", input], database: serverLog))
+            remove(fileLog)
+            file.append(try once(["import", input], database: fileLog))
         }
+        let readRows = try wholeLogRows(events: events, server: serverLog, file: fileLog)
+        remove(fileLog)
         let serverRate = Double(events) / server.median
         let fileRate = Double(events) / file.median
         var rows: [Report.Row] = [
@@ -76,6 +81,32 @@ extension Bench {
             measured: String(format: "%@ (%.2f s)", Report.count(Int(pushRate)), pushes.median),
             pass: pushRate >= 100_000
         ))
-        return rows
+        return rows + readRows
+    }
+
+    /// `rebuild` and `export` of the same `events`-event log on PostgreSQL and on SQLite, the four
+    /// commands alternated round by round (after a warm-up round), medians.
+    func wholeLogRows(events: Int, server: String, file: String) throws -> [Report.Row] {
+        note("whole-log reads: rebuild and export of \(events) events, PostgreSQL and SQLite alternated, \(profile.heavyRuns) runs each ...")
+        let output = options.cache + "/work/batch-export.jsonl"
+        defer { try? files.removeItem(atPath: output) }
+        let export = ["export", "--output", output]
+        let times = try alternate(runs: profile.heavyRuns, [(["rebuild"], file), (["rebuild"], server), (export, file), (export, server)])
+        let rate = { Double(events) / $0 }
+        return [
+            .init(
+                figure: "`tally rebuild` of \(Report.count(events)) events, SQLite and PostgreSQL (alternated), events/s",
+                target: "≥ 1,000,000 (SQLite), ≥ 500,000 (PostgreSQL)",
+                measured: String(format: "SQLite %@ (%.2f s); PostgreSQL %@ (%.2f s)", Self.grouped(Int(rate(times[0]))), times[0],
+                                 Self.grouped(Int(rate(times[1]))), times[1]),
+                pass: rate(times[0]) >= 1_000_000 && rate(times[1]) >= 500_000
+            ),
+            .init(
+                figure: "`tally export` of \(Report.count(events)) events, events/s",
+                target: "≥ 200,000 (PostgreSQL)",
+                measured: String(format: "PostgreSQL %@; SQLite %@", Self.grouped(Int(rate(times[3]))), Self.grouped(Int(rate(times[2])))),
+                pass: rate(times[3]) >= 200_000
+            ),
+        ]
     }
 }

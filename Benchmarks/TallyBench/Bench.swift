@@ -103,9 +103,10 @@ final class Bench {
 
     /// Every measurement, in the order of the table.
     func run() throws {
+        let load = Report.loadAverage()
         if options.writersOnly {
             // Library clients only: no tally binary needed.
-            print(Report(profile: profile, rows: try PostgresBench(bench: self).writerRows()).markdown())
+            print(Report(profile: profile, rows: try PostgresBench(bench: self).writerRows(), loadAtStart: load).markdown())
             return
         }
         guard files.isExecutableFile(atPath: options.tally) else { throw Failure(description: "no tally binary at \(options.tally); build it first") }
@@ -113,11 +114,11 @@ final class Bench {
         let work = options.cache + "/work"
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
         if options.scaleOnly {
-            print(Report(profile: profile, rows: try scaleRows()).markdown())
+            print(Report(profile: profile, rows: try scaleRows(generate: true) + fleetRows(makeDatabase: nil), loadAtStart: load).markdown())
             return
         }
         if options.batchOnly {
-            print(Report(profile: profile, rows: try batchAppendRows(makeDatabase: try PostgresBench(bench: self).makeDatabase)).markdown())
+            print(Report(profile: profile, rows: try batchAppendRows(makeDatabase: try PostgresBench(bench: self).makeDatabase), loadAtStart: load).markdown())
             return
         }
         if options.tagsOnly {
@@ -125,7 +126,7 @@ final class Bench {
             return
         }
         if options.readOnly {
-            print(Report(profile: profile, rows: try readRows()).markdown())
+            print(Report(profile: profile, rows: try readRows(), loadAtStart: load).markdown())
             return
         }
 
@@ -272,25 +273,10 @@ final class Bench {
                 pass: sizeRatio <= 1.1
             ),
         ]
-        rows += try scaleRows()
-        // The shared log, side by side with SQLite (not in the seconds-long smoke run).
-        var postgres: PostgresBench?
-        if profile.name != "smoke" {
-            do {
-                let server = try PostgresBench(bench: self)
-                postgres = server
-                rows += try server.rows(smallStore: smallPath, largeStore: largePath)
-            } catch {
-                note("PostgreSQL figures skipped: \(error)")
-            }
-        }
-        rows += try syncRows(postgres: postgres?.makeDatabase)
-        if let makeDatabase = postgres?.makeDatabase { rows += try batchAppendRows(makeDatabase: makeDatabase) }
-        if postgres != nil {
-            do { rows += try readRows() } catch { note("read figures skipped: \(error)") }
-        }
+        rows.append(try filePushRow())
         rows += try ActivityBench(bench: self, activities: profile.activities.count, points: profile.activities.points).rows()
-        let report = Report(profile: profile, rows: rows)
+        rows += sharedLogRows()
+        let report = Report(profile: profile, rows: rows, loadAtStart: load)
         print(report.markdown())
         if let document = options.document {
             try report.replaceLatest(in: document)

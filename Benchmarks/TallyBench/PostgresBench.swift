@@ -26,69 +26,6 @@ struct PostgresBench {
         }
     }
 
-    /// Rows for the table: appends by 1, 4, 16 and 64 clients, bulk import, list and add, whole-log reads.
-    func rows(smallStore: String, largeStore: String) throws -> [Report.Row] {
-        let work = bench.options.cache + "/work"
-        var rows: [Report.Row] = []
-
-        rows += try writerRows()
-
-        bench.note("PostgreSQL: export of the large store, then import into PostgreSQL and SQLite ...")
-        let exportFile = work + "/large-export.jsonl"
-        let exported = ProcessTimer.run("/bin/sh", ["-c", "\"$0\" export > \"$1\"", bench.options.tally, exportFile], environment: bench.tallyEnvironment(largeStore))
-        guard exported.status == 0 else { throw Bench.Failure(description: "tally export of the large store failed") }
-        let events = profile.large.events
-        let serverDatabase = try makeDatabase()
-        let importServer = try timeOnce(["import", exportFile], database: serverDatabase)
-        let importPath = work + "/import-cli.db"
-        bench.remove(importPath)
-        let importFile = try timeOnce(["import", exportFile], database: importPath)
-        rows.append(.init(
-            figure: "`tally import` of \(Report.count(events)) events, events/s",
-            target: "≥ 100,000 and ≥ 1.0× SQLite",
-            measured: String(format: "PostgreSQL %@ (%.1f s); SQLite %@ (%.1f s); %.2f×", Report.count(Int(Double(events) / importServer)), importServer,
-                             Report.count(Int(Double(events) / importFile)), importFile, importFile / importServer),
-            pass: Double(events) / importServer >= 100_000 && importFile / importServer >= 1
-        ))
-
-        bench.note("PostgreSQL: reading the whole log ...")
-        let exportServer = try bench.time(["export", "--output", work + "/out.jsonl"], database: serverDatabase, runs: profile.heavyRuns).seconds
-        let exportFileTime = try bench.time(["export", "--output", work + "/out.jsonl"], database: importPath, runs: profile.heavyRuns).seconds
-        let rebuildServer = try bench.time(["rebuild"], database: serverDatabase, runs: profile.heavyRuns).seconds
-        let rebuildFile = try bench.time(["rebuild"], database: importPath, runs: profile.heavyRuns).seconds
-        bench.remove(importPath)
-        for (name, server, file) in [("export", exportServer, exportFileTime), ("rebuild", rebuildServer, rebuildFile)] {
-            rows.append(.init(
-                figure: "`tally \(name)` of \(Report.count(events)) events, events/s",
-                target: "≥ 200,000",
-                measured: String(format: "PostgreSQL %@; SQLite %@", Report.count(Int(Double(events) / server)), Report.count(Int(Double(events) / file))),
-                pass: Double(events) / server >= 200_000
-            ))
-        }
-
-        bench.note("PostgreSQL: list and add with \(profile.small.todos) todos ...")
-        let smallExport = work + "/small-export.jsonl"
-        _ = ProcessTimer.run("/bin/sh", ["-c", "\"$0\" export > \"$1\"", bench.options.tally, smallExport], environment: bench.tallyEnvironment(smallStore))
-        let smallServer = try makeDatabase()
-        _ = try timeOnce(["import", smallExport], database: smallServer)
-        _ = try timeOnce(["snapshot"], database: smallServer)
-        let addPath = work + "/pg-add.db"
-        bench.remove(addPath)
-        try bench.files.copyItem(atPath: smallStore, toPath: addPath)
-        for arguments in [["list", "--limit", "20"], ["add", "Benchmark", "todo", "--tag", "bench"]] {
-            let server = try bench.time(arguments, database: smallServer, runs: profile.runs).seconds
-            let file = try bench.time(arguments, database: addPath, runs: profile.runs).seconds
-            rows.append(.init(
-                figure: "`tally \(arguments.joined(separator: " "))`, \(Report.count(profile.small.todos)) todos: PostgreSQL ÷ SQLite",
-                target: "≤ 2",
-                measured: String(format: "%.2f (%@ ÷ %@)", server / file, Report.ms(server), Report.ms(file)),
-                pass: server / file <= 2
-            ))
-        }
-        bench.remove(addPath)
-        return rows
-    }
-
     /// Concurrent single-event commands from 1, 4, 16 and 64 clients: on PostgreSQL with staged
     /// appends (a tailing reader checks the order meanwhile), on PostgreSQL with every append under
     /// the lock (as before migration 9), and on SQLite; each in a fresh database, one after another.
@@ -180,12 +117,5 @@ struct PostgresBench {
         if let failure { throw Bench.Failure(description: "concurrent appends on \(location.display): \(failure)") }
         if let tailProblem { throw Bench.Failure(description: "concurrent appends on \(location.display): \(tailProblem)") }
         return (Double(clients * commands) / seconds, Double(staged) / Double(clients * commands))
-    }
-
-    /// Wall time of one run of tally; fails on a non-zero exit.
-    func timeOnce(_ arguments: [String], database: String) throws -> Double {
-        let sample = ProcessTimer.run(bench.options.tally, arguments, environment: bench.tallyEnvironment(database))
-        guard sample.status == 0 else { throw Bench.Failure(description: "tally \(arguments.joined(separator: " ")) exited with \(sample.status)") }
-        return sample.seconds
     }
 }

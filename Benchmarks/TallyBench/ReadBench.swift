@@ -7,17 +7,18 @@ import TallyEssentials
 /// `list --limit 20` on PostgreSQL against the same command on SQLite. The measurements of each
 /// row alternate between the two sides round by round, so load changes hit both alike.
 extension Bench {
-    func readRows() throws -> [Report.Row] {
+    /// The read rows, in the order of the table (clones, empty syncs, `list` and `add`).
+    /// `server` is the run's PostgreSQL (a throw-away durable cluster is started when there is none).
+    func readRows(server given: PostgresBench? = nil) throws -> [Report.Row] {
         if let uri = ProcessInfo.processInfo.environment["TALLY_BENCH_POSTGRES"], !uri.isEmpty {
             // These rows need two fresh databases (the large log, and the small store for add and list).
-            note("read rows skipped: they need fresh databases on the throw-away cluster (TALLY_BENCH_POSTGRES is set)")
-            return []
+            throw BenchError("they need fresh databases on a throw-away cluster (TALLY_BENCH_POSTGRES is set)")
         }
         let work = options.cache + "/work"
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
         let size = cloneSize
         let sharedStore = try ensureStore(size)
-        let server = try PostgresBench(bench: self)
+        let server = try given ?? PostgresBench(bench: self)
 
         note("read: importing \(size.events) events into PostgreSQL ...")
         let uri = try server.makeDatabase()

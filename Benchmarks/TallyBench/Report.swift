@@ -7,24 +7,41 @@ struct Report {
         var target: String
         var measured: String
         var pass: Bool
+        /// Whether the figure was left out of this run (`measured` says why); it is then neither met nor missed.
+        var skipped = false
     }
 
     var profile: Profile
     var rows: [Row]
+    /// The 1-minute load average when the run started (`/proc/loadavg`), to say in the heading how busy the machine was.
+    var loadAtStart: Double?
 
-    /// The table with a header line naming the profile.
+    /// The table with a header line naming the profile and the machine's load.
     func markdown() -> String {
-        var lines = [
-            "Profile: \(profile.name); \(ProcessInfo.processInfo.activeProcessorCount) cores; medians of \(profile.runs) process runs and \(profile.heavyRuns) bulk runs.",
-            "",
-            "| figure | target | measured | |",
-            "|---|---|---|---|",
-        ]
+        var heading = "Profile: \(profile.name); \(ProcessInfo.processInfo.activeProcessorCount) cores; medians of \(profile.runs) process runs and \(profile.heavyRuns) bulk runs"
+        if let loadAtStart, let loadAtEnd = Self.loadAverage() {
+            heading += String(format: "; load average %.1f at the start and %.1f at the end of the run", loadAtStart, loadAtEnd)
+            if max(loadAtStart, loadAtEnd) >= 1.5 { heading += " (a shared, loaded machine: read wall times against the other side of their row)" }
+        }
+        var lines = [heading + ".", "", "| figure | target | measured | |", "|---|---|---|---|"]
         for row in rows {
-            let verdict = profile.judged ? (row.pass ? "met" : "**missed**") : "(sizes reduced)"
+            let verdict: String
+            if row.skipped {
+                verdict = "not measured"
+            } else if row.target == "—" {
+                verdict = ""
+            } else {
+                verdict = profile.judged ? (row.pass ? "met" : "**missed**") : "(sizes reduced)"
+            }
             lines.append("| \(row.figure) | \(row.target) | \(row.measured) | \(verdict) |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The 1-minute load average of the machine, or nil where `/proc/loadavg` does not exist.
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
     }
 
     /// The markers around the latest table in docs/performance.md.
@@ -40,7 +57,8 @@ struct Report {
             throw BenchError("\(path) has no '\(Self.begin)' ... '\(Self.end)' section to replace")
         }
         let day = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        let section = "\nMeasured \(day), `make bench`:\n\n" + markdown() + "\n\n"
+        let command = profile.name == "full" ? "make bench" : "tally-bench --\(profile.name)"
+        let section = "\nMeasured \(day), `\(command)`:\n\n" + markdown() + "\n\n"
         try (text[..<start.upperBound] + section + text[stop.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
     }
 

@@ -4,8 +4,9 @@ import TallyDomain
 import TallySQLite
 
 /// The largest store: 10M events over 1M todos in the full profile (1M events in the quick one,
-/// none in the smoke run of `make test`). It is generated once, streamed in batches (it does not
-/// fit in memory as envelopes), and cached beside the other stores.
+/// none in the smoke run of `make test`). `make bench-scale` generates it once, streamed in batches
+/// (it does not fit in memory as envelopes), and caches it beside the other stores; `make bench`
+/// measures it when it is there.
 extension Bench {
     var scaleSize: (todos: Int, events: Int)? {
         switch profile.name {
@@ -42,11 +43,17 @@ extension Bench {
         try files.moveItem(atPath: temporary, toPath: path)
     }
 
-    /// `add`, `done N`, `list --limit 20` and the peak memory of `add` on the largest store (SQLite).
-    func scaleRows() throws -> [Report.Row] {
+    /// `add`, `done N`, `list --limit 20` and the peak memory of `add` on the largest store, on SQLite
+    /// and on PostgreSQL. With `generate` false (the run of `make bench`) only stores already cached
+    /// are measured, and the rows of one that is not say so; `make bench-scale` generates them.
+    func scaleRows(generate: Bool) throws -> [Report.Row] {
         guard let size = scaleSize else { return [] }
         let path = storePath(size)
+        let name = "\(Report.count(size.todos)) todos / \(Report.count(size.events)) events (SQLite)"
         if !files.fileExists(atPath: path) {
+            guard generate else {
+                return notGenerated(Self.hotCommandFigures(name: name, limit: 0.008)) + scalePostgres(size, sqliteStore: path, generate: false)
+            }
             note("generating \(size.todos) todos / \(size.events) events (streamed; once, then cached) ...")
             try generateStreaming(size, to: path)
         }
@@ -55,8 +62,22 @@ extension Bench {
         remove(copy)
         try files.copyItem(atPath: path, toPath: copy)
         defer { remove(copy) }
-        return try hotCommandRows(database: copy, name: "\(Report.count(size.todos)) todos / \(Report.count(size.events)) events (SQLite)", limit: 0.008)
-            + scalePostgres(size, sqliteStore: path) + (try fleetRows())
+        return try hotCommandRows(database: copy, name: name, limit: 0.008) + scalePostgres(size, sqliteStore: path, generate: generate)
+    }
+
+    /// The rows of a store this run did not generate, each saying how to have it.
+    func notGenerated(_ figures: [(figure: String, target: String)]) -> [Report.Row] {
+        let how = profile.name == "full" ? "`make bench-scale`" : "`tally-bench --\(profile.name) --scale`"
+        return Report.notMeasured(figures, "not generated (\(how) generates it)")
+    }
+
+    /// The figures and targets of `hotCommandRows`, in its order.
+    static func hotCommandFigures(name: String, limit: Double) -> [(figure: String, target: String)] {
+        let target = "≤ \(Int(limit * 1000)) ms"
+        return [
+            ("`add` at \(name)", target), ("`done N` at \(name)", target), ("`list --limit 20` at \(name)", target),
+            ("peak memory of `add` at \(name)", "≤ 64 MB"),
+        ]
     }
 
     /// `add`, `done N` (of a live todo among the first 50, reopened before each run), `list --limit
@@ -70,27 +91,32 @@ extension Bench {
         let done = try time(["done", String(live)], database: database, runs: profile.runs, prepare: reopen)
         let list = try time(["list", "--limit", "20"], database: database, runs: profile.runs)
         let peak = peakMemory(["add", "Benchmark", "todo"], database: database, fallback: add.peak)
-        let target = "≤ \(Int(limit * 1000)) ms"
-        return [
-            .init(figure: "`add` at \(name)", target: target, measured: Report.ms(add.seconds), pass: add.seconds <= limit),
-            .init(figure: "`done N` at \(name)", target: target, measured: Report.ms(done.seconds), pass: done.seconds <= limit),
-            .init(figure: "`list --limit 20` at \(name)", target: target, measured: Report.ms(list.seconds), pass: list.seconds <= limit),
-            .init(figure: "peak memory of `add` at \(name)", target: "≤ 64 MB", measured: Report.megabytes(peak), pass: peak > 0 && peak <= 64_000_000),
+        let measured = [
+            (Report.ms(add.seconds), add.seconds <= limit), (Report.ms(done.seconds), done.seconds <= limit),
+            (Report.ms(list.seconds), list.seconds <= limit), (Report.megabytes(peak), peak > 0 && peak <= 64_000_000),
         ]
+        return zip(Self.hotCommandFigures(name: name, limit: limit), measured).map {
+            Report.Row(figure: $0.0.figure, target: $0.0.target, measured: $0.1.0, pass: $0.1.1)
+        }
     }
 
-    /// The PostgreSQL rows of the largest store, or none (with a note) when no server can be had.
-    func scalePostgres(_ size: (todos: Int, events: Int), sqliteStore: String) -> [Report.Row] {
+    /// The PostgreSQL rows of the largest store; rows that say why when it is not cached (and
+    /// `generate` is false) or no server can be had.
+    func scalePostgres(_ size: (todos: Int, events: Int), sqliteStore: String, generate: Bool) -> [Report.Row] {
+        let name = "\(Report.count(size.todos)) todos / \(Report.count(size.events)) events (PostgreSQL)"
+        let figures = Self.hotCommandFigures(name: name, limit: 0.016) + Self.scaleSyncFigures(size)
+        if !generate, !scaleCached(size, sqliteStore: sqliteStore) { return notGenerated(figures) }
         do {
             return try scalePostgresRows(size, sqliteStore: sqliteStore)
         } catch {
             note("PostgreSQL rows of the largest store skipped: \(error)")
-            return []
+            return Report.notMeasured(figures, "not measured: \(error)")
         }
     }
 
-    /// The ten-replica sync, through a shared file and through PostgreSQL (when a server can be had).
-    func fleetRows() throws -> [Report.Row] {
+    /// The ten-replica sync, through a shared file and through PostgreSQL; `makeDatabase` gives a
+    /// fresh, empty PostgreSQL database (a throw-away cluster is started when it is nil).
+    func fleetRows(makeDatabase given: (() throws -> String)?) throws -> [Report.Row] {
         let perReplica = profile.name == "full" ? 1_000 : 200
         let sharedFile = options.cache + "/work/fleet-shared.db"
         remove(sharedFile)
@@ -98,13 +124,20 @@ extension Bench {
         note("timing 10 replicas syncing through a shared file ...")
         var rows = [try fleetRow(shared: sharedFile, label: "(SQLite file)", perReplica: perReplica)]
         do {
-            let server = try PostgresBench(bench: self)
+            let server = given == nil ? try PostgresBench(bench: self) : nil
+            guard let makeDatabase = given ?? server?.makeDatabase else { throw BenchError("no PostgreSQL server") }
             note("timing 10 replicas syncing through PostgreSQL ...")
-            rows.append(try fleetRow(shared: try server.makeDatabase(), label: "(PostgreSQL)", perReplica: perReplica))
+            rows.append(try fleetRow(shared: try makeDatabase(), label: "(PostgreSQL)", perReplica: perReplica))
         } catch {
             note("PostgreSQL fleet figure skipped: \(error)")
+            rows += Report.notMeasured([(Self.fleetFigure(perReplica: perReplica, label: "(PostgreSQL)"), "—")], "not measured: \(error)")
         }
         return rows
+    }
+
+    /// The figure of `fleetRow`.
+    static func fleetFigure(perReplica: Int, label: String) -> String {
+        "10 replicas × \(Report.count(perReplica)) own events, two rounds of `tally sync` through one shared log \(label)"
     }
 
     /// Ten replicas, each with `perReplica` events of its own, sync through one shared log: every
@@ -138,7 +171,7 @@ extension Bench {
             throw Failure(description: "the fleet did not converge on \(label): \(exports.count) different exports, \(events) events")
         }
         return .init(
-            figure: "10 replicas × \(Report.count(perReplica)) own events, two rounds of `tally sync` through one shared log \(label)",
+            figure: Self.fleetFigure(perReplica: perReplica, label: label),
             target: "—",
             measured: String(format: "%.2f s for 20 syncs (%@ events/s pushed and pulled); all 10 exports identical", seconds,
                              Report.count(Int(Double(10 * perReplica + 90 * perReplica) / seconds))),

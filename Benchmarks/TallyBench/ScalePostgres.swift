@@ -78,9 +78,9 @@ extension Bench {
     func scalePostgresRows(_ size: (todos: Int, events: Int), sqliteStore: String) throws -> [Report.Row] {
         let cluster = try ScaleCluster(cache: options.cache)
         defer { cluster.stop() }
-        let database = "scale_\(size.todos)t_\(size.events)e_g2_s\(SnapshotCodec.format)"
+        let database = Self.scaleDatabase(size)
         let uri = cluster.uri(database)
-        let marker = cluster.directory + "/\(database).loaded"
+        let marker = scaleMarker(size)
         if !files.fileExists(atPath: marker) {
             note("loading \(size.todos) todos / \(size.events) events into PostgreSQL (once, then cached) ...")
             let start = ProcessTimer.now()
@@ -116,8 +116,8 @@ extension Bench {
     /// through PostgreSQL; the replicas are cloned once and cached.
     func scaleSyncRows(_ size: (todos: Int, events: Int), sqliteStore: String, serverURI: String) throws -> [Report.Row] {
         var rows: [Report.Row] = []
-        for (label, remote) in [("SQLite file", sqliteStore), ("PostgreSQL", serverURI)] {
-            let replica = options.cache + "/scale-replica-\(label == "PostgreSQL" ? "pg" : "file")-\(size.events)e-s\(SnapshotCodec.format).db"
+        for ((label, remote), figure) in zip([("SQLite file", sqliteStore), ("PostgreSQL", serverURI)], Self.scaleSyncFigures(size)) {
+            let replica = scaleReplica(size, onServer: label == "PostgreSQL")
             if !files.fileExists(atPath: replica) {
                 note("cloning the \(size.events)-event log from the \(label) (once, then cached) ...")
                 let temporary = replica + ".tmp"
@@ -132,12 +132,37 @@ extension Bench {
             note("timing a sync with nothing to do at \(size.events) events (\(label)) ...")
             let noop = try time(["sync"], database: replica, runs: profile.runs)
             let target = label == "PostgreSQL" ? 0.010 : 0.005
-            rows.append(.init(
-                figure: "sync with nothing to do at \(Report.count(size.events)) events (\(label))", target: label == "PostgreSQL" ? "≤ 10 ms" : "≤ 5 ms",
-                measured: Report.ms(noop.seconds), pass: noop.seconds <= target
-            ))
+            rows.append(.init(figure: figure.figure, target: figure.target, measured: Report.ms(noop.seconds), pass: noop.seconds <= target))
         }
         return rows
+    }
+
+    /// The figures and targets of `scaleSyncRows`: the shared file's, then PostgreSQL's.
+    static func scaleSyncFigures(_ size: (todos: Int, events: Int)) -> [(figure: String, target: String)] {
+        [("sync with nothing to do at \(Report.count(size.events)) events (SQLite file)", "≤ 5 ms"),
+         ("sync with nothing to do at \(Report.count(size.events)) events (PostgreSQL)", "≤ 10 ms")]
+    }
+
+    /// The database of the largest store in the cached cluster.
+    static func scaleDatabase(_ size: (todos: Int, events: Int)) -> String {
+        "scale_\(size.todos)t_\(size.events)e_g2_s\(SnapshotCodec.format)"
+    }
+
+    /// The file whose presence says the cluster's database of `size` is completely loaded.
+    func scaleMarker(_ size: (todos: Int, events: Int)) -> String {
+        let root = options.cache.hasPrefix("/") ? options.cache : files.currentDirectoryPath + "/" + options.cache
+        return root + "/pg-scale/\(Self.scaleDatabase(size)).loaded"
+    }
+
+    /// The cached replica of the largest store, cloned from the shared file or from the server.
+    func scaleReplica(_ size: (todos: Int, events: Int), onServer: Bool) -> String {
+        options.cache + "/scale-replica-\(onServer ? "pg" : "file")-\(size.events)e-s\(SnapshotCodec.format).db"
+    }
+
+    /// Whether everything the PostgreSQL rows of the largest store read is cached: the SQLite
+    /// store, the loaded database and both replicas (nothing then takes more than the timed commands).
+    func scaleCached(_ size: (todos: Int, events: Int), sqliteStore: String) -> Bool {
+        [sqliteStore, scaleMarker(size), scaleReplica(size, onServer: false), scaleReplica(size, onServer: true)].allSatisfy(files.fileExists(atPath:))
     }
 
     /// Streams the generated events of `size`, chained, into `log` through its bulk append path, a

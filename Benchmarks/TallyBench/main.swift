@@ -8,12 +8,15 @@ import TallyDomain
 
 /// `tally-bench [--quick | --smoke] [--scale] [--writers] [--batch] [--read] [--tags] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]`
 ///
-/// `--scale` measures only the largest store (10M events; 1M with `--quick`); `--writers` only the
-/// concurrent writers on PostgreSQL and SQLite; `--batch` only the batch appends into PostgreSQL; `--read` only the shared log's read rows;
-/// `--tags` only the tag rule of migration 13 against the one before it (`TagRuleBench`).
+/// `--scale` measures only the largest store (10M events; 1M with `--quick`), generating and caching
+/// it first when missing; `--writers` only the concurrent writers on PostgreSQL and SQLite; `--batch`
+/// only the batch appends into PostgreSQL (and `rebuild` and `export` of what they imported);
+/// `--read` only the shared log's read rows; `--tags` only the tag rule of migration 13 against the one
+/// before it (`TagRuleBench`).
 ///
-/// Measures the figures of docs/performance.md on generated stores and prints
-/// them as a Markdown table (medians). Stores are cached in `--cache` and reused across runs.
+/// Without them, measures every figure of docs/performance.md in one run on generated stores and
+/// prints them as one Markdown table (medians); the largest store's rows are measured when it is
+/// cached. Stores are cached in `--cache` and reused across runs.
 struct Profile {
     var name: String
     var small: (todos: Int, events: Int)
@@ -69,8 +72,7 @@ struct Options {
             case "--doc": document = rest.popFirst()
             case "--runs": if let runs = rest.popFirst().flatMap(Int.init), runs > 0 { profile.runs = runs }
             default:
-                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--writers] [--batch] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
-                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale] [--writers] [--read] [--tally PATH] [--cache DIR] [--runs N]\n".utf8))
+                FileHandle.standardError.write(Data("usage: tally-bench [--quick | --smoke] [--scale | --writers | --batch | --read] [--tally PATH] [--cache DIR] [--runs N] [--doc FILE]\n".utf8))
                 exit(64)
             }
         }
