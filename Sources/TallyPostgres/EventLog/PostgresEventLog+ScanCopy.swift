@@ -16,13 +16,19 @@ extension PostgresEventLog {
     /// on this connection (a COPY cannot run beside other statements of it); otherwise by pages.
     /// `body` must not use this log.
     public func scanStreamed(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
+        try scanStreamed(after: after, through: through, chunk: Self.streamedChunk, body)
+    }
+
+    /// `scanStreamed` by COPYs of `chunk` positions.
+    func scanStreamed(after: Int64, through: Int64?, chunk: Int64, _ body: (EventEnvelope) throws -> Void) throws {
+        precondition(chunk > 0, "a COPY covers at least one position")
         guard let through, let connection, !connection.isInTransaction, pending.isEmpty else {
             return try scan(after: after, through: through, body)
         }
         guard schemaKnown else { return }
         var start = after
         while start < through {
-            let end = through - start > Self.streamedChunk ? start + Self.streamedChunk : through
+            let end = through - start > chunk ? start + chunk : through
             try copyEvents(connection, after: start, through: end, body)
             start = end
         }
