@@ -87,6 +87,23 @@ struct CloneBulkAttackTests {
         #expect(pull.status == 1 && pull.stderr == message, "\(kind): \(pull.stderr)")
     }
 
+    @Test("a replica with unpushed work pulls a long log by the bulk path, rebases its work on top and pushes it")
+    func longPullWithUnpushedWork() throws {
+        let fleet = try Self.fleet(seed: 2803)
+        let total = fleet.server.eventCount
+        for index in 0..<3 { #expect(fleet.run(1, at: "2026-11-21T09:30:0\(index)Z", "add", "Offline \(index)").status == 0) }
+        let sync = fleet.sync(1, at: "2026-11-21T10:00:00Z", json: true)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.json?.objectValue?["pulled"]?.intValue == total && sync.json?.objectValue?["pushed"]?.intValue == 3)
+        #expect(fleet.export(fleet[1]) == fleet.export(fleet.server))
+        #expect(fleet.server.eventCount == total + 3)
+        #expect(try Self.indexes(fleet[1].databasePath) == ["events_id", "events_stream_version"])
+        #expect(fleet[1].run("verify").status == 0 && fleet[1].run("verify", "--remote").status == 0)
+        // The replica's own rules hold after the rebuild: a later pull of the three is stored once.
+        #expect(fleet.sync(0, at: "2026-11-21T10:01:00Z").stdout == "Pushed 0 events, pulled 3.\n")
+        #expect(fleet.export(fleet[0]) == fleet.export(fleet.server))
+    }
+
     @Test("a clone killed at any moment leaves an empty replica with both indexes, or a whole one")
     func killedClone() throws {
         let fleet = try Self.fleet(seed: 2802)
