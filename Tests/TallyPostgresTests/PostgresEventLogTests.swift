@@ -39,6 +39,30 @@ struct PostgresEventLogTests {
         #expect(try PostgresEventLog.openForReading(conninfo: uri, lockTimeout: 1_000) != nil)
     }
 
+    @Test("a streamed scan (binary COPY in chunks) gives what scan gives, the server's role included, for every range")
+    func streamedScan() throws {
+        let log = try open(try server.makeDatabase())
+        var generator = LogGenerator(seed: 12)
+        let events = generator.events(50)
+        try log.write { try log.append(events) }
+        var all: [EventEnvelope] = []
+        try log.scan(after: 0, through: nil) { all.append($0) }
+        #expect(all.count == 50 && all.allSatisfy { $0.role != nil })
+        for (after, through, chunk) in [(0, 50, 7), (0, 50, 50), (0, 50, 100_000), (3, 49, 1), (10, 11, 3), (20, 20, 5), (45, 80, 4), (0, 0, 9)] as [(Int64, Int64, Int64)] {
+            var streamed: [EventEnvelope] = []
+            try log.scanStreamed(after: after, through: through, chunk: chunk) { streamed.append($0) }
+            #expect(streamed == all.filter { $0.seq > after && $0.seq <= through }, "after \(after) through \(through) by \(chunk)")
+        }
+        // A body that stops early leaves the connection usable.
+        struct Enough: Error {}
+        #expect(throws: Enough.self) { try log.scanStreamed(after: 0, through: 50, chunk: 20) { if $0.seq == 25 { throw Enough() } } }
+        #expect(try log.head().seq == 50)
+        // Inside a transaction it reads by pages, the same events.
+        var inside: [EventEnvelope] = []
+        try log.write { try log.scanStreamed(after: 5, through: 9) { inside.append($0) } }
+        #expect(inside == Array(all[5..<9]))
+    }
+
     @Test("scans page through a log longer than one page without losing or repeating an event")
     func paging() throws {
         let log = try open(try server.makeDatabase())

@@ -120,6 +120,36 @@ public enum EventLines {
         return imported
     }
 
+    /// The times `encode` can write: outside, the calendar arithmetic of `Timestamp.format` would
+    /// overflow (no such time is valid: only 0001 to 9999 reads back).
+    public static let writableTimes: ClosedRange<Int64> = (Int64.min / 2)...(Int64.max / 2)
+
+    /// True when `decode` would take `encode(event)`: the checks of `decodeTree`, made on the
+    /// envelope's fields without writing the line and reading it back (a clone checks every
+    /// pulled event so). Stricter in one way: `data` must be one JSON object on its own, where a
+    /// line could also hide members after it. On false, `decode` of the line tells why.
+    /// - Complexity: O(size of the event).
+    public static func accepts(_ event: EventEnvelope) -> Bool {
+        guard !event.type.isEmpty, (1...Int(Int32.max)).contains(event.schema), (1...Int(Int32.max)).contains(event.version),
+              !event.id.isEmpty, !event.stream.isEmpty, !event.actor.isEmpty, !event.command.isEmpty,
+              writableTimes.contains(event.recordedAt), Timestamp.parse(Timestamp.format(event.recordedAt)) != nil
+        else { return false }
+        var data = event.data
+        // The plain payloads without a JSON tree (`PayloadScanner` takes a subset of what the tree does).
+        let decoded = data.withUTF8 { bytes -> DomainEvent? in
+            if let event = PayloadScanner.decode(type: event.type, schema: event.schema, utf8: bytes) { return event }
+            guard case .object(let payload)? = try? JSON.parse(utf8: bytes, depth: 1) else { return nil }
+            return try? EventCatalog.decode(type: event.type, schema: event.schema, data: payload)
+        }
+        guard let decoded else { return false }
+        do {
+            try EventRules.check(decoded, id: event.id, stream: event.stream, command: event.command, actor: event.actor)
+        } catch {
+            return false
+        }
+        return true
+    }
+
     private static func quoted(_ text: String) -> String {
         JSON.string(text).serialized(.compact)
     }

@@ -113,6 +113,10 @@ public protocol EventLog: AnyObject {
     /// Appends fully formed events (seq and hash already assigned). Only valid inside `write`.
     func append(_ events: [EventEnvelope]) throws(EventLogError)
 
+    /// `scan`, for a long read whose `body` does not use this log meanwhile (a clone): the store
+    /// may stream the rows with one statement instead of a query per page.
+    func scanStreamed(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws
+
     /// Like `write`, for a body that appends very many events (an import): the store may trade
     /// memory for speed meanwhile. The same guarantees: all or nothing, one transaction.
     func bulkWrite<T>(_ body: () throws -> T) throws -> T
@@ -131,6 +135,11 @@ public protocol EventLog: AnyObject {
 }
 
 extension EventLog {
+    /// By default an ordinary `scan`.
+    public func scanStreamed(after: Int64, through: Int64?, _ body: (EventEnvelope) throws -> Void) throws {
+        try scan(after: after, through: through, body)
+    }
+
     /// By default an ordinary `write`.
     public func bulkWrite<T>(_ body: () throws -> T) throws -> T {
         try write(body)

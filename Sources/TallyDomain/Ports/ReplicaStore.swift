@@ -53,4 +53,22 @@ public protocol ReplicaStore: AnyObject {
 
     /// Lets this connection use more memory for a long pull (a clone inserts many rows at once).
     func prepareForPull() throws(EventLogError)
+
+    /// Only inside `EventLog.write`, before appending `count` pulled events in seq order: the store
+    /// may stop maintaining its uniqueness indexes until `endPull` (a clone then costs no random
+    /// index insert per event). Every rule still holds when the transaction commits.
+    func beginPull(of count: Int64) throws(EventLogError)
+
+    /// Only inside `EventLog.write`, after the events announced by `beginPull`: builds what it
+    /// deferred, refusing a duplicate id or stream version as `append` would have
+    /// (`EventLogError.duplicateEventID` or `.conflict` naming the first event in seq order that
+    /// repeats an earlier one). `write` calls it before committing when the body did not.
+    func endPull() throws(EventLogError)
+}
+
+extension ReplicaStore {
+    /// By default appends maintain every index as they go.
+    public func beginPull(of count: Int64) throws(EventLogError) {}
+
+    public func endPull() throws(EventLogError) {}
 }

@@ -228,28 +228,43 @@ public final class SyncEngine {
             batch.reserveCapacity(Self.batchSize)
             var flushed = synced
             var pulledFiles: [String] = []
-            let flush = { () throws in
-                try Self.checkPulled(batch, after: flushed)
+            // Each batch is checked on the other cores while it is stored and the next one is read;
+            // the last one before it is stored. Nothing commits before every check has passed, and
+            // a refusal of an earlier batch is told before any later error, as when each batch was
+            // checked before the next was read.
+            var checking: PendingCheck?
+            let flush = { (last: Bool) throws in
+                try checking?.wait()
+                checking = nil
+                if last { try Self.checkPulled(batch, after: flushed) } else { checking = PendingCheck(batch, after: flushed) }
                 try self.local.append(batch)
                 flushed = previous
                 try self.onPull?(flushed.seq - synced.seq, remoteHead.seq - synced.seq)
                 batch.removeAll(keepingCapacity: true)
             }
-            try remote.scan(after: synced.seq, through: remoteHead.seq) { event in
-                guard event.seq == previous.seq + 1 else { throw SyncError.brokenRemote(seq: event.seq) }
-                previous = LogHead(seq: event.seq, hash: event.hash)
-                do throws(EventDecodingError) {
-                    try rebase?.absorb(event)
-                } catch {
-                    if let problem = Self.invalid(event) { throw problem }
-                    throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
+            do {
+                // A clone or a long pull: the local log may build its indexes once at the end (endPull).
+                try local.beginPull(of: remoteHead.seq - synced.seq)
+                try remote.scanStreamed(after: synced.seq, through: remoteHead.seq) { event in
+                    guard event.seq == previous.seq + 1 else { throw SyncError.brokenRemote(seq: event.seq) }
+                    previous = LogHead(seq: event.seq, hash: event.hash)
+                    do throws(EventDecodingError) {
+                        try rebase?.absorb(event)
+                    } catch {
+                        if let problem = Self.invalid(event) { throw problem }
+                        throw ReplayError(seq: event.seq, type: event.type, reason: error.reason)
+                    }
+                    batch.append(event)
+                    if let sha = BlobLines.trackHash(of: event) { pulledFiles.append(sha) }
+                    if batch.count == Self.batchSize { try flush(false) }
                 }
-                batch.append(event)
-                if let sha = BlobLines.trackHash(of: event) { pulledFiles.append(sha) }
-                if batch.count == Self.batchSize { try flush() }
+                try flush(true)
+            } catch {
+                try checking?.wait()
+                throw error
             }
-            try flush()
             guard previous == remoteHead else { throw SyncError.brokenRemote(seq: previous.seq + 1) }
+            try local.endPull()
             if let blobs {
                 // After the scan: a PostgreSQL connection serves one query at a time.
                 report.filesPulled += try Self.copyFiles(pulledFiles, from: blobs.remote, to: blobs.local)
@@ -329,12 +344,42 @@ public final class SyncEngine {
         if let problem = invalid(event) { throw problem }
     }
 
+    /// `checkPulled` of one batch on another thread; `wait` returns when it is done and throws
+    /// what it threw (every time it is called).
+    final class PendingCheck: @unchecked Sendable {
+        private let done = DispatchGroup()
+        /// Written by the checking thread before `done` is left; read only after waiting for it.
+        private var failure: Error?
+
+        init(_ batch: [EventEnvelope], after head: LogHead) {
+            done.enter()
+            DispatchQueue.global().async { [self] in
+                do {
+                    try SyncEngine.checkPulled(batch, after: head)
+                } catch {
+                    failure = error
+                }
+                done.leave()
+            }
+        }
+
+        func wait() throws {
+            done.wait()
+            if let failure { throw failure }
+        }
+    }
+
     /// Why `import` would refuse `event` as an export line; nil when it would take it.
     static func invalid(_ event: EventEnvelope) -> SyncError? {
+        if EventLines.accepts(event) { return nil }
+        guard EventLines.writableTimes.contains(event.recordedAt) else {
+            return .invalidEvent(seq: event.seq, type: event.type, reason: "field 'recordedAt' is not an ISO-8601 instant")
+        }
+        // Refused: the line, written and read back, says why.
         var line = EventLines.encode(event)
         do {
             _ = try line.withUTF8 { bytes in try EventLines.decode(bytes) }
-            return nil
+            return .invalidEvent(seq: event.seq, type: event.type, reason: "field 'data' is not one JSON object")
         } catch let error as EventLineError {
             return .invalidEvent(seq: event.seq, type: event.type, reason: error.reason)
         } catch {

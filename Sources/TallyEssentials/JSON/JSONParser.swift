@@ -36,6 +36,16 @@ extension JSON {
         var parser = JSONParser(bytes: base, count: bytes.count)
         return try parser.parseDocument()
     }
+
+    /// `parse(utf8:)` of a value that sits `depth` levels deep in a larger document (the payload
+    /// of an export line is at depth 1), so that the nesting limit counts as it would there.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(JSONParseError) -> JSON {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONParseError(offset: 0, reason: "unexpected end of input")
+        }
+        var parser = JSONParser(bytes: base, count: bytes.count)
+        return try parser.parseDocument(depth: depth)
+    }
 }
 
 private enum ASCII {
@@ -80,9 +90,9 @@ private struct JSONParser {
         self.count = count
     }
 
-    public mutating func parseDocument() throws(JSONParseError) -> JSON {
+    public mutating func parseDocument(depth: Int = 0) throws(JSONParseError) -> JSON {
         skipWhitespace()
-        let value = try parseValue(depth: 0)
+        let value = try parseValue(depth: depth)
         skipWhitespace()
         if position < count { throw JSONParseError(offset: position, reason: "trailing characters") }
         return value

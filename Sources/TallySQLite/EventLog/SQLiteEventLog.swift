@@ -29,6 +29,8 @@ public final class SQLiteEventLog: EventLog {
     private let busyTimeout: Int32
     /// Set when the current transaction erased values: the file is scrubbed once it commits.
     var scrubPending = false
+    /// What a pull in the current transaction deferred to its end (SQLiteEventLog+Pull).
+    var pull = DeferredPull()
 
     private init(path: String, connection: Connection, busyTimeout: Int32) {
         self.path = path
@@ -331,9 +333,16 @@ public final class SQLiteEventLog: EventLog {
 
     public func write<T>(_ body: () throws -> T) throws -> T {
         var attempt = 0
+        // A pull's indexes are built again before its transaction commits, even if it never said it ended.
+        defer { pull = DeferredPull() }
         while true {
+            pull = DeferredPull()
             do {
-                let result = try connection.transaction(.immediate, body)
+                let result = try connection.transaction(.immediate) {
+                    let result = try body()
+                    try endPull()
+                    return result
+                }
                 scrubAfterCommit()
                 return result
             } catch let error as SQLiteError {
@@ -382,7 +391,11 @@ public final class SQLiteEventLog: EventLog {
                 }
             }
         }
-        try applyRedactions(events)
+        if pull.indexesDropped {
+            pull.redactions += events.filter { $0.type == "history.redacted" }
+        } else {
+            try applyRedactions(events)
+        }
     }
 
     private static func envelope(_ row: Statement) -> EventEnvelope {
