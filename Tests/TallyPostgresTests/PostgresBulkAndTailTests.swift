@@ -234,8 +234,12 @@ struct PostgresBulkAndTailTests {
                 result = Result { try mate.execute(.addTodo(TodoInput(title: "waits"))) }
                 finished.signal()
             }.start()
-            // Until the mate, refused the staging table, waits for the append lock.
-            while try watcher.open().scalarInt("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") == 0 {
+            // Until the mate, refused the staging table, waits for the append lock. (pg_locks holds every
+            // database of the server, and other suites' writers wait on theirs: only this database's count.)
+            while try watcher.open().scalarInt("""
+                SELECT count(*) FROM pg_locks
+                WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """) == 0 {
                 usleep(10_000)
             }
         }
