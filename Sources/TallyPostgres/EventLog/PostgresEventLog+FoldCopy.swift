@@ -12,9 +12,26 @@ extension PostgresEventLog {
     /// `body` must not use the connection: a query sent while the COPY runs ends it.
     func scanForFoldByCopy(after: Int64, through: Int64?, _ body: (FoldRow) throws -> Void) throws {
         guard schemaKnown else { return }
-        let connection = try open()
         let sql = "COPY (SELECT \(Self.foldCopyColumns) FROM events WHERE seq > \(after) AND seq <= \(through ?? Int64.max) ORDER BY seq) TO STDOUT (FORMAT binary)"
         var types = TypeNames()
+        try copyRows(sql, fields: 7) { rows in
+            guard let seq = rows.int64Field(), let stream = rows.bytesField(), let version = rows.int32Field(),
+                  let type = rows.bytesField(), let schema = rows.int32Field(), let data = rows.bytesField(),
+                  let recordedAt = rows.int64Field() else { return false }
+            try body(FoldRow(
+                seq: seq, stream: stream, version: Int(version), type: types.name(type), schema: Int(schema),
+                recordedAt: recordedAt, data: data
+            ))
+            return true
+        }
+    }
+
+    /// Runs a binary `COPY ... TO STDOUT` and hands each row of `fields` fields to `row`, which reads
+    /// them from the buffer and returns false when they do not have the shape it asks for. A header,
+    /// field count or row that is not as expected is a damaged log (`corrupt`), never a trap.
+    /// `row` must not use the connection: a query sent while the COPY runs ends it.
+    func copyRows(_ sql: String, fields expected: Int16, _ row: (inout CopyRows) throws -> Bool) throws {
+        let connection = try open()
         var started = false
         let damaged = EventLogError.corrupt("\(displayLocation) sent rows tally cannot read (binary COPY of the events)")
         do {
@@ -27,13 +44,7 @@ extension PostgresEventLog {
                 while !rows.atEnd {
                     guard let fields = rows.int16() else { throw damaged }
                     if fields == -1 { break } // the trailer
-                    guard fields == 7, let seq = rows.int64Field(), let stream = rows.bytesField(), let version = rows.int32Field(),
-                          let type = rows.bytesField(), let schema = rows.int32Field(), let data = rows.bytesField(),
-                          let recordedAt = rows.int64Field() else { throw damaged }
-                    try body(FoldRow(
-                        seq: seq, stream: stream, version: Int(version), type: types.name(type), schema: Int(schema),
-                        recordedAt: recordedAt, data: data
-                    ))
+                    guard fields == expected, try row(&rows) else { throw damaged }
                 }
             }
         } catch let error as PGError {

@@ -29,41 +29,27 @@ extension PostgresEventLog {
         var start = after
         while start < through {
             let end = through - start > chunk ? start + chunk : through
-            try copyEvents(connection, after: start, through: end, body)
+            try copyEvents(after: start, through: end, body)
             start = end
         }
     }
 
     /// One COPY of the events after `after` through `through`.
-    private func copyEvents(_ connection: PGConnection, after: Int64, through: Int64, _ body: (EventEnvelope) throws -> Void) throws {
+    private func copyEvents(after: Int64, through: Int64, _ body: (EventEnvelope) throws -> Void) throws {
         let sql = "COPY (SELECT \(Self.streamedColumns) FROM events WHERE seq > \(after) AND seq <= \(through) ORDER BY seq) TO STDOUT (FORMAT binary)"
-        var started = false
-        let damaged = EventLogError.corrupt("\(displayLocation) sent rows tally cannot read (binary COPY of the events)")
         func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
-        do {
-            try connection.copyOut(sql) { message in
-                var rows = CopyRows(message)
-                if !started {
-                    guard rows.skipHeader() else { throw damaged }
-                    started = true
-                }
-                while !rows.atEnd {
-                    guard let fields = rows.int16() else { throw damaged }
-                    if fields == -1 { break } // the trailer
-                    guard fields == 12, let seq = rows.int64Field(), let id = rows.bytesField(), let stream = rows.bytesField(),
-                          let version = rows.int32Field(), let type = rows.bytesField(), let schema = rows.int32Field(),
-                          let data = rows.bytesField(), let recordedAt = rows.int64Field(), let actor = rows.bytesField(),
-                          let command = rows.bytesField(), let hash = rows.bytesField(), let role = rows.bytesField()
-                    else { throw damaged }
-                    try body(EventEnvelope(
-                        seq: seq, id: text(id), stream: text(stream), version: Int(version), type: text(type), schema: Int(schema),
-                        data: text(data), recordedAt: recordedAt, actor: text(actor), command: text(command), hash: text(hash),
-                        role: role.isEmpty ? nil : text(role)
-                    ))
-                }
-            }
-        } catch let error as PGError {
-            throw fail(error)
+        try copyRows(sql, fields: 12) { rows in
+            guard let seq = rows.int64Field(), let id = rows.bytesField(), let stream = rows.bytesField(),
+                  let version = rows.int32Field(), let type = rows.bytesField(), let schema = rows.int32Field(),
+                  let data = rows.bytesField(), let recordedAt = rows.int64Field(), let actor = rows.bytesField(),
+                  let command = rows.bytesField(), let hash = rows.bytesField(), let role = rows.bytesField()
+            else { return false }
+            try body(EventEnvelope(
+                seq: seq, id: text(id), stream: text(stream), version: Int(version), type: text(type), schema: Int(schema),
+                data: text(data), recordedAt: recordedAt, actor: text(actor), command: text(command), hash: text(hash),
+                role: role.isEmpty ? nil : text(role)
+            ))
+            return true
         }
     }
 }
