@@ -9,7 +9,7 @@ import TallyTestSupport
 struct CzechMessageTests {
     @Test("every message id has a Czech translation")
     func complete() {
-        let missing = MessageID.allCases.filter { Language.czech.templates[$0] == nil }.map(\.rawValue)
+        let missing = MessageID.allCases.filter { Language.czech.template($0) == nil }.map(\.rawValue)
         #expect(missing.isEmpty, "MessageIDs without a Czech translation in Czech.swift: \(missing.joined(separator: ", "))")
     }
 
@@ -23,7 +23,7 @@ struct CzechMessageTests {
             "Importováno 25 úkolů z x.",
         ])
         for id in MessageID.allCases {
-            guard case .plural(let forms)? = Language.czech.templates[id] else { continue }
+            guard case .plural(let forms)? = Language.czech.template(id) else { continue }
             #expect(forms[.one] != nil && forms[.few] != nil && forms[.other] != nil, "\(id.rawValue) needs one, few and other forms")
         }
     }

@@ -14,12 +14,12 @@ struct ValueReasonCatalogTests {
                 Issue.record("no MessageID for value reason \(key.rawValue)")
                 continue
             }
-            if case .text(let english)? = Language.english.templates[id] {
+            if case .text(let english)? = Language.english.template(id) {
                 #expect(english == key.english, "English message of \(key.rawValue) differs from the parser's phrase")
             } else {
                 Issue.record("no English text for \(id.rawValue)")
             }
-            if case .text(let czech)? = Language.czech.templates[id] {
+            if case .text(let czech)? = Language.czech.template(id) {
                 #expect(czech != key.english, "\(id.rawValue) is not translated")
             } else {
                 Issue.record("no Czech text for \(id.rawValue)")

@@ -19,7 +19,10 @@ enum Template: Sendable {
 struct Language: Sendable {
     var code: String
     var pluralRule: @Sendable (Int) -> PluralCategory
-    var templates: [MessageID: Template]
+    /// The template of a message id; nil where the language has none (the catalog falls back).
+    var lookup: @Sendable (MessageID) -> Template?
+
+    func template(_ id: MessageID) -> Template? { lookup(id) }
 }
 
 /// Every human-facing string, looked up by id; adding a language is adding data.
@@ -51,7 +54,7 @@ struct Catalog: Sendable {
     }
 
     private func template(_ id: MessageID) -> Template {
-        language.templates[id] ?? fallback.templates[id] ?? .text(id.rawValue)
+        language.template(id) ?? fallback.template(id) ?? .text(id.rawValue)
     }
 
     private func render(_ template: Template, count: Int?, _ arguments: [String: String]) -> String {
@@ -95,7 +98,6 @@ struct Catalog: Sendable {
 
 extension Catalog {
     /// The language with a catalog for the code a locale name starts with; English otherwise.
-    /// Only the chosen language's templates are built (each is a dictionary of every message).
     static func language(code: String) -> Language {
         switch code {
         case "cs": .czech

@@ -11,978 +11,984 @@ extension Language {
         }
     }
 
-    /// Czech: every message id has a translation (a test checks it).
+    /// Czech: every message id has a translation (the switch below is exhaustive).
     static let czech = Language(
         code: "cs",
         pluralRule: czechPlural,
-        templates: [
-            .errorPrefix: .text("Chyba: {message}"),
-            .errorUnexpected: .text("Neočekávané selhání: {reason}"),
-            .errorNoWords: .text("chyba, kterou tally neumí popsat"),
-            .warningUnreadableEvent: .text("Událost {seq} (id {id}, {type}) nelze přečíst: {reason}. Nic z ní se nepoužilo; úplnou zprávu vypíše 'tally verify'."),
-            .warningUnreadableEventRole: .text("Událost {seq} (id {id}, {type}, zapsaná rolí {role}) nelze přečíst: {reason}. Nic z ní se nepoužilo; úplnou zprávu vypíše 'tally verify'."),
-            .errorUndecodableEvent: .text("Událost {seq} ({type}) nelze přečíst: {reason}. Úplnou zprávu vypíše 'tally verify'."),
-            .errorUnknownTodo: .text("Žádný úkol neodpovídá '{ref}'."),
-            .errorUnknownRecord: .text("Žádný záznam neodpovídá '{ref}'."),
-            .errorAmbiguousTodo: .plural([
-                .one: "'{ref}' odpovídá {count} úkolu; zadejte více číslic id nebo číslo:",
-                .few: "'{ref}' odpovídá {count} úkolům; zadejte více číslic id nebo číslo:",
-                .other: "'{ref}' odpovídá {count} úkolům; zadejte více číslic id nebo číslo:",
-            ]),
-            .errorAmbiguousRecord: .plural([
-                .one: "'{ref}' odpovídá {count} záznamu; zadejte více číslic id nebo číslo:",
-                .few: "'{ref}' odpovídá {count} záznamům; zadejte více číslic id nebo číslo:",
-                .other: "'{ref}' odpovídá {count} záznamům; zadejte více číslic id nebo číslo:",
-            ]),
-            .errorAmbiguousCandidate: .text("  {number}  {id}  {label}"),
-            .errorTodoDeleted: .text("Úkol {number} je smazaný; 'tally restore {number}' ho vrátí."),
-            .errorRecordDeleted: .text("Záznam {number} je smazaný; 'tally record restore {number}' ho vrátí."),
-            .errorConflict: .text("Jiná změna {stream} (verze {version}) byla zapsána současně; nic se nezměnilo. Zkuste to znovu."),
-            .errorDuplicateEvent: .text("Událost s id {id} už v logu je."),
-            .errorBusy: .text("Databáze zůstala zaneprázdněná (zamčená jiným procesem tally) déle, než dovoluje limit; nic se nezměnilo. Zkuste to znovu."),
-            .errorNewerSchema: .text("Databáze používá schéma verze {found}, ale tento tally zná jen verze do {known}. Pro otevření tally aktualizujte."),
-            .errorCorrupt: .text("Databázi nelze přečíst: {reason}."),
-            .errorIO: .text("Chyba databáze nebo vstupu/výstupu: {reason}."),
-            .errorDiskFull: .text("Disk je plný: pro databázi ani její žurnál není místo, takže se do logu nic nepřidalo. Uvolněte místo a zkuste to znovu."),
-            .snapshotReasonDiskFull: .text("disk je plný"),
-            .snapshotReasonBusy: .text("databáze zůstala zaneprázdněná"),
-            .snapshotReasonNoGrant: .text("tato role nesmí ukládat snímky (vlastník jí může udělit EXECUTE na tally_save_snapshot_chunks; viz docs/guide/postgresql.md)"),
-            .snapshotReasonNotStored: .text("databáze ho odmítla ({detail})"),
-            .errorInvalidNow: .text("TALLY_NOW '{value}' není okamžik ISO-8601, například 2026-11-21T14:30:00Z."),
-            .errorInvalidUTF8: .text("Argument {position} není platný text v UTF-8."),
-            .errorInvalidOptionValue: .text("Neplatná hodnota '{value}' pro {option}: očekáváno {expected}."),
-            .errorCannotOpenInput: .text("Nelze otevřít {path}: {reason}."),
-            .errorCannotWriteOutput: .text("Nelze zapsat {path}: {reason}."),
-            .errorInvalidWhen: .text("Neplatné datum nebo čas '{input}': {reason}. Použijte 2026-11-21, 2026-11-21T14:30, dnes, zítra, pátek, eom, za 3 dny, +3d, -2w, -5h nebo -30m."),
-            .errorInvalidDuration: .text("Neplatná doba '{input}': {reason}. Použijte 45m, 1h30m, 90s, 1:30:00 nebo počet minut."),
-            .errorInvalidDistance: .text("Neplatná vzdálenost '{input}': {reason}. Použijte 5km, 800m nebo 3.1mi."),
-            .errorInvalidDate: .text("Neplatné datum '{input}': {reason}."),
-            .errorEmptyTitle: .text("Název je prázdný."),
-            .errorTitleTooLong: .text("Název je delší než {max} znaků."),
-            .errorControlCharacters: .text("Pole {field} obsahuje řídicí znaky."),
-            .errorInvalidTag: .text("Neplatný štítek '{tag}': štítek má 1–32 písmen či číslic (libovolného písma), '_' a '-'."),
-            .errorTooManyTags: .text("Příliš mnoho štítků: nejvýše {max}."),
-            .errorInvalidPriority: .text("Neplatná priorita '{value}': použijte low, medium nebo high."),
-            .errorNoteTooLong: .text("Poznámka je delší než {max} znaků."),
-            .errorInvalidLimit: .text("Neplatné číslo '{value}': očekáváno celé číslo alespoň 1."),
-            .errorEmptyName: .text("Název je prázdný."),
-            .errorNameTooLong: .text("Pole {field} je delší než {max} znaků."),
-            .errorInvalidCategory: .text("Neplatná kategorie '{value}': použijte malé anglické slovo, např. running, cycling nebo gym ([a-z][a-z0-9-], nejvýše 32 znaků)."),
-            .errorDurationOutOfRange: .text("Doba musí být větší než nula a nejvýše 7 dní."),
-            .errorOutsideLimits: .text("Nic se nezměnilo: hodnota je mimo meze tally ({reason})."),
-            .errorDistanceOutOfRange: .text("Vzdálenost musí být mezi 0 a 1000 km."),
-            .errorDateTooFarInFuture: .text("Datum '{value}' je víc než den v budoucnosti."),
-
-            .usagePrefix: .text("Použití: {usage}"),
-            .usageSeeHelp: .text("  Více v '{command} --help'."),
-            .usageUnknownCommand: .text("Neznámý příkaz '{name}'."),
-            .usageUnknownOption: .text("Neznámá volba '{name}'."),
-            .usageDidYouMean: .text("Mysleli jste '{suggestion}'?"),
-            .usageMissingValue: .text("Chybí hodnota volby '{option}'."),
-            .usageMissingArgument: .text("Chybí očekávaný argument '{name}'."),
-            .usageUnexpectedArgument: .text("Nečekaný argument '{value}'."),
-            .usageRepeatedOption: .text("Volba '{option}' zadána víckrát."),
-            .usageInvalidValue: .text("Neplatná hodnota '{value}' pro '{option}': očekávána jedna z {allowed}."),
-            .usageConflictingOptions: .text("Volby '{first}' a '{second}' nelze použít současně."),
-            .usageEditNeedsChange: .text("Není co měnit: zadejte alespoň jednu z voleb {options}."),
-            .usageFilterNeedsOption: .text("Zadejte alespoň jednu volbu výpisu k uložení (nebo použijte 'filter reset')."),
-            .usageRecordEditNeedsChange: .text("Není co měnit: zadejte alespoň jednu z voleb --name, --category, --duration, --distance, --place, --date, --note."),
-
-            .noticeAlreadyCompleted: .text("Úkol {number} už je hotový; nic se nezměnilo."),
-            .noticeAlreadyActive: .text("Úkol {number} už je aktivní; nic se nezměnilo."),
-            .noticeAlreadyDeleted: .text("Úkol {number} už je smazaný; nic se nezměnilo."),
-            .noticeUnchanged: .text("Úkol {number} už tyto hodnoty má; nic se nezměnilo."),
-            .noticeRecordUnchanged: .text("Záznam {number} už tyto hodnoty má; nic se nezměnilo."),
-            .noticeRecordAlreadyDeleted: .text("Záznam {number} už je smazaný; nic se nezměnilo."),
-            .noticeNoTodos: .text("Nejsou žádné úkoly; nic se nezměnilo."),
-            .noticeNoCompletedTodos: .text("Nejsou žádné hotové úkoly; nic se nezměnilo."),
-            .noticeFilterUnchanged: .text("Tento pohled už je uložený; nic se nezměnilo."),
-            .noticeNoSavedFilter: .text("Žádný pohled není uložený; nic se nezměnilo."),
-            .noticeAlreadyImported: .text("{source} byl importován už dříve; přeskočeno."),
-
-            .confirmAdded: .text("Přidáno {label}"),
-            .confirmLogged: .text("Zaznamenáno {label}"),
-            .confirmCompleted: .text("Hotovo {label}"),
-            .confirmReopened: .text("Znovu otevřeno {label}"),
-            .confirmDeleted: .text("Smazáno {label}"),
-            .confirmRestored: .text("Obnoveno {label}"),
-            .confirmEdited: .text("Upraveno {label} ({changes})"),
-
-            .listEmpty: .text("Žádné úkoly."),
-            .footerActive: .plural([.one: "{count} aktivní", .few: "{count} aktivní", .other: "{count} aktivních"]),
-            .footerCompleted: .plural([.one: "{count} hotový", .few: "{count} hotové", .other: "{count} hotových"]),
-            .footerShowing: .text("(zobrazeno {shown} z {matched})"),
-            .columnNumber: .text("#"),
-            .columnDone: .text("Hotovo"),
-            .columnTitle: .text("Název"),
-            .columnTags: .text("Štítky"),
-            .columnPriority: .text("Priorita"),
-            .columnDue: .text("Termín"),
-            .recordListEmpty: .text("Žádné záznamy."),
-            .recordFooter: .plural([
-                .one: "{count} záznam, {time}, {distance}",
-                .few: "{count} záznamy, {time}, {distance}",
-                .other: "{count} záznamů, {time}, {distance}",
-            ]),
-            .columnDate: .text("Datum"),
-            .columnName: .text("Název"),
-            .columnCategory: .text("Kategorie"),
-            .columnDuration: .text("Čas"),
-            .columnDistance: .text("Vzdálenost"),
-            .columnPace: .text("Tempo"),
-            .columnPlace: .text("Místo"),
-            .columnCount: .text("Počet"),
-            .columnTime: .text("Čas"),
-            .columnWeek: .text("Týden"),
-            .columnMonth: .text("Měsíc"),
-            .statsEmpty: .text("V tomto období nejsou žádné záznamy."),
-            .statsTotal: .text("Celkem"),
-            .exportWritten: .plural([
-                .one: "Do {path} zapsán {count} záznam.",
-                .few: "Do {path} zapsány {count} záznamy.",
-                .other: "Do {path} zapsáno {count} záznamů.",
-            ]),
-            .priorityLow: .text("nízká"),
-            .priorityMedium: .text("střední"),
-            .priorityHigh: .text("vysoká"),
-            .statusActive: .text("aktivní"),
-            .statusCompleted: .text("hotový"),
-            .statusDeleted: .text("smazaný"),
-
-            .fieldNumber: .text("Číslo"),
-            .fieldID: .text("Id"),
-            .fieldTitle: .text("Název"),
-            .fieldStatus: .text("Stav"),
-            .fieldTags: .text("Štítky"),
-            .fieldPriority: .text("Priorita"),
-            .fieldDue: .text("Termín"),
-            .fieldNote: .text("Poznámka"),
-            .fieldCreated: .text("Vytvořeno"),
-            .fieldUpdated: .text("Změněno"),
-            .fieldCompleted: .text("Dokončeno"),
-            .fieldHistory: .text("Historie"),
-            .fieldName: .text("Název"),
-            .fieldCategory: .text("Kategorie"),
-            .fieldDate: .text("Datum"),
-            .fieldDuration: .text("Čas"),
-            .fieldDistance: .text("Vzdálenost"),
-            .fieldPace: .text("Tempo"),
-            .fieldPlace: .text("Místo"),
-            .fieldSource: .text("Zdroj"),
-
-            .historyCreated: .text("vytvořeno '{title}'"),
-            .historyEdited: .text("upraveno {changes}"),
-            .historyFieldSet: .text("{field} → {value}"),
-            .historyFieldCleared: .text("{field} vymazáno"),
-            .historyLogged: .text("zaznamenáno '{name}': {what} za {duration}"),
-            .historyCompleted: .text("dokončeno"),
-            .historyReopened: .text("znovu otevřeno"),
-            .historyDeleted: .text("smazáno"),
-            .historyRestored: .text("obnoveno"),
-            .historyFilterSaved: .text("uložen pohled {scope} {filter}"),
-            .historyFilterReset: .text("zrušen pohled {scope}"),
-            .historyUndone: .text("vrácen příkaz {command}"),
-            .historyRedone: .text("znovu proveden příkaz {command}"),
-            .historyUndecodable: .text("nečitelná událost {type}"),
-
-            .filterSaved: .text("Uložen výchozí pohled: {options}"),
-            .filterCurrent: .text("Uložený pohled: {options}"),
-            .filterNone: .text("Žádný uložený pohled: samotné 'tally list' ukáže všechny úkoly v pořadí vytvoření."),
-            .filterWasReset: .text("Uložený pohled je zrušen: samotné 'tally list' ukáže všechny úkoly v pořadí vytvoření."),
-            .recordFilterNone: .text("Žádný uložený pohled: samotné 'tally record list' ukáže všechny záznamy, nejnovější první."),
-            .recordFilterWasReset: .text("Uložený pohled je zrušen: samotné 'tally record list' ukáže všechny záznamy, nejnovější první."),
-
-            .infoPath: .text("Databáze"),
-            .infoStatus: .text("Stav"),
-            .infoMissing: .text("zatím nevytvořena (vytvoří ji první změna)"),
-            .infoSchema: .text("Verze schématu"),
-            .infoEvents: .text("Události"),
-            .infoTodos: .text("Úkoly"),
-            .infoTodoCounts: .text("{total} ({active}, {completed}, {deleted})"),
-            .infoRecords: .text("Záznamy"),
-            .infoRecordCounts: .text("{total} ({deleted})"),
-            .infoSize: .text("Velikost souboru"),
-            .infoSnapshot: .text("Snímek"),
-            .infoNoSnapshot: .text("žádný"),
-
-            .auditColumnSeq: .text("Seq"),
-            .auditColumnTime: .text("Čas"),
-            .auditColumnActor: .text("Autor"),
-            .auditColumnType: .text("Typ"),
-            .auditColumnItem: .text("Položka"),
-            .auditColumnSummary: .text("Shrnutí"),
-            .auditNoEvents: .text("Žádné události."),
-            .auditEditedField: .text("{field}: {from} → {to}"),
-            .auditStatusChange: .text("{from} → {to}"),
-            .auditItemChange: .text("  {label}: {changes}"),
-            .auditViewChange: .text("  pohled {scope}: {from} → {to}"),
-            .auditNoValue: .text("nic"),
-            .auditDefaultView: .text("výchozí"),
-            .auditUndid: .text("Vrácen příkaz {command} ({events}), který zadal uživatel {actor} {time}:"),
-            .auditEventCount: .text("{type} ×{count}"),
-            .auditRedid: .text("Znovu proveden příkaz {command} (vrácení zadal uživatel {actor} {time}):"),
-            .auditNothingLeft: .text("  už není co měnit"),
-            .auditVerifyOK: .plural([
-                .one: "OK: {count} událost, řetězec je neporušený",
-                .few: "OK: {count} události, řetězec je neporušený",
-                .other: "OK: {count} událostí, řetězec je neporušený",
-            ]),
-            .auditVerifyProblem: .text("  seq {seq}: {message}"),
-            .auditNoteLegacy: .text("{type}: {reason}"),
-            .auditVerifyLegacy: .plural([
-                .one: "Poznámka: {count} událost zapsaná starší verzí obsahuje hodnotu mimo dnešní limity a čte se upravená (seq {seq}, {message}).",
-                .few: "Poznámka: {count} události zapsané starší verzí obsahují hodnoty mimo dnešní limity a čtou se upravené (první: seq {seq}, {message}).",
-                .other: "Poznámka: {count} událostí zapsaných starší verzí obsahuje hodnoty mimo dnešní limity a čtou se upravené (první: seq {seq}, {message}).",
-            ]),
-            .auditProblemSequence: .text("zde bylo očekáváno seq {expected}, nalezeno {found}: události chybí nebo nejsou ve správném pořadí"),
-            .auditProblemHash: .text("hash nesouhlasí: uložený {stored}, vypočtený {expected}; tato událost (nebo řetězec před ní) byla změněna"),
-            .auditProblemVersion: .text("stream {stream} má pokračovat verzí {expected}, nalezena verze {found}"),
-            .auditProblemDecode: .text("obsah události {type} nelze přečíst: {reason}"),
-            .auditProblemCheck: .text("{name}: {detail}"),
-            .auditExported: .plural([
-                .one: "Do {path} exportována {count} událost.",
-                .few: "Do {path} exportovány {count} události.",
-                .other: "Do {path} exportováno {count} událostí.",
-            ]),
-            .auditImported: .text("Importováno událostí: {appended} z {read} (už v logu bylo: {skipped})."),
-            .importLabel: .text("Import"),
-            .auditExpectedPosition: .text("číslo pozice v logu (celé, 0 nebo více)"),
-            .errorNothingToUndo: .text("Není co vrátit."),
-            .errorNothingToRedo: .text("Není co znovu provést: redo znovu provede jen příkazy vrácené od poslední změny."),
-            .errorVerifyFailed: .plural([
-                .one: "Ověření selhalo: {count} problém; první vadná událost je seq {seq}.",
-                .few: "Ověření selhalo: {count} problémy; první vadná událost je seq {seq}.",
-                .other: "Ověření selhalo: {count} problémů; první vadná událost je seq {seq}.",
-            ]),
-            .errorImportMalformed: .text("Řádek {line}: {reason}. Nic nebylo importováno."),
-            .errorImportDifferent: .text("Řádek {line}: událost {id} už v logu je, ale s jiným obsahem. Nic nebylo importováno."),
-            .errorImportVersionTaken: .text("Řádek {line}: verzi {version} streamu {stream} už má jiná událost. Nic nebylo importováno."),
-            .errorImportVersionGap: .text("Řádek {line}: stream {stream} pokračuje verzí {expected}, ale událost má verzi {found}. Nic nebylo importováno."),
-
-            .infoSnapshotStatus: .text("@{seq}, {age}, po něm {tail}"),
-            .infoSnapshotIgnored: .text("žádný použitelný (ignorováno: {count}; 'tally rebuild' zapíše nový)"),
-
-            .warningPrefix: .text("Upozornění: {message}"),
-            .snapshotIgnored: .text("Snímek k @{seq} se nepoužije: {reason}. Místo toho se přehrává od {start}; 'tally rebuild' zapíše nový snímek."),
-            .snapshotIgnoredMany: .text("Nepoužitých snímků: {count} (nejnovější, k @{seq}: {reason}). Místo toho se přehrává od {start}; 'tally rebuild' zapíše nový snímek."),
-            .snapshotFromStart: .text("první události"),
-            .snapshotReasonOtherFormat: .text("byl zapsán v jiném formátu snímků ({format})"),
-            .snapshotReasonOtherReducer: .text("sestavil ho reducer verze {version}, tento tally má verzi {current}"),
-            .snapshotReasonAheadOfLog: .text("leží za koncem logu (@{head})"),
-            .snapshotReasonChecksum: .text("nesouhlasí jeho kontrolní součet"),
-            .snapshotReasonUndecodable: .text("nelze ho dekódovat ({detail})"),
-            .snapshotReasonOtherHistory: .text("událost na jeho pozici v logu není ta, po které byl pořízen"),
-            .snapshotReasonStorage: .text("nelze ho přečíst ({detail})"),
-            .snapshotReasonDiffers: .text("liší se od úplného přehrání ({detail})"),
-            .snapshotWriteFailed: .text("Snímek k @{seq} se nepodařilo uložit: {reason}. Samotný příkaz proběhl; některý další to zkusí znovu."),
-            .snapshotWritten: .text("Snímek k @{seq} zapsán: {todos}, {size}."),
-            .snapshotEmptyLog: .text("Log je prázdný; není z čeho pořídit snímek."),
-            .rebuildDone: .text("Modely pro čtení znovu sestaveny: {events} za {duration} ({rate} událostí/s); snímek k @{seq} zapsán."),
-            .rebuildEmptyLog: .text("Log je prázdný; není co znovu sestavit."),
-            .rebuildProgress: .text("{rate} událostí/s  zbývá {eta} s"),
-            .rebuildLabel: .text("Přehrávání"),
-            .rebuildEtaUnknown: .text("--"),
-            .ageJustNow: .text("právě teď"),
-            .ageSeconds: .plural([.one: "před {count} sekundou", .few: "před {count} sekundami", .other: "před {count} sekundami"]),
-            .ageMinutes: .plural([.one: "před {count} minutou", .few: "před {count} minutami", .other: "před {count} minutami"]),
-            .ageHours: .plural([.one: "před {count} hodinou", .few: "před {count} hodinami", .other: "před {count} hodinami"]),
-            .ageDays: .plural([.one: "před {count} dnem", .few: "před {count} dny", .other: "před {count} dny"]),
-            .durationSeconds: .text("{seconds} s"),
-            .countEvents: .plural([.one: "{count} událost", .few: "{count} události", .other: "{count} událostí"]),
-            .countTodos: .plural([.one: "{count} úkol", .few: "{count} úkoly", .other: "{count} úkolů"]),
-
-            .errorMalformedImport: .text("Chybný vstup v {location}: {reason}."),
-            .importImported: .plural([
-                .one: "Importován {count} úkol z {path}{detail}.",
-                .few: "Importovány {count} úkoly z {path}{detail}.",
-                .other: "Importováno {count} úkolů z {path}{detail}.",
-            ]),
-            .importImportedDetail: .text("(hotových {completed}, smazaných {deleted})"),
-            .importAlreadyPresent: .plural([
-                .one: "{count} položka byla importována už dříve a ve zdroji se nezměnila.",
-                .few: "{count} položky byly importovány už dříve a ve zdroji se nezměnily.",
-                .other: "{count} položek bylo importováno už dříve a ve zdroji se nezměnilo.",
-            ]),
-            .importSkipped: .plural([
-                .one: "Přeskočena {count} položka:",
-                .few: "Přeskočeny {count} položky:",
-                .other: "Přeskočeno {count} položek:",
-            ]),
-            .importWarnings: .plural([.one: "{count} upozornění:", .few: "{count} upozornění:", .other: "{count} upozornění:"]),
-            .importIssueLine: .text("  {source}: {reason}"),
-            .importSourceLine: .text("řádek {number}"),
-            .importSourceItem: .text("položka {number}"),
-            .importSourceTask: .text("úkol {id}"),
-            .importMissingTitle: .text("chybí popis, není jak úkol nazvat"),
-            .importRecurringTemplate: .text("šablona opakování (její výskyty se importují samostatně)"),
-            .importUnknownStatus: .text("neznámý stav '{status}'"),
-            .importUnsupportedFieldKept: .text("pole '{field}' není podporováno; ponecháno v názvu"),
-            .importInvalidDateKept: .text("{field} '{value}' není datum; ponecháno v názvu"),
-
-            // MARK: First hour (terminal, restore, messages)
-            .footerDeleted: .plural([.one: "{count} smazaný", .few: "{count} smazané", .other: "{count} smazaných"]),
-            .errorInterruptedImport: .text("Přerušeno; nic nebylo importováno."),
-            .errorLineTooLong: .text("Řádek {line} je delší než {size}, víc, než zabere soubor o {file} MB; nic nebylo importováno."),
-            .errorInterruptedAfterSaving: .text("Přerušeno až po uložení; co je vypsáno výše, zůstalo zachováno."),
-            .errorInterruptedRebuild: .text("Přerušeno; snímky zůstaly, jak byly."),
-            .errorInterruptedSync: .text("Přerušeno; nic nebylo synchronizováno."),
-            .errorInterruptedSyncPulled: .text("Přerušeno po uložení stažených událostí; nic nebylo odesláno. Spusťte znovu 'tally sync'."),
-            .noticeNotDeleted: .text("Úkol {number} není smazaný; nic se nezměnilo."),
-            .noticeRecordNotDeleted: .text("Záznam {number} není smazaný; nic se nezměnilo."),
-            .recordDeletedName: .text("{name} (smazaný)"),
-            .usageMissingOptions: .text("Chybí povinné volby {names}."),
-            .usageListAnd: .text(" a "),
-            .valueReasonEmpty: .text("je prázdné"),
-            .valueReasonNegative: .text("nesmí být záporné"),
-            .valueReasonDurationShape: .text("očekává se doba jako 45m, 1h30m, 1:30:00 nebo 27:30"),
-            .valueReasonClockShape: .text("očekává se h:mm:ss nebo m:ss"),
-            .valueReasonMinutesField: .text("minuty musí být dvě číslice 00-59"),
-            .valueReasonSecondsField: .text("sekundy musí být dvě číslice 00-59"),
-            .valueReasonDurationTooLong: .text("smí být nejvýše 100 let"),
-            .valueReasonDurationUnitAfterNumber: .text("za {number} chybí jednotka (h, m nebo s)"),
-            .valueReasonDurationUnknownUnit: .text("neznámá jednotka '{unit}' (použijte h, m nebo s)"),
-            .valueReasonDurationUnitTwice: .text("jednotka '{unit}' je uvedena dvakrát"),
-            .valueReasonDurationUnitOrder: .text("jednotky musí jít v pořadí h, m, s"),
-            .valueReasonDigitsAfterPoint: .text("za '.' se očekávají číslice"),
-            .valueReasonWhenShape: .text("očekává se datum (RRRR-MM-DD), datum a čas (RRRR-MM-DD HH:MM), dnes, zítra, den v týdnu, eom, za 3 dny nebo posun jako -2d"),
-            .valueReasonLogPositionNotAllowed: .text("pozice v logu (@SEQ) zde není dovolena"),
-            .valueReasonRelativeTooManyDigits: .text("číslo smí mít nejvýše {max} číslic"),
-            .valueReasonRelativeUnitRequired: .text("chybí jednotka (m, h, d nebo w)"),
-            .valueReasonRelativeUnknownUnit: .text("neznámá jednotka '{unit}' (použijte m, h, d nebo w)"),
-            .valueReasonOutsideYears: .text("výsledek je mimo roky 0001-9999"),
-            .valueReasonLogPositionMinimum: .text("pozice v logu musí být 1 nebo více"),
-            .valueReasonLogPositionShape: .text("očekává se pozice v logu jako @SEQ, např. @42"),
-            .valueReasonLogPositionTooBig: .text("pozice v logu je příliš velká"),
-            .valueReasonExponents: .text("exponenty nejsou dovoleny"),
-            .valueReasonDistanceShape: .text("očekává se číslo a jednotka, např. 5km, 800m nebo 3.1mi"),
-            .valueReasonDistanceUnitRequired: .text("chybí jednotka (km, m nebo mi)"),
-            .valueReasonDistanceUnknownUnit: .text("neznámá jednotka '{unit}' (použijte km, m nebo mi)"),
-            .valueReasonDistanceTooLong: .text("smí být nejvýše 1000000 km"),
-            .valueReasonTrailing: .text("nečekané '{rest}' na konci"),
-            .valueReasonDateShape: .text("očekává se datum ve tvaru RRRR-MM-DD"),
-            .valueReasonTimeShape: .text("očekává se čas ve tvaru HH:MM nebo HH:MM:SS"),
-            .valueReasonZoneShape: .text("očekává se pásmo jako Z, ±HH:MM, ±HHMM nebo ±HH"),
-            .valueReasonYear: .text("rok musí být 0001-9999"),
-            .valueReasonMonth: .text("měsíc musí být 01-12"),
-            .valueReasonDay: .text("den musí být 01-31"),
-            .valueReasonMonthLength: .text("měsíc {month}/{year} má {days} dní"),
-            .valueReasonHour: .text("hodina musí být 00-23"),
-            .valueReasonMinute: .text("minuta musí být 00-59"),
-            .valueReasonSecond: .text("sekunda musí být 00-59"),
-            .valueReasonZoneHour: .text("hodina posunu pásma musí být 00-23"),
-            .valueReasonZoneMinute: .text("minuta posunu pásma musí být 00-59"),
-            .errorInvalidWhenBare: .text("Neplatné datum nebo čas '{input}': {reason}."),
-            .errorInvalidDurationBare: .text("Neplatná doba '{input}': {reason}."),
-            .errorInvalidDistanceBare: .text("Neplatná vzdálenost '{input}': {reason}."),
-            .valueReasonLogPositionPastEnd: .text("log končí na {last}"),
-            .errorTodoNotYet: .text("Úkol {ref} v čase {asOf} ještě neexistoval."),
-            .errorRecordNotYet: .text("Záznam {ref} v čase {asOf} ještě neexistoval."),
-            .filterDefaultOptions: .text("(výchozí pohled)"),
-
-            // MARK: Imports that survive real files
-            .importMarkersOnly: .text("za značkami nic není; celý řádek je názvem"),
-            .importTemplateImported: .text("šablona opakování, jejíž výskyty v souboru nejsou; importována jako jeden úkol, opakování ponecháno v poznámce"),
-            .importFieldKeptInNote: .text("pole '{field}' nemá v tally místo; ponecháno v poznámce"),
-            .importTaskwarriorPriority: .text("priorita '{value}' není H, M ani L; ponechána v poznámce, importováno bez priority"),
-            .importTodoTxtPriority: .text("priorita ({value}) nemá v tally obdobu (jen (A), (B) a (C)); ponechána v poznámce, importováno bez priority"),
-            .importDateKeptInNote: .text("{field} '{value}' není datum, jaké Taskwarrior zapisuje; ponecháno v poznámce"),
-            .importDateImportTime: .text("{field} '{value}' není datum, jaké Taskwarrior zapisuje; místo něj použit čas importu"),
-            .importClosedBeforeCreated: .text("dokončeno ({closed}) dříve, než vzniklo ({created}); vytvořeno v čase dokončení, datum vzniku ponecháno v poznámce"),
-            .importControlCharacters: .text("tabulátory a jiné řídicí znaky v textu nahrazeny mezerami"),
-            .importLinesJoined: .text("text má zalomení řádků; název má místo nich mezery, celý text je v poznámce"),
-            .importTitleShortened: .text("text je delší než {max} znaků; název je jeho začátek, celý text je v poznámce"),
-            .importTagsKeptInNote: .text("štítky {tags} se do štítků tally nevejdou (nejvýše 20, každý do 32 písmen či číslic); ponechány v poznámce"),
-            .importTagsKeptInTitle: .text("{tags} nemohou být štítky (nejvýše 20, každý do 32 písmen či číslic); ponechány jen v názvu"),
-            .importNoteShortened: .text("poznámka by byla delší než {max} znaků; jejích posledních {cut} znaků vynecháno"),
-            .importDuplicateTask: .text("stejné uuid je i v {earlier}; tento pozdější úkol ho nahrazuje, jako to dělá 'task import'"),
-            .importTagsFromString: .text("'tags' je jeden řetězec, ne seznam; rozděleno podle čárek, jako to dělá 'task import'"),
-            .importAnnotationNoDescription: .text("anotace bez popisu (kterou 'task import' odmítne); vynechána"),
-            .errorLooksLikeTaskwarrior: .text("{path} vypadá jako export z Taskwarrioru, ne z tally. Použijte 'tally import --from taskwarrior {path}'."),
-            .errorLooksLikeTodoTxt: .text("{path} vypadá jako soubor todo.txt, ne export z tally. Použijte 'tally import --from todotxt {path}'."),
-            .errorJSONNotTodoTxt: .text("{path} je JSON, ne soubor todo.txt. Pro soubor z 'task export' použijte '--from taskwarrior', pro export z tally --from vynechte."),
-            .fieldOrigin: .text("Importováno z"),
-            .originTaskwarrior: .text("úkolu Taskwarrioru {id}"),
-            .originTodoTxt: .text("řádku {id} souboru todo.txt"),
-            .importPriorityKeptInTitle: .text("pri:{value} není priorita (jedno velké písmeno A až Z); ponecháno v názvu"),
-            .importMalformedField: .text("pole '{field}' nemá tvar, jaký Taskwarrior zapisuje; ponecháno v poznámce jako text"),
-            // MARK: Recurrence, waiting and natural dates
-            .errorInvalidPeriod: .text("Neplatné opakování '{input}': {reason}. Použijte daily, weekdays, weekly, monthly, yearly nebo číslo a d, w, m či y (3d, 2w, 6m, 1y)."),
-            .errorRecurrenceWithoutDue: .text("Opakovaný úkol potřebuje termín prvního výskytu: přidejte --due KDY."),
-            .errorRecurrenceOptionWithoutRecur: .text("{option} vyžaduje --recur OPAKOVÁNÍ."),
-            .errorUntilBeforeDue: .text("--until {until} je před prvním termínem {due}."),
-            .errorInvalidRecurFrom: .text("Neplatné --recur-from '{value}': použijte due nebo completion."),
-            .errorNotRecurring: .text("Úkol {number} se neopakuje; --series platí jen pro opakované úkoly."),
-            .confirmNextInstance: .text("Další {label}, termín {due}"),
-            .footerWaiting: .plural([.one: "{count} čekající", .few: "{count} čekající", .other: "{count} čekajících"]),
-            .historySeriesStarted: .text("opakuje se jednou za {period} od {from}, poprvé {start}{until}"),
-            .historySeriesUntil: .text(", do {until}"),
-            .historySeriesChanged: .text("opakování změněno: {changes}"),
-            .historySeriesEnded: .text("opakování ukončeno"),
-            .historySeriesResumed: .text("opakování obnoveno"),
-            .recurFromDue: .text("termínu"),
-            .recurFromCompletion: .text("dokončení"),
-            .showSeries: .text("Opakování"),
-            .showSeriesRule: .text("jednou za {period} od {from}{until}"),
-            .showSeriesEnded: .text("ukončeno"),
-            .showSeriesNext: .text("Další"),
-            .showSeriesNone: .text("žádné"),
-            .showSeriesInstances: .text("Výskyty"),
-            .showWait: .text("Čeká do"),
-            .importRecurrenceNeedsDue: .text("'{field}' bez termínu; importováno bez opakování"),
-            .importInvalidPeriod: .text("{field} '{value}' není opakování, které tally zná; importováno bez opakování"),
-            .importLaterOccurrences: .plural([.one: "opakovaný úkol: {count} pozdější čekající výskyt vynechán (tally drží jeden otevřený)", .few: "opakovaný úkol: {count} pozdější čekající výskyty vynechány (tally drží jeden otevřený)", .other: "opakovaný úkol: {count} pozdějších čekajících výskytů vynecháno (tally drží jeden otevřený)"]),
-            .valueReasonAmbiguousWeekday: .text("'{input}' může znamenat {first} nebo {second}; napište den celý"),
-            .valueReasonAmbiguousNext: .text("'{input}' je nejednoznačné (tento, nebo příští týden?); napište '{day}' pro nejbližší takový den, nebo datum jako {date}"),
-            .valueReasonWithinShape: .text("očekává se '{word} N JEDNOTKA', například 'za 3 dny' nebo 'in 3 days'"),
-            .valueReasonMinutesOrMonths: .text("'m' může znamenat minuty i měsíce; napište '{word} {amount} minutes' nebo '{word} {amount} months'"),
-            .valueReasonWithinUnitRequired: .text("chybí jednotka (minuty, hodiny, dny, týdny, měsíce nebo roky)"),
-            .valueReasonWithinUnknownUnit: .text("neznámá jednotka '{unit}' (použijte minuty, hodiny, dny, týdny, měsíce nebo roky)"),
-            .valueReasonDayMonthOrder: .text("pořadí dne a měsíce se v různých zemích liší; napište {first} nebo {second}"),
-            .valueReasonDayMonthOrderSingle: .text("pořadí dne a měsíce se v různých zemích liší; napište {first}"),
-            .valueReasonPeriodShape: .text("očekává se daily, weekdays, weekly, monthly, yearly nebo N a za ním d, w, m či y (například 2w)"),
-            .valueReasonPeriodRange: .text("číslo musí být od 1 do {max}"),
-
-            // MARK: shared log on PostgreSQL
-            .errorServerRefused: .text("Nelze se připojit k serveru PostgreSQL {server}: {detail}. Ověřte, že běží a že hostitel a port jsou správné; nic se nezměnilo."),
-            .errorServerAuthentication: .text("Server PostgreSQL {server} odmítl přihlášení: {detail}. Zkontrolujte jméno uživatele a heslo (PGPASSWORD, ~/.pgpass); nic se nezměnilo."),
-            .errorServerUnknownDatabase: .text("Server PostgreSQL {server} takovou databázi nemá: {detail}. Nejprve ji vytvořte (createdb); nic se nezměnilo."),
-            .errorServerLost: .text("Spojení se serverem PostgreSQL {server} se přerušilo: {detail}. Příkaz je jedna transakce: provedl se celý, nebo vůbec ('tally log' ukáže který případ nastal)."),
-            .errorServerInvalidAddress: .text("Adresu PostgreSQL {server} nelze přečíst: {detail}; nic se nezměnilo."),
-            .errorClientLibraryMissing: .text("{server} je log v PostgreSQL a jeho klientskou knihovnu libpq se nepodařilo načíst: {detail}. Nainstalujte ji (Debian a Ubuntu: apt install libpq5; macOS: brew install libpq) nebo nastavte TALLY_LIBPQ na její cestu; nic se nezměnilo."),
-            .errorPermissionDenied: .text("Databáze této roli operaci odepřela: {detail}. Požádejte vlastníka logu o oprávnění (viz docs/guide/postgresql.md); nic se nezměnilo."),
-            .errorForeignSchema: .text("Tato databáze není log tally: {detail}. Nasměrujte --db na prázdnou databázi nebo na databázi tally; nic se nezměnilo."),
-            .infoServer: .text("Server"),
-            .infoServerValue: .text("PostgreSQL, zapisuje se jako role {role}"),
-            .infoServerMissing: .text("v této databázi zatím není log tally (vytvoří ho první změna)"),
-            .infoServerSize: .text("Velikost na serveru"),
-
-            // MARK: Sync
-            .syncSummary: .text("Odesláno: {events}, staženo: {pulled}."),
-            .syncConflicts: .plural([.one: "{count} konflikt:", .few: "{count} konflikty:", .other: "{count} konfliktů:"]),
-            .syncOverridden: .text("  {item}: vaše změna {field} na {value} byla zahozena: {actor} nastavil {other} později ({time})."),
-            .syncOverrides: .text("  {item}: vaše změna {field} na {value} nahradila {other}, kterou dříve nastavil {actor} ({time})."),
-            .syncDeletedBy: .text("  {item}: vaše změna ({change}) byla zahozena: {actor} položku smazal ({time}); zůstává smazaná."),
-            .syncDeleted: .text("  {item}: vaše změna ({change}) byla zahozena: položka je smazaná a zůstává smazaná."),
-            .syncRedundant: .text("  {item}: vaše změna ({change}) byla zahozena: sdílený log ji už obsahoval."),
-            .syncDuplicate: .text("  {item}: vytvořeno i na jiném zařízení; ponechána je sdílená položka."),
-            .syncImpossible: .text("  {item}: vaše změna ({change}) byla zahozena: už není možná."),
-            .syncItemTodo: .text("úkol {number} '{title}'"),
-            .syncItemRecord: .text("záznam {number} '{title}'"),
-            .syncItemView: .text("uložený pohled {scope}"),
-            .syncItemOther: .text("{stream}"),
-            .syncRenumberedTodo: .text("úkol {from} je nyní {to}"),
-            .syncRenumberedRecord: .text("záznam {from} je nyní {to}"),
-            .syncDiverged: .text("Sdílený log na {url} nenavazuje na synchronizovanou historii této databáze od události {first}: událost {seq} má zde hash {hash}, tam {found}. Byl přepsán, obnoven ze staré zálohy, nebo jde o jiný log; na žádné straně se nic nezměnilo."),
-            .syncMissing: .text("chybí (sdílený log má {count} událostí)"),
-            .syncBroken: .text("Sdílený log na {url} je poškozený: událost {seq} nenavazuje na řetězec hashů. Zde se nic nezměnilo."),
-            .syncKeptMoving: .text("Sdílený log se během {count} pokusů o odeslání stále měnil; spusťte 'tally sync' znovu."),
-            .syncUnreachable: .text("Sdílený log na {url} není dostupný: {reason}. Místní práce je nedotčená a všechny příkazy fungují i offline."),
-            .syncNoRemote: .text("Není nastaven žádný vzdálený log: použijte 'tally remote set URL' nebo 'tally sync --remote URL'."),
-            .syncSameFile: .text("Vzdálený log {url} je tato databáze sama."),
-            .syncNotLocal: .text("sync pracuje s místní databází: {url} je server, tedy sám sdílený log. Použijte --db se souborem a server jako vzdálený log."),
-            .syncAltered: .text("Sdílený log na {url} byl změněn za zády této databáze: jeho událost {seq} {what}. Už synchronizované události v něm někdo upravil, smazal nebo přesunul a uložené hashe nechal, jak byly; na žádné straně se nic nezměnilo. 'tally verify --remote' porovná celý log."),
-            .syncAlteredContent: .text("se liší od kopie v této databázi"),
-            .syncAlteredLink: .text("nenavazuje na řetězec hashů"),
-            .syncAlteredMissing: .text("chybí"),
-            .syncInvalidEvent: .text("Sdílený log na {url} obsahuje událost {seq} ({type}), kterou tally odmítá: {reason}. Odmítl by ji i 'tally import', proto se nestahuje; zde se nic nezměnilo."),
-            .syncNoFolder: .text("složka {folder} neexistuje (je disk připojený?)"),
-            .syncNoFile: .text("soubor tam není, ačkoli tato databáze s ním byla synchronizována až po událost {seq} (je disk připojený?)"),
-            .syncChangeEdit: .text("úprava"),
-            .syncChangeCompletion: .text("dokončení"),
-            .syncChangeReopening: .text("znovuotevření"),
-            .syncChangeDeletion: .text("smazání"),
-            .syncChangeRestoration: .text("obnovení"),
-            .syncChangeCreation: .text("nová položka"),
-            .syncChangeRecurrence: .text("změna opakování"),
-            .syncChangeOther: .text("změna"),
-            .syncFieldView: .text("nastavení"),
-            .syncSeriesRunning: .text("běží"),
-            .auditRemoteOK: .text("OK: sdílený log na {url} se shoduje s touto databází až po událost {synced} a jeho řetězec (událostí: {events}) je neporušený"),
-            .auditRemoteDiffers: .text("sdílený log na {url}: tato událost {what}"),
-            .errorNothingOfYoursToUndo: .plural([.one: "Nemáte co vrátit: ve sdíleném logu undo vrací jen vaše vlastní příkazy a jediný příkaz v tomto logu nezadal {actor} (kdo jste, určuje TALLY_ACTOR).", .few: "Nemáte co vrátit: ve sdíleném logu undo vrací jen vaše vlastní příkazy a žádný z {count} příkazů v tomto logu nezadal {actor} (kdo jste, určuje TALLY_ACTOR).", .other: "Nemáte co vrátit: ve sdíleném logu undo vrací jen vaše vlastní příkazy a žádný z {count} příkazů v tomto logu nezadal {actor} (kdo jste, určuje TALLY_ACTOR)."]),
-            .remoteSet: .text("Vzdálený log nastaven na {url}."),
-            .remoteRemoved: .text("Vzdálený log {url} odebrán; synchronizovaná historie zůstává."),
-            .remoteNone: .text("Není nastaven žádný vzdálený log."),
-            .remoteURL: .text("Vzdálený log"),
-            .remoteLastSync: .text("Poslední synchronizace"),
-            .remoteUnpushed: .text("Neodesláno"),
-            .remoteSynced: .text("Synchronizováno po"),
-            .remoteNever: .text("nikdy"),
-            .remoteSyncedAt: .text("@{seq} ({hash})"),
-            .conflictsNone: .text("Žádná synchronizace nezahodila ani nepřepsala změnu."),
-            .conflictsHeader: .text("Synchronizace {time}:"),
-            .syncPullLabel: .text("Stahování"),
-            // MARK: Activity files (record import, bests, streaks, year to date)
-            .columnYear: .text("Rok"),
-            .noticeRecordAlreadyImported: .text("Záznam {id} byl importován už dříve; přeskočen."),
-            .activityImportLabel: .text("Čtení"),
-            .activityImported: .plural([
-                .one: "Importována {count} aktivita (přečteno souborů: {files}, {size}).",
-                .few: "Importovány {count} aktivity (přečteno souborů: {files}, {size}).",
-                .other: "Importováno {count} aktivit (přečteno souborů: {files}, {size}).",
-            ]),
-            .activityImportedNone: .text("Žádné nové aktivity."),
-            .activityAlreadyPresent: .plural([
-                .one: "{count} aktivita byla importována už dříve; přeskočena.",
-                .few: "{count} aktivity byly importovány už dříve; přeskočeny.",
-                .other: "{count} aktivit bylo importováno už dříve; přeskočeny.",
-            ]),
-            .activitySkipped: .plural([
-                .one: "Přeskočen {count} soubor:",
-                .few: "Přeskočeny {count} soubory:",
-                .other: "Přeskočeno {count} souborů:",
-            ]),
-            .activitySkipLine: .text("  {source}: {reason}"),
-            .activityUnknownFormat: .text("není soubor GPX, TCX ani FIT"),
-            .activityCorrupt: .text("poškozený ({detail})"),
-            .activityImpossible: .text("nemožná hodnota ({detail})"),
-            .activityTruncated: .text("soubor je useknutý (slibuje víc bajtů, než má)"),
-            .activityNotActivity: .text("není to aktivita (chybí trasa i souhrn)"),
-            .activityNoTimestamps: .text("chybí časy (méně než dva body s časem)"),
-            .activityMissingFile: .text("soubor trasy {file} chybí"),
-            .activityOutsideFolder: .text("{file} vede mimo importovanou složku; nebyl přečten"),
-            .activityUnreadable: .text("{file} nelze přečíst ({reason})"),
-            .activityNotAFile: .text("{file} není soubor"),
-            .activityTooLarge: .text("větší než {size} MB"),
-            .bestsEmpty: .text("Zatím žádné osobní rekordy: importujte aktivity s trasou nebo zapište běhy standardní délky."),
-            .bestsMile: .text("1 míle"),
-            .bestsHalfMarathon: .text("půlmaraton"),
-            .bestsMarathon: .text("maraton"),
-            .columnRecord: .text("Záznam"),
-            .columnCurrentDays: .text("Dní teď"),
-            .columnLongestDays: .text("Nejdelší (dny)"),
-            .columnCurrentWeeks: .text("Týdnů teď"),
-            .columnLongestWeeks: .text("Nejdelší (týdny)"),
-            .columnActiveDays: .text("Aktivních dní"),
-            .streaksAll: .text("(vše)"),
-            .ytdTitle: .text("{year} do {date} proti {previous} do {previousDate}"),
-            .columnChange: .text("Změna"),
-            .fieldMovingTime: .text("Čas v pohybu"),
-            .fieldElevationGain: .text("Převýšení"),
-            .fieldTrack: .text("Soubor trasy"),
-            .blobsImported: .plural([
-                .one: "Uložen {count} původní soubor aktivity.",
-                .few: "Uloženy {count} původní soubory aktivit.",
-                .other: "Uloženo {count} původních souborů aktivit.",
-            ]),
-            .errorBlobMismatch: .text("obsah souboru neodpovídá jeho jménu {sha256}"),
-            .bestsExpectedYear: .text("rok, například 2026"),
-            // History: anchors, log queries, blame, diff
-            .anchorEmpty: .text("Log je prázdný: zatím není co ukotvit."),
-            .anchorUnpushed: .plural([
-                .one: "{count} událost po seq {synced} ještě není odeslaná: příští synchronizace jí dá novou pozici a hash, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
-                .few: "{count} události po seq {synced} ještě nejsou odeslané: příští synchronizace jim dá nové pozice a hashe, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
-                .other: "{count} událostí po seq {synced} ještě není odesláno: příští synchronizace jim dá nové pozice a hashe, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
-            ]),
-            .anchorInvalidExpected: .text("SEQ:HASH, pozici od 1 a 16 až 64 šestnáctkových číslic jejího hashe, jak je vypíše 'tally anchor'"),
-            .anchorHolds: .text("OK: log stále obsahuje ukotvenou historii až po seq {seq} ({anchor})"),
-            .anchorTruncated: .text("  kotva {anchor}: log končí na seq {head}, pod kotvou: z jeho konce byly odebrány události"),
-            .anchorRewritten: .text("  kotva {anchor}: událost seq {seq} má hash {stored}, ne ukotvený: historie až po kotvu byla přepsána"),
-            .anchorBroken: .text("  kotva {anchor}: řetězec je porušen na seq {at}, na kotvě nebo před ní: historie až po kotvu byla změněna"),
-            .errorAnchorTruncated: .text("Log byl zkrácen: končí na seq {head}, pod kotvou na seq {seq}."),
-            .errorAnchorRewritten: .text("Log byl přepsán: už neobsahuje ukotvenou historii až po seq {seq}."),
-            .blameColumnField: .text("Pole"),
-            .blameColumnValue: .text("Hodnota"),
-            .blameColumnHow: .text("Jak"),
-            .blameHowCommand: .text("příkaz {command}"),
-            .blameHowUndo: .text("vrácení příkazu {command}"),
-            .blameHowRedo: .text("opakování příkazu {command}"),
-            .blameHowImport: .text("import z {tool} ({id})"),
-            .blameHowImportActivity: .text("import souboru aktivity"),
-            .blameHowSync: .text("synchronizace z {device}"),
-            .fieldValueNone: .text("žádná"),
-            .fieldValueYes: .text("ano"),
-            .fieldValueNo: .text("ne"),
-            .diffColumnBefore: .text("Předtím"),
-            .diffColumnAfter: .text("Potom"),
-            .diffNoChanges: .text("Žádné změny."),
-            .diffNew: .text("(nový)"),
-            .revertCreatedSince: .text("Nelze vrátit: {item} vznikl po {when}; je smazán, ne vymazán (jeho číslo i události zůstávají)."),
-            .revertDone: .plural([
-                .one: "Vráceno k {when}: připojena {count} událost jako příkaz {command} ('tally undo' ho vezme zpět).",
-                .few: "Vráceno k {when}: připojeny {count} události jako příkaz {command} ('tally undo' ho vezme zpět).",
-                .other: "Vráceno k {when}: připojeno {count} událostí jako příkaz {command} ('tally undo' ho vezme zpět).",
-            ]),
-            .revertDryRun: .plural([
-                .one: "K vrácení k {when} by se připojila {count} událost (nic nebylo připojeno):",
-                .few: "K vrácení k {when} by se připojily {count} události (nic nebylo připojeno):",
-                .other: "K vrácení k {when} by se připojilo {count} událostí (nic nebylo připojeno):",
-            ]),
-            .revertNothing: .text("Není co vracet: vše už je tak, jak bylo k {when}."),
-            .revertColumnNow: .text("Teď"),
-            .revertColumnReverted: .text("Po vrácení"),
-            .followStopped: .text("Sledování logu skončilo."),
-            .hookTimeoutExpected: .text("celý počet sekund od 1 do 600"),
-            .hookRefused: .text("Hook pre-command příkaz odmítl (kód {status}); nic nebylo připojeno: {output}"),
-            .hookCrashed: .text("Hook pre-command spadl (signál {signal}); nic nebylo připojeno: {output}"),
-            .hookTimedOut: .text("Hook neskončil do {seconds} s a byl zastaven; nic nebylo připojeno."),
-            .hookUnsafe: .text("Hook nebyl spuštěn, protože {reason}; nic nebylo připojeno."),
-            .hookNotStarted: .text("Hook nešel spustit ({reason}); nic nebylo připojeno."),
-            .hookPostFailed: .text("Hook post-commit selhal (kód {status}); příkaz byl zapsán: {output}"),
-            .hookPostTimedOut: .text("Hook post-commit neskončil do {seconds} s a byl zastaven; příkaz byl zapsán."),
-            .hookPostCrashed: .text("Hook post-commit spadl (signál {signal}); příkaz byl zapsán: {output}"),
-            .hookPostNotRun: .text("Hook post-commit nebyl spuštěn ({reason}); příkaz byl zapsán."),
-            // Versions (packaging)
-            .infoVersion: .text("Verze"),
-            .errorNoCommandLine: .text("tally nemůže přečíst svůj příkazový řádek (systém mu nepředal žádné argumenty, ani jeho jméno; je připojen /proc?). Nic se neudělalo."),
-            // Report: `tally report --html` and `record show --svg`.
-            .reportWritten: .text("Přehled za {first} až {last} zapsán do {path}."),
-            .reportSVGWritten: .text("Trasa záznamu {number} zapsána do {path}."),
-            .reportPeriodReversed: .text("'--from' {from} je až po '--to' {to}."),
-            .reportPeriodTooLong: .text("Období má {days} dní; přehled pokryje nejvýše {max}."),
-            .errorNoTrack: .text("záznam {ref} nemá uložený soubor trasy s polohami"),
-            .errorTrackUnreadable: .text("uložený soubor trasy záznamu {ref} nelze přečíst: {reason}"),
-            // Training: sensors, athlete settings, zones, load
-            .reanalyzeDone: .plural([.one: "Znovu analyzován {count} záznam (analýza {version}).", .few: "Znovu analyzovány {count} záznamy (analýza {version}).", .other: "Znovu analyzováno {count} záznamů (analýza {version})."]),
-            .reanalyzeNone: .text("Žádný záznam nepotřeboval novou analýzu (analýza {version})."),
-            .reanalyzeUnchanged: .plural([.one: "{count} znovu přečtený záznam už byl aktuální.", .few: "{count} znovu přečtené záznamy už byly aktuální.", .other: "{count} znovu přečtených záznamů už bylo aktuálních."]),
-            .reanalyzeMissing: .text("původní soubor není uložen"),
-            .reanalyzeDamaged: .text("uložený originál neodpovídá svému otisku"),
-            .fieldHeartRate: .text("Tep"),
-            .fieldCadence: .text("Kadence"),
-            .fieldPower: .text("Výkon"),
-            .sensorHeartRate: .text("průměr {average} tepů/min, nejvýš {max}"),
-            .sensorCadence: .text("průměr {average} /min"),
-            .sensorPower: .text("průměr {average} W, normalizovaný {normalized} W"),
-            .historyAthleteSet: .text("nastavení sportovce od {from}: {values}"),
-            .errorTrainingValue: .text("{option} musí být celé číslo od {low} do {high}, ne „{value}“"),
-            .errorInvalidZones: .text("--hr-zones musí být čtyři rostoucí celá procenta od 30 do 150, například 85,90,95,100, ne „{value}“"),
-            .errorAthleteConflict: .text("nastavení by si odporovala {reason}"),
-            .errorAthleteNothingToSet: .text("uveďte aspoň jednu hodnotu: --max-hr, --resting-hr, --threshold-hr, --ftp nebo --hr-zones"),
-            .noticeAthleteUnchanged: .text("Nastavení sportovce pro ten den už jsou tato."),
-            .athleteSaved: .text("Nastavení sportovce od {from}: {values}"),
-            .athleteNone: .text("Zatím žádné nastavení sportovce: zadejte ho příkazem 'tally athlete set --max-hr 190 --resting-hr 48 --threshold-hr 172 --ftp 250'."),
-            .athleteInForce: .text("Platné {date}"),
-            .athleteHistoryTitle: .text("Historie"),
-            .columnFrom: .text("Od"),
-            .columnZone: .text("Zóna"),
-            .columnRange: .text("Rozsah"),
-            .athleteHeartRateZones: .text("Tepové zóny ({model})"),
-            .athletePowerZones: .text("Výkonové zóny (Coggan, z FTP {ftp} W)"),
-            .fieldMaxHeartRate: .text("Maximální tep"),
-            .fieldRestingHeartRate: .text("Klidový tep"),
-            .fieldThresholdHeartRate: .text("Prahový tep"),
-            .fieldFTP: .text("FTP"),
-            .fieldSettings: .text("Nastavení"),
-            .auditAthleteChange: .text("  nastavení sportovce od {from}: {old} → {new}"),
-            .sectionPowerZones: .text("Výkonové zóny (coggan-ftp)"),
-            .sectionLaps: .text("Okruhy"),
-            .sectionSplits: .text("Úseky"),
-            .columnLap: .text("Okruh"),
-            .columnSplit: .text("Úsek"),
-            .columnHeartRate: .text("Tep"),
-            .columnMaxHeartRate: .text("Max. tep"),
-            .columnElevation: .text("Výška"),
-            .fieldEffort: .text("Námaha"),
-            .loadEmpty: .text("V tomto rozsahu žádná tréninková zátěž."),
-            .loadUnscored: .plural([.one: "{count} aktivita nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .few: "{count} aktivity nemají zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .other: "{count} aktivit nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort."]),
-            .loadLegend: .text("{fitness} kondice (zátěž za 42 dní)  {fatigue} únava (zátěž za 7 dní)"),
-            .columnLoad: .text("Zátěž"),
-            .columnFitness: .text("Kondice"),
-            .columnFatigue: .text("Únava"),
-            .columnForm: .text("Forma"),
-            .activityCutShortImported: .text("{source} je useknutý; importováno, co obsahuje"),
-            // Filter expressions (todos)
-            .filterErrorEmpty: .text("filtr je prázdný"),
-            .filterErrorTooLong: .text("filtr je delší než {max} znaků"),
-            .filterErrorTooDeep: .text("závorky a negace jsou vnořené hlouběji než {max}"),
-            .filterErrorTooManyTerms: .text("filtr má víc než {max} podmínek"),
-            .filterErrorControlCharacter: .text("řídicí znaky nejsou dovoleny"),
-            .filterErrorUnterminatedQuote: .text("tyto uvozovky nejsou nikde uzavřeny"),
-            .filterErrorUnopenedParenthesis: .text("tato ')' nic neuzavírá"),
-            .filterErrorUnclosedParenthesis: .text("tato '(' není nikde uzavřena"),
-            .filterErrorOperatorWithoutLeft: .text("před '{word}' chybí podmínka"),
-            .filterErrorOperatorWithoutRight: .text("za '{word}' chybí podmínka"),
-            .filterErrorNegationWithoutTerm: .text("hned za '{word}' musí být podmínka"),
-            .filterErrorUnknownField: .text("neznámé pole '{field}' (pole: {fields}; slovo v dvojitých uvozovkách se hledá v textu)"),
-            .filterErrorMissingValue: .text("'{field}:' potřebuje hodnotu"),
-            .filterErrorInvalidTag: .text("'{value}' není štítek (písmena, číslice, _ a -)"),
-            .filterErrorInvalidProject: .text("'{value}' není projekt (jména jako štítky spojená tečkami)"),
-            .filterErrorInvalidPriority: .text("'{value}' není priorita (H, M, L nebo none)"),
-            .filterErrorInvalidStatus: .text("'{value}' není stav ({values})"),
-            .filterErrorInvalidFlag: .text("'{value}' není nic z {values}"),
-            .filterErrorInvalidWhen: .text("'{value}' není datum: {reason}"),
-            .filterErrorEmptyPhrase: .text("prázdná fráze nemá co hledat"),
-            .errorFilter: .text("Ve filtru na znaku {position}: {problem}"),
-            // Projects (todos)
-            .errorInvalidProject: .text("Neplatný projekt '{project}': projekt jsou jména z 1–32 písmen či číslic (libovolného písma), '_' a '-', spojená tečkami, nejvýš 8 úrovní a 100 znaků."),
-            .columnProject: .text("Projekt"),
-            .fieldProject: .text("Projekt"),
-            .projectsEmpty: .text("Zatím žádný úkol nemá projekt; 'tally add ... --project domov.zahrada' ho přidá."),
-            .columnOpen: .text("Otevřené"),
-            .columnDoneCount: .text("Hotové"),
-            .columnShareDone: .text("Hotovo %"),
-            .projectsNone: .text("(bez projektu)"),
-            // Dependencies (todos)
-            .errorWaitsForItself: .text("Úkol {number} nemůže čekat sám na sebe."),
-            .errorDependencyCycle: .text("Úkoly by na sebe čekaly v kruhu: {cycle}. Nic se nezměnilo."),
-            .errorTooManyDependencies: .text("Úkol může čekat nejvýš na {max} jiných."),
-            .noticeBecameReady: .text("Připraven {number}: {title} (už nečeká na nic)"),
-            .noticeNoLongerBlocks: .text("{number} už neblokuje {dependents}."),
-            .columnDeps: .text("Závislosti"),
-            .depsAfter: .text("po {numbers}"),
-            .depsBlocks: .text("blokuje {numbers}"),
-            .fieldAfter: .text("Čeká na"),
-            .fieldBlocks: .text("Blokuje"),
-            .syncCycle: .text("  {item}: vaše změna {change} byla zahozena: se změnami synchronizovanými dřív by na sebe úkoly čekaly v kruhu ({cycle})."),
-            // Recurrence periods in words (todos)
-            .periodDays: .plural([.one: "den", .few: "{count} dny", .other: "{count} dní"]),
-            .periodWeeks: .plural([.one: "týden", .few: "{count} týdny", .other: "{count} týdnů"]),
-            .periodMonths: .plural([.one: "měsíc", .few: "{count} měsíce", .other: "{count} měsíců"]),
-            .periodYears: .plural([.one: "rok", .few: "{count} roky", .other: "{count} let"]),
-            .periodWeekday: .text("pracovní den"),
-            // Files the way devices write them (multisport legs, GPX days, world-record filter)
-            .noticeRecordImportedWhole: .text("Záznam {number} obsahuje celý tento soubor, importovaný dřívější verzí; jeho další části se vedle něj nepřidaly. Rozdělí ho 'tally record reanalyze'."),
-            .activityEffortsDropped: .text("Vynecháno z nejlepších výkonů, rychlejší než světový rekord (chyba GPS nebo jízda zaznamenaná jako běh):"),
-            .activityEffortDroppedLine: .text("  {record}: {distance} za {time} ({category}; světový rekord je {record_time})"),
-            .reanalyzeSplit: .text("Záznam {number} obsahoval celý soubor s {parts} aktivitami: teď je první z nich, ostatní byly přidány."),
-            .fieldMultisport: .text("Multisport"),
-            .multisportLegLine: .text("úsek {index} z {count}: {legs}"),
-            .multisportTotal: .text("celkem {time}, {distance}"),
-            .fieldFilePart: .text("Ze souboru"),
-            .filePartDay: .text("den {index} z {count} (ostatní dny souboru jsou samostatné záznamy)"),
-            .recordLegName: .text("{name} (úsek {index}/{count})"),
-            // Gear (training)
-            .usageGearEditNeedsChange: .text("Uveďte, co změnit: --name, --retire-at, --default nebo --active."),
-            .columnGear: .text("Vybavení"),
-            .columnActivities: .text("Aktivity"),
-            .columnRetireAt: .text("Vyřadit po"),
-            .gearNone: .text("Zatím žádné vybavení: přidejte ho příkazem 'tally gear add Pegasus 40 --category running --default'."),
-            .gearNoneInUse: .text("Všechno vybavení je vyřazené; 'tally gear list --all' ho vypíše."),
-            .gearWorn: .text("Varování: {name} má za sebou {distance}, víc než vyřazení po {limit}."),
-            .gearRetired: .text("vyřazené"),
-            .gearDefault: .text("používané, výchozí"),
-            .gearInUse: .text("používané"),
-            .gearLastUsed: .text("Naposledy"),
-            .gearLatest: .plural([.one: "Poslední aktivita", .few: "Poslední {count} aktivity", .other: "Posledních {count} aktivit"]),
-            .gearLabelRetired: .text("{name} (vyřazené)"),
-            .gearLabelDefault: .text("{name} (výchozí)"),
-            .auditGearAdded: .text("přidané"),
-            .auditGearRemoved: .text("odebrané"),
-            .auditGearChange: .text("  vybavení '{name}': {changes}"),
-            .auditGearDefault: .text("  výchozí vybavení pro {category}: {from} → {to}"),
-            .historyWithGear: .text("s {gear}"),
-            .historyGearAdded: .text("přidáno vybavení {name} pro {category}{retire}"),
-            .historyGearRetireAt: .text(", vyřadit po {distance}"),
-            .historyGearChanged: .text("vybavení {name}: {changes}"),
-            .historyGearDefault: .text("výchozí vybavení pro {category}: {gear}"),
-            .noticeGearUnchanged: .text("Vybavení '{name}' už takové je."),
-            .errorUnknownGear: .text("Žádné vybavení se nejmenuje '{name}' ('tally gear list --all' vypíše všechno)."),
-            .errorGearExists: .text("Vybavení '{name}' už existuje (na velikosti písmen nezáleží)."),
-            .errorGearCategory: .text("Vybavení '{name}' je pro {gearCategory}, ne pro {category}: uveďte vybavení pro {category} v --gear, nebo --no-gear."),
-            .errorGearRetiredDefault: .text("Vybavení '{name}' je vyřazené a nemůže být výchozí; vraťte ho do používání přes --active."),
-            .errorTooMuchGear: .text("Nejvýše {max} kusů vybavení."),
-            // Goals (training)
-            .usageGoalNeedsTarget: .text("Uveďte cíl: --distance, --time nebo --count."),
-            .goalSaved: .text("Cíl: {goal}, počítaný od {from}"),
-            .goalNone: .text("Zatím žádné cíle: nastavte si je příkazem 'tally goal set --per week --distance 40km'."),
-            .goalWeekly: .text("Týdně {metric}{category}: {target}"),
-            .goalMonthly: .text("Měsíčně {metric}{category}: {target}"),
-            .goalYearly: .text("Ročně {metric}{category}: {target}"),
-            .goalCurrent: .text("{period}: hotovo {done}, zbývá {left} ({percent} %), {days}"),
-            .goalCurrentMet: .text("{period}: hotovo {done}, cíl je splněn ({percent} %), {days}"),
-            .columnPeriod: .text("Období"),
-            .columnMet: .text("Splněno"),
-            .goalMetYes: .text("ano"),
-            .goalMetNo: .text("ne"),
-            .goalMetricDistance: .text("vzdálenost"),
-            .goalMetricTime: .text("čas"),
-            .goalMetricCount: .text("počet"),
-            .goalPerWeek: .text("týden"),
-            .goalPerMonth: .text("měsíc"),
-            .goalPerYear: .text("rok"),
-            .goalMetSummary: .text("Splněno v {met} z {shown} vypsaných období (minulých období celkem {all})."),
-            .noticeGoalUnchanged: .text("Cíl už je právě takový."),
-            .errorNoGoal: .text("Pro {goal} není nastaven žádný cíl."),
-            .historyGoalSet: .text("cíl {goal}, počítaný od {from}"),
-            .historyGoalRemoved: .text("cíl odebrán: {goal}"),
-            .auditGoalChange: .text("  cíl: {from} → {to}"),
-            .goalDaysLeft: .plural([.one: "zbývá 1 den", .few: "zbývají {count} dny", .other: "zbývá {count} dní"]),
-            // Stats range (training)
-            .statsDefaultWeeks: .text("Posledních {count} týdnů, od {since}; --since rozsah rozšíří (--since {earlier} nebo dřívější den)."),
-            .statsDefaultMonths: .text("Posledních {count} měsíců, od {since}; --since rozsah rozšíří (--since {earlier} nebo dřívější den)."),
-            // Speed (training)
-            .fieldSpeed: .text("Rychlost"),
-            // Annotations and time on a todo
-            .errorEmptyAnnotation: .text("Anotace potřebuje nějaký text."),
-            .errorNoSuchAnnotation: .text("Úkol {number} nemá anotaci {index} (má jich {count}; čísluje je 'tally show {number}')."),
-            .errorBadIntervalTime: .text("'{value}' nelze použít: začátek ani konec nesmí být později než teď, konec ne před začátkem a začátek ne uvnitř dřívějšího času."),
-            .errorStartCompleted: .text("Úkol {number} je hotový; nejdřív 'tally reopen {number}'."),
-            .noticeAlreadyRunning: .text("Úkol {number} už běží (od {since}); nic se nezměnilo."),
-            .noticeNotRunning: .text("Úkol {number} neběží; nic se nezměnilo."),
-            .noticeNothingRunning: .text("Nic neběží; nic se nezměnilo."),
-            .confirmAnnotated: .text("Anotace k {label}: {changes}"),
-            .confirmDenotated: .text("Anotace odebrána z {label}"),
-            .confirmStarted: .text("Spuštěno {label}"),
-            .confirmStopped: .text("Zastaveno {label} ({length})"),
-            .historyAnnotated: .text("anotace '{text}'"),
-            .historyAnnotatedAt: .text("anotace '{text}' (z {at})"),
-            .historyDenotated: .text("anotace {id} odebrána"),
-            .historyStarted: .text("spuštěno v {at}"),
-            .historyInterval: .text("čas {start} – {end}"),
-            .historyStopped: .text("zastaveno v {at}"),
-            .historyUnstarted: .text("spuštění v {at} vzato zpět"),
-            .fieldAnnotations: .text("Anotace"),
-            .fieldTime: .text("Čas"),
-            .timeRunningSince: .text("běží od {since} ({age})"),
-            .timeIntervalLine: .text("{start} – {end}  {length}"),
-            .timeRunningLine: .text("{start} – běží  {length}"),
-            .timeTotalLine: .plural([.one: "{total} v 1 úseku", .few: "{total} ve {count} úsecích", .other: "{total} v {count} úsecích"]),
-            .columnTag: .text("Štítek"),
-            .timeTotal: .text("Celkem"),
-            .timeNoTag: .text("(bez štítku)"),
-            .timeNone: .text("Žádný čas na úkolech {period}."),
-            .timePeriodAll: .text("zatím"),
-            .timePeriodRange: .text("od {from} do {to}"),
-            .timeHeader: .text("Čas na úkolech {period}:"),
-            .timeRunningNote: .text("Běží: {todos}"),
-            .importAnnotationsKeptInNote: .plural([.one: "anotace, která anotací být nemůže (víc řádků, přes 1000 znaků), zůstala v poznámce", .few: "{count} anotace, které anotacemi být nemohou (víc řádků, přes 1000 znaků), zůstaly v poznámce", .other: "{count} anotací, které anotacemi být nemohou (víc řádků, přes 1000 znaků), zůstalo v poznámce"]),
-            .nextEmpty: .text("Nic není připraveno."),
-            .nextShowing: .text("(zobrazeno {shown} z {total} připravených)"),
-            .nextExplainHeader: .text("Naléhavost {label}"),
-            .columnUrgency: .text("Naléhavost"),
-            .columnTerm: .text("Člen"),
-            .columnFactor: .text("Faktor"),
-            .columnCoefficient: .text("Koeficient"),
-            .columnValue: .text("Hodnota"),
-            .urgencyExpected: .text("dvojice název=číslo (due, priority.high, priority.medium, priority.low, started, blocking, age, age.max, tags, project, annotations, tag.NÁZEV, project.NÁZEV), každé od -100 do 100 (age.max: 1 až 36500 dní)"),
-            // Contexts, record filters, calendar and reports (todos)
-            .filterErrorTodoField: .text("'{field}:' je pole úkolů, ne záznamů (pole: {fields})"),
-            .filterErrorRecordField: .text("'{field}:' je pole záznamů, ne úkolů (pole: {fields})"),
-            .filterErrorInvalidCategory: .text("'{value}' není kategorie (slovo malými písmeny: a-z, 0-9 a -)"),
-            .filterErrorInvalidSource: .text("'{value}' není zdroj ({values})"),
-            .errorUnknownContext: .text("Kontext '{name}' neexistuje; 'tally context list' je vypíše."),
-            .errorInvalidContextName: .text("'{name}' nemůže být název kontextu: použijte 1–32 písmen, číslic, _ nebo - (ne define, list, delete, none, show, ls, rm)."),
-            .errorTooManyContexts: .text("Kontextů je už {max}; nejdřív jeden smažte ('tally context delete NÁZEV')."),
-            .noticeContextUnchanged: .text("Kontext {name} už takový je; nic se nezměnilo."),
-            .noticeNoContextUnchanged: .text("Žádný kontext už není aktivní; nic se nezměnilo."),
-            .contextActive: .text("Aktivní je kontext {name}: {view}"),
-            .contextNone: .text("Žádný kontext není aktivní: seznamy ukazují všechny úkoly."),
-            .contextDefined: .text("Kontext {name} je definován: {view}"),
-            .contextSwitched: .text("Aktivní je kontext {name}: {view}"),
-            .contextOff: .text("Teď není aktivní žádný kontext: seznamy ukazují všechny úkoly."),
-            .contextDeleted: .text("Kontext {name} je smazán."),
-            .contextListEmpty: .text("Zatím žádné kontexty; 'tally context define práce projekt:práce' jeden definuje."),
-            .contextEverything: .text("(všechny úkoly)"),
-            .columnContext: .text("Kontext"),
-            .columnView: .text("Pohled"),
-            .contextFooter: .text("Kontext: {name}"),
-            .usageContextAction: .text("Pište 'tally context' (který je aktivní), 'tally context NÁZEV' nebo 'none', 'tally context list', 'tally context define NÁZEV FILTR...' nebo 'tally context delete NÁZEV'."),
-            .calendarMonths: .text("leden únor březen duben květen červen červenec srpen září říjen listopad prosinec"),
-            .calendarWeekdays: .text("Po Út St Čt Pá So Ne"),
-            .calendarLegend: .text("{due}N termín ten den, {done}N hotovo ten den, [D] dnes."),
-            .calendarTotals: .text("V měsíci {month}: {due} s termínem, {done} hotovo."),
-            .errorInvalidMonth: .text("RRRR-MM, číslo měsíce 1–12 nebo datum v měsíci"),
-            .columnTotal: .text("Celkem"),
-            .columnProgress: .text("Postup"),
-            .summaryEmpty: .text("Žádné úkoly ke shrnutí."),
-            .burndownTitle: .text("Otevřené úkoly, {period} do {end}"),
-            .burndownDaily: .text("po dnech"),
-            .burndownWeekly: .text("po týdnech"),
-            .burndownEmpty: .text("V historii zatím nejsou žádné úkoly."),
-            .burndownNow: .text("Teď otevřeno {open}; v zobrazeném období přidáno {added}, uzavřeno {closed}."),
-            // Re-import (todos)
-            .importUpdated: .plural([
-                .one: "Upraven {count} dříve importovaný úkol podle toho, co se od té doby změnilo ve zdroji:",
-                .few: "Upraveny {count} dříve importované úkoly podle toho, co se od té doby změnilo ve zdroji:",
-                .other: "Upraveno {count} dříve importovaných úkolů podle toho, co se od té doby změnilo ve zdroji:",
-            ]),
-            .importUpdatedLine: .text("  {source} → {number}: {changes}"),
-            .importKeptDeleted: .plural([
-                .one: "{count} položka je v tally smazaná a zůstává smazaná (vrátí ji --restore-deleted):",
-                .few: "{count} položky jsou v tally smazané a zůstávají smazané (vrátí je --restore-deleted):",
-                .other: "{count} položek je v tally smazaných a zůstávají smazané (vrátí je --restore-deleted):",
-            ]),
-            .importKeptDeletedLine: .text("  {source} → {number}"),
-            .importKeptDeletedOpen: .text("  {source} → {number}: výskyt {open} téže řady je otevřený"),
-            .importChangedFields: .text("změněno: {fields}"),
-            .importChangeTitle: .text("název"),
-            .importChangeTags: .text("štítky"),
-            .importChangePriority: .text("priorita"),
-            .importChangeDue: .text("termín"),
-            .importChangeNote: .text("poznámka"),
-            .importChangeWait: .text("odložení"),
-            .importChangeProject: .text("projekt"),
-            .importChangeAfter: .text("čeká na"),
-            .importChangeCompleted: .text("dokončeno"),
-            .importChangeReopened: .text("znovu otevřeno"),
-            .importChangeDeleted: .text("smazáno"),
-            .importChangeRestored: .text("obnoveno"),
-            .errorRestoreDeletedNeedsFrom: .text("--restore-deleted platí s --from taskwarrior nebo --from todotxt; export z tally nic neobnovuje."),
-            // Edit in $EDITOR (todos)
-            .editorHeaderFirst: .text("Úkol {number}: změňte pole níže, uložte a zavřete editor; změny se použijí jako jedna úprava."),
-            .editorHeaderSecond: .text("Nezměněný nebo vyprázdněný soubor nic nemění. Řádky začínající # se přeskakují; vše za Note: je poznámka."),
-            .editorErrorLine: .text("Chyba: {reason}"),
-            .editorErrorHint: .text("Opravte ji a uložte; nebo uložte beze změny a vzdejte to (text pak zůstane v souboru)."),
-            .editorTextKept: .text("{reason} Nic se nezměnilo; text zůstává v {path}."),
-            .editorGaveUp: .text("Formulář byl pod chybou uložen znovu beze změny."),
-            .editorExited: .text("Editor ({editor}) skončil se stavem {status}; úkol {number} se nezměnil."),
-            .editorCannotRun: .text("Editor ({editor}) nešel spustit; nic se nezměnilo."),
-            .editorEmptied: .text("Soubor byl vyprázdněn; úkol {number} se nezměnil."),
-            .formNotText: .text("Soubor není text v UTF-8."),
-            .formTooLong: .text("Soubor je delší než {max}; formulář úkolu tak dlouhý nikdy není."),
-            .formNoColon: .text("Řádek {line} není ve tvaru 'Pole: hodnota'."),
-            .formUnknownField: .text("Řádek {line}: '{name}' není pole formuláře ({fields})."),
-            .formRepeatedField: .text("Řádek {line}: pole {name} je uvedeno podruhé."),
-            .formControlCharacter: .text("Řádek {line} obsahuje řídicí znak ({code}), který úkol mít nemůže."),
-            .formMissingTitle: .text("Řádek Title: chybí nebo je prázdný; úkol potřebuje název."),
-            // iCalendar export (todos)
-            .icalExported: .plural([.one: "Zapsán {count} úkol s termínem do {path}.", .few: "Zapsány {count} úkoly s termínem do {path}.", .other: "Zapsáno {count} úkolů s termínem do {path}."]),
-            // Import loose ends (todos)
-            .importNotRestored: .plural([.one: "{count} položka smazaná v tally nebyla obnovena:", .few: "{count} položky smazané v tally nebyly obnoveny:", .other: "{count} položek smazaných v tally nebylo obnoveno:"]),
-            .importRepeatedFieldKept: .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu"),
-            // Redaction (history)
-            .historyRedacted: .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})"),
-            .redactDone: .plural([
-                .one: "Pole {field} položky {item} bylo vymazáno z 1 události (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
-                .few: "Pole {field} položky {item} bylo vymazáno ze {count} událostí (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
-                .other: "Pole {field} položky {item} bylo vymazáno z {count} událostí (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
-            ]),
-            .redactNoReason: .text("bez udání důvodu"),
-            .errorNoValueToRedact: .text("{item} nemá žádné pole {field} k vymazání. Nic se nezměnilo."),
-            .redactFilesErased: .plural([.one: "Vymazán 1 uložený soubor aktivity.", .few: "Vymazány {count} uložené soubory aktivit.", .other: "Vymazáno {count} uložených souborů aktivit."]),
-            .errorRedactIrreversible: .text("Poslední příkaz ({command}) vymazal hodnoty; vymazání nelze vrátit: hodnoty už v tomto úložišti nikde nejsou. Nic se nezměnilo."),
-            .errorNothingToRedact: .plural([
-                .one: "Pole {field} položky {item} už bylo vymazáno (1 událost); nic nezbývá. Nic se nezměnilo.",
-                .few: "Pole {field} položky {item} už bylo vymazáno ({count} události); nic nezbývá. Nic se nezměnilo.",
-                .other: "Pole {field} položky {item} už bylo vymazáno ({count} událostí); nic nezbývá. Nic se nezměnilo.",
-            ]),
-            .errorNotRedactable: .text("'{field}' nelze vymazat z položky typu {kind}; vyberte jedno z: {fields}."),
-            .errorRedactUncommitted: .text("Pole {field} položky {item} v událostech {seqs} zapsal starší tally, ještě bez závazků hodnot: jeho vymazání by porušilo hašovací řetěz těchto událostí. Nic se nezměnilo."),
-            .errorRedactFileNotRecord: .text("--file maže uložený soubor aktivity záznamu; použijte ho s --record."),
-            .verifyRedacted: .plural([.one: "1 vymazaná hodnota", .few: "{count} vymazané hodnoty", .other: "{count} vymazaných hodnot"]),
-            // Goals judged by their dated targets.
-            .columnGoalTarget: .text("Cíl"),
-            // Re-import of annotations, time and series rules (todos)
-            .importChangeAnnotated: .plural([.one: "přidána 1 anotace", .few: "přidány {count} anotace", .other: "přidáno {count} anotací"]),
-            .importChangeDenotated: .plural([.one: "odebrána 1 anotace", .few: "odebrány {count} anotace", .other: "odebráno {count} anotací"]),
-            .importChangeAnnotationsLeftOut: .plural([
-                .one: "1 anotace nepřidána (úkol má nejvýš {max} anotací)",
-                .few: "{count} anotace nepřidány (úkol má nejvýš {max} anotací)",
-                .other: "{count} anotací nepřidáno (úkol má nejvýš {max} anotací)",
-            ]),
-            .importChangeStarted: .text("spuštěno"),
-            .importChangeStopped: .text("zastaveno"),
-            .importChangeRecur: .text("perioda"),
-            .importChangeRecurFrom: .text("počítáno od"),
-            .importChangeUntil: .text("konec opakování"),
-            .importUpdatedSeries: .plural([
-                .one: "Změněno pravidlo 1 dříve importované řady podle změny její šablony ve zdroji:",
-                .few: "Změněna pravidla {count} dříve importovaných řad podle změn jejich šablon ve zdroji:",
-                .other: "Změněna pravidla {count} dříve importovaných řad podle změn jejich šablon ve zdroji:",
-            ]),
-            .importSeriesUpdatedLine: .text("  {source} → řada úkolu {number}: {changes}"),
-            .importSeriesUpdatedNoOpen: .text("  {source} → jeho řada: {changes}"),
-            .importSeriesRefused: .plural([
-                .one: "1 pravidlo řady změněné ve zdroji nebylo použito (zbytek souboru ano):",
-                .few: "{count} pravidla řad změněná ve zdroji nebyla použita (zbytek souboru ano):",
-                .other: "{count} pravidel řad změněných ve zdroji nebylo použito (zbytek souboru ano):",
-            ]),
-            .importSeriesStartMoved: .text("první termín se posunul z {from} na {to}; řada v tally se počítá od prvního termínu, který žádná změna neposune, a tak si řada ponechává své pravidlo"),
-            .importSeriesUnreadablePeriod: .text("perioda je teď '{value}', což tally opakovat neumí; řada si ponechává své pravidlo"),
-            .importSeriesNoStart: .text("šablona už nemá termín (nebo použitelný popis); řada si ponechává své pravidlo"),
-            // Loose ends (history)
-            .errorUnreadableRedaction: .text("Událost {seq} je výmaz, který tally neumí přečíst ({reason}): hodnoty, které maže, zde vymazat nelze, a tak se nic nezapsalo. Úplnou zprávu dá 'tally verify'."),
-        ]
+        lookup: { czechTemplate($0) }
     )
+
+    /// The Czech template of `id`. A switch rather than a dictionary: a command builds nothing
+    /// for the hundreds of messages it does not print, and the compiler checks that every id has one.
+    static func czechTemplate(_ id: MessageID) -> Template {
+        switch id {
+        case .errorPrefix: return .text("Chyba: {message}")
+        case .errorUnexpected: return .text("Neočekávané selhání: {reason}")
+        case .errorNoWords: return .text("chyba, kterou tally neumí popsat")
+        case .warningUnreadableEvent: return .text("Událost {seq} (id {id}, {type}) nelze přečíst: {reason}. Nic z ní se nepoužilo; úplnou zprávu vypíše 'tally verify'.")
+        case .warningUnreadableEventRole: return .text("Událost {seq} (id {id}, {type}, zapsaná rolí {role}) nelze přečíst: {reason}. Nic z ní se nepoužilo; úplnou zprávu vypíše 'tally verify'.")
+        case .errorUndecodableEvent: return .text("Událost {seq} ({type}) nelze přečíst: {reason}. Úplnou zprávu vypíše 'tally verify'.")
+        case .errorUnknownTodo: return .text("Žádný úkol neodpovídá '{ref}'.")
+        case .errorUnknownRecord: return .text("Žádný záznam neodpovídá '{ref}'.")
+        case .errorAmbiguousTodo: return .plural([
+            .one: "'{ref}' odpovídá {count} úkolu; zadejte více číslic id nebo číslo:",
+            .few: "'{ref}' odpovídá {count} úkolům; zadejte více číslic id nebo číslo:",
+            .other: "'{ref}' odpovídá {count} úkolům; zadejte více číslic id nebo číslo:",
+        ])
+        case .errorAmbiguousRecord: return .plural([
+            .one: "'{ref}' odpovídá {count} záznamu; zadejte více číslic id nebo číslo:",
+            .few: "'{ref}' odpovídá {count} záznamům; zadejte více číslic id nebo číslo:",
+            .other: "'{ref}' odpovídá {count} záznamům; zadejte více číslic id nebo číslo:",
+        ])
+        case .errorAmbiguousCandidate: return .text("  {number}  {id}  {label}")
+        case .errorTodoDeleted: return .text("Úkol {number} je smazaný; 'tally restore {number}' ho vrátí.")
+        case .errorRecordDeleted: return .text("Záznam {number} je smazaný; 'tally record restore {number}' ho vrátí.")
+        case .errorConflict: return .text("Jiná změna {stream} (verze {version}) byla zapsána současně; nic se nezměnilo. Zkuste to znovu.")
+        case .errorDuplicateEvent: return .text("Událost s id {id} už v logu je.")
+        case .errorBusy: return .text("Databáze zůstala zaneprázdněná (zamčená jiným procesem tally) déle, než dovoluje limit; nic se nezměnilo. Zkuste to znovu.")
+        case .errorNewerSchema: return .text("Databáze používá schéma verze {found}, ale tento tally zná jen verze do {known}. Pro otevření tally aktualizujte.")
+        case .errorCorrupt: return .text("Databázi nelze přečíst: {reason}.")
+        case .errorIO: return .text("Chyba databáze nebo vstupu/výstupu: {reason}.")
+        case .errorDiskFull: return .text("Disk je plný: pro databázi ani její žurnál není místo, takže se do logu nic nepřidalo. Uvolněte místo a zkuste to znovu.")
+        case .snapshotReasonDiskFull: return .text("disk je plný")
+        case .snapshotReasonBusy: return .text("databáze zůstala zaneprázdněná")
+        case .snapshotReasonNoGrant: return .text("tato role nesmí ukládat snímky (vlastník jí může udělit EXECUTE na tally_save_snapshot_chunks; viz docs/guide/postgresql.md)")
+        case .snapshotReasonNotStored: return .text("databáze ho odmítla ({detail})")
+        case .errorInvalidNow: return .text("TALLY_NOW '{value}' není okamžik ISO-8601, například 2026-11-21T14:30:00Z.")
+        case .errorInvalidUTF8: return .text("Argument {position} není platný text v UTF-8.")
+        case .errorInvalidOptionValue: return .text("Neplatná hodnota '{value}' pro {option}: očekáváno {expected}.")
+        case .errorCannotOpenInput: return .text("Nelze otevřít {path}: {reason}.")
+        case .errorCannotWriteOutput: return .text("Nelze zapsat {path}: {reason}.")
+        case .errorInvalidWhen: return .text("Neplatné datum nebo čas '{input}': {reason}. Použijte 2026-11-21, 2026-11-21T14:30, dnes, zítra, pátek, eom, za 3 dny, +3d, -2w, -5h nebo -30m.")
+        case .errorInvalidDuration: return .text("Neplatná doba '{input}': {reason}. Použijte 45m, 1h30m, 90s, 1:30:00 nebo počet minut.")
+        case .errorInvalidDistance: return .text("Neplatná vzdálenost '{input}': {reason}. Použijte 5km, 800m nebo 3.1mi.")
+        case .errorInvalidDate: return .text("Neplatné datum '{input}': {reason}.")
+        case .errorEmptyTitle: return .text("Název je prázdný.")
+        case .errorTitleTooLong: return .text("Název je delší než {max} znaků.")
+        case .errorControlCharacters: return .text("Pole {field} obsahuje řídicí znaky.")
+        case .errorInvalidTag: return .text("Neplatný štítek '{tag}': štítek má 1–32 písmen či číslic (libovolného písma), '_' a '-'.")
+        case .errorTooManyTags: return .text("Příliš mnoho štítků: nejvýše {max}.")
+        case .errorInvalidPriority: return .text("Neplatná priorita '{value}': použijte low, medium nebo high.")
+        case .errorNoteTooLong: return .text("Poznámka je delší než {max} znaků.")
+        case .errorInvalidLimit: return .text("Neplatné číslo '{value}': očekáváno celé číslo alespoň 1.")
+        case .errorEmptyName: return .text("Název je prázdný.")
+        case .errorNameTooLong: return .text("Pole {field} je delší než {max} znaků.")
+        case .errorInvalidCategory: return .text("Neplatná kategorie '{value}': použijte malé anglické slovo, např. running, cycling nebo gym ([a-z][a-z0-9-], nejvýše 32 znaků).")
+        case .errorDurationOutOfRange: return .text("Doba musí být větší než nula a nejvýše 7 dní.")
+        case .errorOutsideLimits: return .text("Nic se nezměnilo: hodnota je mimo meze tally ({reason}).")
+        case .errorDistanceOutOfRange: return .text("Vzdálenost musí být mezi 0 a 1000 km.")
+        case .errorDateTooFarInFuture: return .text("Datum '{value}' je víc než den v budoucnosti.")
+
+        case .usagePrefix: return .text("Použití: {usage}")
+        case .usageSeeHelp: return .text("  Více v '{command} --help'.")
+        case .usageUnknownCommand: return .text("Neznámý příkaz '{name}'.")
+        case .usageUnknownOption: return .text("Neznámá volba '{name}'.")
+        case .usageDidYouMean: return .text("Mysleli jste '{suggestion}'?")
+        case .usageMissingValue: return .text("Chybí hodnota volby '{option}'.")
+        case .usageMissingArgument: return .text("Chybí očekávaný argument '{name}'.")
+        case .usageUnexpectedArgument: return .text("Nečekaný argument '{value}'.")
+        case .usageRepeatedOption: return .text("Volba '{option}' zadána víckrát.")
+        case .usageInvalidValue: return .text("Neplatná hodnota '{value}' pro '{option}': očekávána jedna z {allowed}.")
+        case .usageConflictingOptions: return .text("Volby '{first}' a '{second}' nelze použít současně.")
+        case .usageEditNeedsChange: return .text("Není co měnit: zadejte alespoň jednu z voleb {options}.")
+        case .usageFilterNeedsOption: return .text("Zadejte alespoň jednu volbu výpisu k uložení (nebo použijte 'filter reset').")
+        case .usageRecordEditNeedsChange: return .text("Není co měnit: zadejte alespoň jednu z voleb --name, --category, --duration, --distance, --place, --date, --note.")
+
+        case .noticeAlreadyCompleted: return .text("Úkol {number} už je hotový; nic se nezměnilo.")
+        case .noticeAlreadyActive: return .text("Úkol {number} už je aktivní; nic se nezměnilo.")
+        case .noticeAlreadyDeleted: return .text("Úkol {number} už je smazaný; nic se nezměnilo.")
+        case .noticeUnchanged: return .text("Úkol {number} už tyto hodnoty má; nic se nezměnilo.")
+        case .noticeRecordUnchanged: return .text("Záznam {number} už tyto hodnoty má; nic se nezměnilo.")
+        case .noticeRecordAlreadyDeleted: return .text("Záznam {number} už je smazaný; nic se nezměnilo.")
+        case .noticeNoTodos: return .text("Nejsou žádné úkoly; nic se nezměnilo.")
+        case .noticeNoCompletedTodos: return .text("Nejsou žádné hotové úkoly; nic se nezměnilo.")
+        case .noticeFilterUnchanged: return .text("Tento pohled už je uložený; nic se nezměnilo.")
+        case .noticeNoSavedFilter: return .text("Žádný pohled není uložený; nic se nezměnilo.")
+        case .noticeAlreadyImported: return .text("{source} byl importován už dříve; přeskočeno.")
+
+        case .confirmAdded: return .text("Přidáno {label}")
+        case .confirmLogged: return .text("Zaznamenáno {label}")
+        case .confirmCompleted: return .text("Hotovo {label}")
+        case .confirmReopened: return .text("Znovu otevřeno {label}")
+        case .confirmDeleted: return .text("Smazáno {label}")
+        case .confirmRestored: return .text("Obnoveno {label}")
+        case .confirmEdited: return .text("Upraveno {label} ({changes})")
+
+        case .listEmpty: return .text("Žádné úkoly.")
+        case .footerActive: return .plural([.one: "{count} aktivní", .few: "{count} aktivní", .other: "{count} aktivních"])
+        case .footerCompleted: return .plural([.one: "{count} hotový", .few: "{count} hotové", .other: "{count} hotových"])
+        case .footerShowing: return .text("(zobrazeno {shown} z {matched})")
+        case .columnNumber: return .text("#")
+        case .columnDone: return .text("Hotovo")
+        case .columnTitle: return .text("Název")
+        case .columnTags: return .text("Štítky")
+        case .columnPriority: return .text("Priorita")
+        case .columnDue: return .text("Termín")
+        case .recordListEmpty: return .text("Žádné záznamy.")
+        case .recordFooter: return .plural([
+            .one: "{count} záznam, {time}, {distance}",
+            .few: "{count} záznamy, {time}, {distance}",
+            .other: "{count} záznamů, {time}, {distance}",
+        ])
+        case .columnDate: return .text("Datum")
+        case .columnName: return .text("Název")
+        case .columnCategory: return .text("Kategorie")
+        case .columnDuration: return .text("Čas")
+        case .columnDistance: return .text("Vzdálenost")
+        case .columnPace: return .text("Tempo")
+        case .columnPlace: return .text("Místo")
+        case .columnCount: return .text("Počet")
+        case .columnTime: return .text("Čas")
+        case .columnWeek: return .text("Týden")
+        case .columnMonth: return .text("Měsíc")
+        case .statsEmpty: return .text("V tomto období nejsou žádné záznamy.")
+        case .statsTotal: return .text("Celkem")
+        case .exportWritten: return .plural([
+            .one: "Do {path} zapsán {count} záznam.",
+            .few: "Do {path} zapsány {count} záznamy.",
+            .other: "Do {path} zapsáno {count} záznamů.",
+        ])
+        case .priorityLow: return .text("nízká")
+        case .priorityMedium: return .text("střední")
+        case .priorityHigh: return .text("vysoká")
+        case .statusActive: return .text("aktivní")
+        case .statusCompleted: return .text("hotový")
+        case .statusDeleted: return .text("smazaný")
+
+        case .fieldNumber: return .text("Číslo")
+        case .fieldID: return .text("Id")
+        case .fieldTitle: return .text("Název")
+        case .fieldStatus: return .text("Stav")
+        case .fieldTags: return .text("Štítky")
+        case .fieldPriority: return .text("Priorita")
+        case .fieldDue: return .text("Termín")
+        case .fieldNote: return .text("Poznámka")
+        case .fieldCreated: return .text("Vytvořeno")
+        case .fieldUpdated: return .text("Změněno")
+        case .fieldCompleted: return .text("Dokončeno")
+        case .fieldHistory: return .text("Historie")
+        case .fieldName: return .text("Název")
+        case .fieldCategory: return .text("Kategorie")
+        case .fieldDate: return .text("Datum")
+        case .fieldDuration: return .text("Čas")
+        case .fieldDistance: return .text("Vzdálenost")
+        case .fieldPace: return .text("Tempo")
+        case .fieldPlace: return .text("Místo")
+        case .fieldSource: return .text("Zdroj")
+
+        case .historyCreated: return .text("vytvořeno '{title}'")
+        case .historyEdited: return .text("upraveno {changes}")
+        case .historyFieldSet: return .text("{field} → {value}")
+        case .historyFieldCleared: return .text("{field} vymazáno")
+        case .historyLogged: return .text("zaznamenáno '{name}': {what} za {duration}")
+        case .historyCompleted: return .text("dokončeno")
+        case .historyReopened: return .text("znovu otevřeno")
+        case .historyDeleted: return .text("smazáno")
+        case .historyRestored: return .text("obnoveno")
+        case .historyFilterSaved: return .text("uložen pohled {scope} {filter}")
+        case .historyFilterReset: return .text("zrušen pohled {scope}")
+        case .historyUndone: return .text("vrácen příkaz {command}")
+        case .historyRedone: return .text("znovu proveden příkaz {command}")
+        case .historyUndecodable: return .text("nečitelná událost {type}")
+
+        case .filterSaved: return .text("Uložen výchozí pohled: {options}")
+        case .filterCurrent: return .text("Uložený pohled: {options}")
+        case .filterNone: return .text("Žádný uložený pohled: samotné 'tally list' ukáže všechny úkoly v pořadí vytvoření.")
+        case .filterWasReset: return .text("Uložený pohled je zrušen: samotné 'tally list' ukáže všechny úkoly v pořadí vytvoření.")
+        case .recordFilterNone: return .text("Žádný uložený pohled: samotné 'tally record list' ukáže všechny záznamy, nejnovější první.")
+        case .recordFilterWasReset: return .text("Uložený pohled je zrušen: samotné 'tally record list' ukáže všechny záznamy, nejnovější první.")
+
+        case .infoPath: return .text("Databáze")
+        case .infoStatus: return .text("Stav")
+        case .infoMissing: return .text("zatím nevytvořena (vytvoří ji první změna)")
+        case .infoSchema: return .text("Verze schématu")
+        case .infoEvents: return .text("Události")
+        case .infoTodos: return .text("Úkoly")
+        case .infoTodoCounts: return .text("{total} ({active}, {completed}, {deleted})")
+        case .infoRecords: return .text("Záznamy")
+        case .infoRecordCounts: return .text("{total} ({deleted})")
+        case .infoSize: return .text("Velikost souboru")
+        case .infoSnapshot: return .text("Snímek")
+        case .infoNoSnapshot: return .text("žádný")
+
+        case .auditColumnSeq: return .text("Seq")
+        case .auditColumnTime: return .text("Čas")
+        case .auditColumnActor: return .text("Autor")
+        case .auditColumnType: return .text("Typ")
+        case .auditColumnItem: return .text("Položka")
+        case .auditColumnSummary: return .text("Shrnutí")
+        case .auditNoEvents: return .text("Žádné události.")
+        case .auditEditedField: return .text("{field}: {from} → {to}")
+        case .auditStatusChange: return .text("{from} → {to}")
+        case .auditItemChange: return .text("  {label}: {changes}")
+        case .auditViewChange: return .text("  pohled {scope}: {from} → {to}")
+        case .auditNoValue: return .text("nic")
+        case .auditDefaultView: return .text("výchozí")
+        case .auditUndid: return .text("Vrácen příkaz {command} ({events}), který zadal uživatel {actor} {time}:")
+        case .auditEventCount: return .text("{type} ×{count}")
+        case .auditRedid: return .text("Znovu proveden příkaz {command} (vrácení zadal uživatel {actor} {time}):")
+        case .auditNothingLeft: return .text("  už není co měnit")
+        case .auditVerifyOK: return .plural([
+            .one: "OK: {count} událost, řetězec je neporušený",
+            .few: "OK: {count} události, řetězec je neporušený",
+            .other: "OK: {count} událostí, řetězec je neporušený",
+        ])
+        case .auditVerifyProblem: return .text("  seq {seq}: {message}")
+        case .auditNoteLegacy: return .text("{type}: {reason}")
+        case .auditVerifyLegacy: return .plural([
+            .one: "Poznámka: {count} událost zapsaná starší verzí obsahuje hodnotu mimo dnešní limity a čte se upravená (seq {seq}, {message}).",
+            .few: "Poznámka: {count} události zapsané starší verzí obsahují hodnoty mimo dnešní limity a čtou se upravené (první: seq {seq}, {message}).",
+            .other: "Poznámka: {count} událostí zapsaných starší verzí obsahuje hodnoty mimo dnešní limity a čtou se upravené (první: seq {seq}, {message}).",
+        ])
+        case .auditProblemSequence: return .text("zde bylo očekáváno seq {expected}, nalezeno {found}: události chybí nebo nejsou ve správném pořadí")
+        case .auditProblemHash: return .text("hash nesouhlasí: uložený {stored}, vypočtený {expected}; tato událost (nebo řetězec před ní) byla změněna")
+        case .auditProblemVersion: return .text("stream {stream} má pokračovat verzí {expected}, nalezena verze {found}")
+        case .auditProblemDecode: return .text("obsah události {type} nelze přečíst: {reason}")
+        case .auditProblemCheck: return .text("{name}: {detail}")
+        case .auditExported: return .plural([
+            .one: "Do {path} exportována {count} událost.",
+            .few: "Do {path} exportovány {count} události.",
+            .other: "Do {path} exportováno {count} událostí.",
+        ])
+        case .auditImported: return .text("Importováno událostí: {appended} z {read} (už v logu bylo: {skipped}).")
+        case .importLabel: return .text("Import")
+        case .auditExpectedPosition: return .text("číslo pozice v logu (celé, 0 nebo více)")
+        case .errorNothingToUndo: return .text("Není co vrátit.")
+        case .errorNothingToRedo: return .text("Není co znovu provést: redo znovu provede jen příkazy vrácené od poslední změny.")
+        case .errorVerifyFailed: return .plural([
+            .one: "Ověření selhalo: {count} problém; první vadná událost je seq {seq}.",
+            .few: "Ověření selhalo: {count} problémy; první vadná událost je seq {seq}.",
+            .other: "Ověření selhalo: {count} problémů; první vadná událost je seq {seq}.",
+        ])
+        case .errorImportMalformed: return .text("Řádek {line}: {reason}. Nic nebylo importováno.")
+        case .errorImportDifferent: return .text("Řádek {line}: událost {id} už v logu je, ale s jiným obsahem. Nic nebylo importováno.")
+        case .errorImportVersionTaken: return .text("Řádek {line}: verzi {version} streamu {stream} už má jiná událost. Nic nebylo importováno.")
+        case .errorImportVersionGap: return .text("Řádek {line}: stream {stream} pokračuje verzí {expected}, ale událost má verzi {found}. Nic nebylo importováno.")
+
+        case .infoSnapshotStatus: return .text("@{seq}, {age}, po něm {tail}")
+        case .infoSnapshotIgnored: return .text("žádný použitelný (ignorováno: {count}; 'tally rebuild' zapíše nový)")
+
+        case .warningPrefix: return .text("Upozornění: {message}")
+        case .snapshotIgnored: return .text("Snímek k @{seq} se nepoužije: {reason}. Místo toho se přehrává od {start}; 'tally rebuild' zapíše nový snímek.")
+        case .snapshotIgnoredMany: return .text("Nepoužitých snímků: {count} (nejnovější, k @{seq}: {reason}). Místo toho se přehrává od {start}; 'tally rebuild' zapíše nový snímek.")
+        case .snapshotFromStart: return .text("první události")
+        case .snapshotReasonOtherFormat: return .text("byl zapsán v jiném formátu snímků ({format})")
+        case .snapshotReasonOtherReducer: return .text("sestavil ho reducer verze {version}, tento tally má verzi {current}")
+        case .snapshotReasonAheadOfLog: return .text("leží za koncem logu (@{head})")
+        case .snapshotReasonChecksum: return .text("nesouhlasí jeho kontrolní součet")
+        case .snapshotReasonUndecodable: return .text("nelze ho dekódovat ({detail})")
+        case .snapshotReasonOtherHistory: return .text("událost na jeho pozici v logu není ta, po které byl pořízen")
+        case .snapshotReasonStorage: return .text("nelze ho přečíst ({detail})")
+        case .snapshotReasonDiffers: return .text("liší se od úplného přehrání ({detail})")
+        case .snapshotWriteFailed: return .text("Snímek k @{seq} se nepodařilo uložit: {reason}. Samotný příkaz proběhl; některý další to zkusí znovu.")
+        case .snapshotWritten: return .text("Snímek k @{seq} zapsán: {todos}, {size}.")
+        case .snapshotEmptyLog: return .text("Log je prázdný; není z čeho pořídit snímek.")
+        case .rebuildDone: return .text("Modely pro čtení znovu sestaveny: {events} za {duration} ({rate} událostí/s); snímek k @{seq} zapsán.")
+        case .rebuildEmptyLog: return .text("Log je prázdný; není co znovu sestavit.")
+        case .rebuildProgress: return .text("{rate} událostí/s  zbývá {eta} s")
+        case .rebuildLabel: return .text("Přehrávání")
+        case .rebuildEtaUnknown: return .text("--")
+        case .ageJustNow: return .text("právě teď")
+        case .ageSeconds: return .plural([.one: "před {count} sekundou", .few: "před {count} sekundami", .other: "před {count} sekundami"])
+        case .ageMinutes: return .plural([.one: "před {count} minutou", .few: "před {count} minutami", .other: "před {count} minutami"])
+        case .ageHours: return .plural([.one: "před {count} hodinou", .few: "před {count} hodinami", .other: "před {count} hodinami"])
+        case .ageDays: return .plural([.one: "před {count} dnem", .few: "před {count} dny", .other: "před {count} dny"])
+        case .durationSeconds: return .text("{seconds} s")
+        case .countEvents: return .plural([.one: "{count} událost", .few: "{count} události", .other: "{count} událostí"])
+        case .countTodos: return .plural([.one: "{count} úkol", .few: "{count} úkoly", .other: "{count} úkolů"])
+
+        case .errorMalformedImport: return .text("Chybný vstup v {location}: {reason}.")
+        case .importImported: return .plural([
+            .one: "Importován {count} úkol z {path}{detail}.",
+            .few: "Importovány {count} úkoly z {path}{detail}.",
+            .other: "Importováno {count} úkolů z {path}{detail}.",
+        ])
+        case .importImportedDetail: return .text("(hotových {completed}, smazaných {deleted})")
+        case .importAlreadyPresent: return .plural([
+            .one: "{count} položka byla importována už dříve a ve zdroji se nezměnila.",
+            .few: "{count} položky byly importovány už dříve a ve zdroji se nezměnily.",
+            .other: "{count} položek bylo importováno už dříve a ve zdroji se nezměnilo.",
+        ])
+        case .importSkipped: return .plural([
+            .one: "Přeskočena {count} položka:",
+            .few: "Přeskočeny {count} položky:",
+            .other: "Přeskočeno {count} položek:",
+        ])
+        case .importWarnings: return .plural([.one: "{count} upozornění:", .few: "{count} upozornění:", .other: "{count} upozornění:"])
+        case .importIssueLine: return .text("  {source}: {reason}")
+        case .importSourceLine: return .text("řádek {number}")
+        case .importSourceItem: return .text("položka {number}")
+        case .importSourceTask: return .text("úkol {id}")
+        case .importMissingTitle: return .text("chybí popis, není jak úkol nazvat")
+        case .importRecurringTemplate: return .text("šablona opakování (její výskyty se importují samostatně)")
+        case .importUnknownStatus: return .text("neznámý stav '{status}'")
+        case .importUnsupportedFieldKept: return .text("pole '{field}' není podporováno; ponecháno v názvu")
+        case .importInvalidDateKept: return .text("{field} '{value}' není datum; ponecháno v názvu")
+
+        // MARK: First hour (terminal, restore, messages)
+        case .footerDeleted: return .plural([.one: "{count} smazaný", .few: "{count} smazané", .other: "{count} smazaných"])
+        case .errorInterruptedImport: return .text("Přerušeno; nic nebylo importováno.")
+        case .errorLineTooLong: return .text("Řádek {line} je delší než {size}, víc, než zabere soubor o {file} MB; nic nebylo importováno.")
+        case .errorInterruptedAfterSaving: return .text("Přerušeno až po uložení; co je vypsáno výše, zůstalo zachováno.")
+        case .errorInterruptedRebuild: return .text("Přerušeno; snímky zůstaly, jak byly.")
+        case .errorInterruptedSync: return .text("Přerušeno; nic nebylo synchronizováno.")
+        case .errorInterruptedSyncPulled: return .text("Přerušeno po uložení stažených událostí; nic nebylo odesláno. Spusťte znovu 'tally sync'.")
+        case .noticeNotDeleted: return .text("Úkol {number} není smazaný; nic se nezměnilo.")
+        case .noticeRecordNotDeleted: return .text("Záznam {number} není smazaný; nic se nezměnilo.")
+        case .recordDeletedName: return .text("{name} (smazaný)")
+        case .usageMissingOptions: return .text("Chybí povinné volby {names}.")
+        case .usageListAnd: return .text(" a ")
+        case .valueReasonEmpty: return .text("je prázdné")
+        case .valueReasonNegative: return .text("nesmí být záporné")
+        case .valueReasonDurationShape: return .text("očekává se doba jako 45m, 1h30m, 1:30:00 nebo 27:30")
+        case .valueReasonClockShape: return .text("očekává se h:mm:ss nebo m:ss")
+        case .valueReasonMinutesField: return .text("minuty musí být dvě číslice 00-59")
+        case .valueReasonSecondsField: return .text("sekundy musí být dvě číslice 00-59")
+        case .valueReasonDurationTooLong: return .text("smí být nejvýše 100 let")
+        case .valueReasonDurationUnitAfterNumber: return .text("za {number} chybí jednotka (h, m nebo s)")
+        case .valueReasonDurationUnknownUnit: return .text("neznámá jednotka '{unit}' (použijte h, m nebo s)")
+        case .valueReasonDurationUnitTwice: return .text("jednotka '{unit}' je uvedena dvakrát")
+        case .valueReasonDurationUnitOrder: return .text("jednotky musí jít v pořadí h, m, s")
+        case .valueReasonDigitsAfterPoint: return .text("za '.' se očekávají číslice")
+        case .valueReasonWhenShape: return .text("očekává se datum (RRRR-MM-DD), datum a čas (RRRR-MM-DD HH:MM), dnes, zítra, den v týdnu, eom, za 3 dny nebo posun jako -2d")
+        case .valueReasonLogPositionNotAllowed: return .text("pozice v logu (@SEQ) zde není dovolena")
+        case .valueReasonRelativeTooManyDigits: return .text("číslo smí mít nejvýše {max} číslic")
+        case .valueReasonRelativeUnitRequired: return .text("chybí jednotka (m, h, d nebo w)")
+        case .valueReasonRelativeUnknownUnit: return .text("neznámá jednotka '{unit}' (použijte m, h, d nebo w)")
+        case .valueReasonOutsideYears: return .text("výsledek je mimo roky 0001-9999")
+        case .valueReasonLogPositionMinimum: return .text("pozice v logu musí být 1 nebo více")
+        case .valueReasonLogPositionShape: return .text("očekává se pozice v logu jako @SEQ, např. @42")
+        case .valueReasonLogPositionTooBig: return .text("pozice v logu je příliš velká")
+        case .valueReasonExponents: return .text("exponenty nejsou dovoleny")
+        case .valueReasonDistanceShape: return .text("očekává se číslo a jednotka, např. 5km, 800m nebo 3.1mi")
+        case .valueReasonDistanceUnitRequired: return .text("chybí jednotka (km, m nebo mi)")
+        case .valueReasonDistanceUnknownUnit: return .text("neznámá jednotka '{unit}' (použijte km, m nebo mi)")
+        case .valueReasonDistanceTooLong: return .text("smí být nejvýše 1000000 km")
+        case .valueReasonTrailing: return .text("nečekané '{rest}' na konci")
+        case .valueReasonDateShape: return .text("očekává se datum ve tvaru RRRR-MM-DD")
+        case .valueReasonTimeShape: return .text("očekává se čas ve tvaru HH:MM nebo HH:MM:SS")
+        case .valueReasonZoneShape: return .text("očekává se pásmo jako Z, ±HH:MM, ±HHMM nebo ±HH")
+        case .valueReasonYear: return .text("rok musí být 0001-9999")
+        case .valueReasonMonth: return .text("měsíc musí být 01-12")
+        case .valueReasonDay: return .text("den musí být 01-31")
+        case .valueReasonMonthLength: return .text("měsíc {month}/{year} má {days} dní")
+        case .valueReasonHour: return .text("hodina musí být 00-23")
+        case .valueReasonMinute: return .text("minuta musí být 00-59")
+        case .valueReasonSecond: return .text("sekunda musí být 00-59")
+        case .valueReasonZoneHour: return .text("hodina posunu pásma musí být 00-23")
+        case .valueReasonZoneMinute: return .text("minuta posunu pásma musí být 00-59")
+        case .errorInvalidWhenBare: return .text("Neplatné datum nebo čas '{input}': {reason}.")
+        case .errorInvalidDurationBare: return .text("Neplatná doba '{input}': {reason}.")
+        case .errorInvalidDistanceBare: return .text("Neplatná vzdálenost '{input}': {reason}.")
+        case .valueReasonLogPositionPastEnd: return .text("log končí na {last}")
+        case .errorTodoNotYet: return .text("Úkol {ref} v čase {asOf} ještě neexistoval.")
+        case .errorRecordNotYet: return .text("Záznam {ref} v čase {asOf} ještě neexistoval.")
+        case .filterDefaultOptions: return .text("(výchozí pohled)")
+
+        // MARK: Imports that survive real files
+        case .importMarkersOnly: return .text("za značkami nic není; celý řádek je názvem")
+        case .importTemplateImported: return .text("šablona opakování, jejíž výskyty v souboru nejsou; importována jako jeden úkol, opakování ponecháno v poznámce")
+        case .importFieldKeptInNote: return .text("pole '{field}' nemá v tally místo; ponecháno v poznámce")
+        case .importTaskwarriorPriority: return .text("priorita '{value}' není H, M ani L; ponechána v poznámce, importováno bez priority")
+        case .importTodoTxtPriority: return .text("priorita ({value}) nemá v tally obdobu (jen (A), (B) a (C)); ponechána v poznámce, importováno bez priority")
+        case .importDateKeptInNote: return .text("{field} '{value}' není datum, jaké Taskwarrior zapisuje; ponecháno v poznámce")
+        case .importDateImportTime: return .text("{field} '{value}' není datum, jaké Taskwarrior zapisuje; místo něj použit čas importu")
+        case .importClosedBeforeCreated: return .text("dokončeno ({closed}) dříve, než vzniklo ({created}); vytvořeno v čase dokončení, datum vzniku ponecháno v poznámce")
+        case .importControlCharacters: return .text("tabulátory a jiné řídicí znaky v textu nahrazeny mezerami")
+        case .importLinesJoined: return .text("text má zalomení řádků; název má místo nich mezery, celý text je v poznámce")
+        case .importTitleShortened: return .text("text je delší než {max} znaků; název je jeho začátek, celý text je v poznámce")
+        case .importTagsKeptInNote: return .text("štítky {tags} se do štítků tally nevejdou (nejvýše 20, každý do 32 písmen či číslic); ponechány v poznámce")
+        case .importTagsKeptInTitle: return .text("{tags} nemohou být štítky (nejvýše 20, každý do 32 písmen či číslic); ponechány jen v názvu")
+        case .importNoteShortened: return .text("poznámka by byla delší než {max} znaků; jejích posledních {cut} znaků vynecháno")
+        case .importDuplicateTask: return .text("stejné uuid je i v {earlier}; tento pozdější úkol ho nahrazuje, jako to dělá 'task import'")
+        case .importTagsFromString: return .text("'tags' je jeden řetězec, ne seznam; rozděleno podle čárek, jako to dělá 'task import'")
+        case .importAnnotationNoDescription: return .text("anotace bez popisu (kterou 'task import' odmítne); vynechána")
+        case .errorLooksLikeTaskwarrior: return .text("{path} vypadá jako export z Taskwarrioru, ne z tally. Použijte 'tally import --from taskwarrior {path}'.")
+        case .errorLooksLikeTodoTxt: return .text("{path} vypadá jako soubor todo.txt, ne export z tally. Použijte 'tally import --from todotxt {path}'.")
+        case .errorJSONNotTodoTxt: return .text("{path} je JSON, ne soubor todo.txt. Pro soubor z 'task export' použijte '--from taskwarrior', pro export z tally --from vynechte.")
+        case .fieldOrigin: return .text("Importováno z")
+        case .originTaskwarrior: return .text("úkolu Taskwarrioru {id}")
+        case .originTodoTxt: return .text("řádku {id} souboru todo.txt")
+        case .importPriorityKeptInTitle: return .text("pri:{value} není priorita (jedno velké písmeno A až Z); ponecháno v názvu")
+        case .importMalformedField: return .text("pole '{field}' nemá tvar, jaký Taskwarrior zapisuje; ponecháno v poznámce jako text")
+        // MARK: Recurrence, waiting and natural dates
+        case .errorInvalidPeriod: return .text("Neplatné opakování '{input}': {reason}. Použijte daily, weekdays, weekly, monthly, yearly nebo číslo a d, w, m či y (3d, 2w, 6m, 1y).")
+        case .errorRecurrenceWithoutDue: return .text("Opakovaný úkol potřebuje termín prvního výskytu: přidejte --due KDY.")
+        case .errorRecurrenceOptionWithoutRecur: return .text("{option} vyžaduje --recur OPAKOVÁNÍ.")
+        case .errorUntilBeforeDue: return .text("--until {until} je před prvním termínem {due}.")
+        case .errorInvalidRecurFrom: return .text("Neplatné --recur-from '{value}': použijte due nebo completion.")
+        case .errorNotRecurring: return .text("Úkol {number} se neopakuje; --series platí jen pro opakované úkoly.")
+        case .confirmNextInstance: return .text("Další {label}, termín {due}")
+        case .footerWaiting: return .plural([.one: "{count} čekající", .few: "{count} čekající", .other: "{count} čekajících"])
+        case .historySeriesStarted: return .text("opakuje se jednou za {period} od {from}, poprvé {start}{until}")
+        case .historySeriesUntil: return .text(", do {until}")
+        case .historySeriesChanged: return .text("opakování změněno: {changes}")
+        case .historySeriesEnded: return .text("opakování ukončeno")
+        case .historySeriesResumed: return .text("opakování obnoveno")
+        case .recurFromDue: return .text("termínu")
+        case .recurFromCompletion: return .text("dokončení")
+        case .showSeries: return .text("Opakování")
+        case .showSeriesRule: return .text("jednou za {period} od {from}{until}")
+        case .showSeriesEnded: return .text("ukončeno")
+        case .showSeriesNext: return .text("Další")
+        case .showSeriesNone: return .text("žádné")
+        case .showSeriesInstances: return .text("Výskyty")
+        case .showWait: return .text("Čeká do")
+        case .importRecurrenceNeedsDue: return .text("'{field}' bez termínu; importováno bez opakování")
+        case .importInvalidPeriod: return .text("{field} '{value}' není opakování, které tally zná; importováno bez opakování")
+        case .importLaterOccurrences: return .plural([.one: "opakovaný úkol: {count} pozdější čekající výskyt vynechán (tally drží jeden otevřený)", .few: "opakovaný úkol: {count} pozdější čekající výskyty vynechány (tally drží jeden otevřený)", .other: "opakovaný úkol: {count} pozdějších čekajících výskytů vynecháno (tally drží jeden otevřený)"])
+        case .valueReasonAmbiguousWeekday: return .text("'{input}' může znamenat {first} nebo {second}; napište den celý")
+        case .valueReasonAmbiguousNext: return .text("'{input}' je nejednoznačné (tento, nebo příští týden?); napište '{day}' pro nejbližší takový den, nebo datum jako {date}")
+        case .valueReasonWithinShape: return .text("očekává se '{word} N JEDNOTKA', například 'za 3 dny' nebo 'in 3 days'")
+        case .valueReasonMinutesOrMonths: return .text("'m' může znamenat minuty i měsíce; napište '{word} {amount} minutes' nebo '{word} {amount} months'")
+        case .valueReasonWithinUnitRequired: return .text("chybí jednotka (minuty, hodiny, dny, týdny, měsíce nebo roky)")
+        case .valueReasonWithinUnknownUnit: return .text("neznámá jednotka '{unit}' (použijte minuty, hodiny, dny, týdny, měsíce nebo roky)")
+        case .valueReasonDayMonthOrder: return .text("pořadí dne a měsíce se v různých zemích liší; napište {first} nebo {second}")
+        case .valueReasonDayMonthOrderSingle: return .text("pořadí dne a měsíce se v různých zemích liší; napište {first}")
+        case .valueReasonPeriodShape: return .text("očekává se daily, weekdays, weekly, monthly, yearly nebo N a za ním d, w, m či y (například 2w)")
+        case .valueReasonPeriodRange: return .text("číslo musí být od 1 do {max}")
+
+        // MARK: shared log on PostgreSQL
+        case .errorServerRefused: return .text("Nelze se připojit k serveru PostgreSQL {server}: {detail}. Ověřte, že běží a že hostitel a port jsou správné; nic se nezměnilo.")
+        case .errorServerAuthentication: return .text("Server PostgreSQL {server} odmítl přihlášení: {detail}. Zkontrolujte jméno uživatele a heslo (PGPASSWORD, ~/.pgpass); nic se nezměnilo.")
+        case .errorServerUnknownDatabase: return .text("Server PostgreSQL {server} takovou databázi nemá: {detail}. Nejprve ji vytvořte (createdb); nic se nezměnilo.")
+        case .errorServerLost: return .text("Spojení se serverem PostgreSQL {server} se přerušilo: {detail}. Příkaz je jedna transakce: provedl se celý, nebo vůbec ('tally log' ukáže který případ nastal).")
+        case .errorServerInvalidAddress: return .text("Adresu PostgreSQL {server} nelze přečíst: {detail}; nic se nezměnilo.")
+        case .errorClientLibraryMissing: return .text("{server} je log v PostgreSQL a jeho klientskou knihovnu libpq se nepodařilo načíst: {detail}. Nainstalujte ji (Debian a Ubuntu: apt install libpq5; macOS: brew install libpq) nebo nastavte TALLY_LIBPQ na její cestu; nic se nezměnilo.")
+        case .errorPermissionDenied: return .text("Databáze této roli operaci odepřela: {detail}. Požádejte vlastníka logu o oprávnění (viz docs/guide/postgresql.md); nic se nezměnilo.")
+        case .errorForeignSchema: return .text("Tato databáze není log tally: {detail}. Nasměrujte --db na prázdnou databázi nebo na databázi tally; nic se nezměnilo.")
+        case .infoServer: return .text("Server")
+        case .infoServerValue: return .text("PostgreSQL, zapisuje se jako role {role}")
+        case .infoServerMissing: return .text("v této databázi zatím není log tally (vytvoří ho první změna)")
+        case .infoServerSize: return .text("Velikost na serveru")
+
+        // MARK: Sync
+        case .syncSummary: return .text("Odesláno: {events}, staženo: {pulled}.")
+        case .syncConflicts: return .plural([.one: "{count} konflikt:", .few: "{count} konflikty:", .other: "{count} konfliktů:"])
+        case .syncOverridden: return .text("  {item}: vaše změna {field} na {value} byla zahozena: {actor} nastavil {other} později ({time}).")
+        case .syncOverrides: return .text("  {item}: vaše změna {field} na {value} nahradila {other}, kterou dříve nastavil {actor} ({time}).")
+        case .syncDeletedBy: return .text("  {item}: vaše změna ({change}) byla zahozena: {actor} položku smazal ({time}); zůstává smazaná.")
+        case .syncDeleted: return .text("  {item}: vaše změna ({change}) byla zahozena: položka je smazaná a zůstává smazaná.")
+        case .syncRedundant: return .text("  {item}: vaše změna ({change}) byla zahozena: sdílený log ji už obsahoval.")
+        case .syncDuplicate: return .text("  {item}: vytvořeno i na jiném zařízení; ponechána je sdílená položka.")
+        case .syncImpossible: return .text("  {item}: vaše změna ({change}) byla zahozena: už není možná.")
+        case .syncItemTodo: return .text("úkol {number} '{title}'")
+        case .syncItemRecord: return .text("záznam {number} '{title}'")
+        case .syncItemView: return .text("uložený pohled {scope}")
+        case .syncItemOther: return .text("{stream}")
+        case .syncRenumberedTodo: return .text("úkol {from} je nyní {to}")
+        case .syncRenumberedRecord: return .text("záznam {from} je nyní {to}")
+        case .syncDiverged: return .text("Sdílený log na {url} nenavazuje na synchronizovanou historii této databáze od události {first}: událost {seq} má zde hash {hash}, tam {found}. Byl přepsán, obnoven ze staré zálohy, nebo jde o jiný log; na žádné straně se nic nezměnilo.")
+        case .syncMissing: return .text("chybí (sdílený log má {count} událostí)")
+        case .syncBroken: return .text("Sdílený log na {url} je poškozený: událost {seq} nenavazuje na řetězec hashů. Zde se nic nezměnilo.")
+        case .syncKeptMoving: return .text("Sdílený log se během {count} pokusů o odeslání stále měnil; spusťte 'tally sync' znovu.")
+        case .syncUnreachable: return .text("Sdílený log na {url} není dostupný: {reason}. Místní práce je nedotčená a všechny příkazy fungují i offline.")
+        case .syncNoRemote: return .text("Není nastaven žádný vzdálený log: použijte 'tally remote set URL' nebo 'tally sync --remote URL'.")
+        case .syncSameFile: return .text("Vzdálený log {url} je tato databáze sama.")
+        case .syncNotLocal: return .text("sync pracuje s místní databází: {url} je server, tedy sám sdílený log. Použijte --db se souborem a server jako vzdálený log.")
+        case .syncAltered: return .text("Sdílený log na {url} byl změněn za zády této databáze: jeho událost {seq} {what}. Už synchronizované události v něm někdo upravil, smazal nebo přesunul a uložené hashe nechal, jak byly; na žádné straně se nic nezměnilo. 'tally verify --remote' porovná celý log.")
+        case .syncAlteredContent: return .text("se liší od kopie v této databázi")
+        case .syncAlteredLink: return .text("nenavazuje na řetězec hashů")
+        case .syncAlteredMissing: return .text("chybí")
+        case .syncInvalidEvent: return .text("Sdílený log na {url} obsahuje událost {seq} ({type}), kterou tally odmítá: {reason}. Odmítl by ji i 'tally import', proto se nestahuje; zde se nic nezměnilo.")
+        case .syncNoFolder: return .text("složka {folder} neexistuje (je disk připojený?)")
+        case .syncNoFile: return .text("soubor tam není, ačkoli tato databáze s ním byla synchronizována až po událost {seq} (je disk připojený?)")
+        case .syncChangeEdit: return .text("úprava")
+        case .syncChangeCompletion: return .text("dokončení")
+        case .syncChangeReopening: return .text("znovuotevření")
+        case .syncChangeDeletion: return .text("smazání")
+        case .syncChangeRestoration: return .text("obnovení")
+        case .syncChangeCreation: return .text("nová položka")
+        case .syncChangeRecurrence: return .text("změna opakování")
+        case .syncChangeOther: return .text("změna")
+        case .syncFieldView: return .text("nastavení")
+        case .syncSeriesRunning: return .text("běží")
+        case .auditRemoteOK: return .text("OK: sdílený log na {url} se shoduje s touto databází až po událost {synced} a jeho řetězec (událostí: {events}) je neporušený")
+        case .auditRemoteDiffers: return .text("sdílený log na {url}: tato událost {what}")
+        case .errorNothingOfYoursToUndo: return .plural([.one: "Nemáte co vrátit: ve sdíleném logu undo vrací jen vaše vlastní příkazy a jediný příkaz v tomto logu nezadal {actor} (kdo jste, určuje TALLY_ACTOR).", .few: "Nemáte co vrátit: ve sdíleném logu undo vrací jen vaše vlastní příkazy a žádný z {count} příkazů v tomto logu nezadal {actor} (kdo jste, určuje TALLY_ACTOR).", .other: "Nemáte co vrátit: ve sdíleném logu undo vrací jen vaše vlastní příkazy a žádný z {count} příkazů v tomto logu nezadal {actor} (kdo jste, určuje TALLY_ACTOR)."])
+        case .remoteSet: return .text("Vzdálený log nastaven na {url}.")
+        case .remoteRemoved: return .text("Vzdálený log {url} odebrán; synchronizovaná historie zůstává.")
+        case .remoteNone: return .text("Není nastaven žádný vzdálený log.")
+        case .remoteURL: return .text("Vzdálený log")
+        case .remoteLastSync: return .text("Poslední synchronizace")
+        case .remoteUnpushed: return .text("Neodesláno")
+        case .remoteSynced: return .text("Synchronizováno po")
+        case .remoteNever: return .text("nikdy")
+        case .remoteSyncedAt: return .text("@{seq} ({hash})")
+        case .conflictsNone: return .text("Žádná synchronizace nezahodila ani nepřepsala změnu.")
+        case .conflictsHeader: return .text("Synchronizace {time}:")
+        case .syncPullLabel: return .text("Stahování")
+        // MARK: Activity files (record import, bests, streaks, year to date)
+        case .columnYear: return .text("Rok")
+        case .noticeRecordAlreadyImported: return .text("Záznam {id} byl importován už dříve; přeskočen.")
+        case .activityImportLabel: return .text("Čtení")
+        case .activityImported: return .plural([
+            .one: "Importována {count} aktivita (přečteno souborů: {files}, {size}).",
+            .few: "Importovány {count} aktivity (přečteno souborů: {files}, {size}).",
+            .other: "Importováno {count} aktivit (přečteno souborů: {files}, {size}).",
+        ])
+        case .activityImportedNone: return .text("Žádné nové aktivity.")
+        case .activityAlreadyPresent: return .plural([
+            .one: "{count} aktivita byla importována už dříve; přeskočena.",
+            .few: "{count} aktivity byly importovány už dříve; přeskočeny.",
+            .other: "{count} aktivit bylo importováno už dříve; přeskočeny.",
+        ])
+        case .activitySkipped: return .plural([
+            .one: "Přeskočen {count} soubor:",
+            .few: "Přeskočeny {count} soubory:",
+            .other: "Přeskočeno {count} souborů:",
+        ])
+        case .activitySkipLine: return .text("  {source}: {reason}")
+        case .activityUnknownFormat: return .text("není soubor GPX, TCX ani FIT")
+        case .activityCorrupt: return .text("poškozený ({detail})")
+        case .activityImpossible: return .text("nemožná hodnota ({detail})")
+        case .activityTruncated: return .text("soubor je useknutý (slibuje víc bajtů, než má)")
+        case .activityNotActivity: return .text("není to aktivita (chybí trasa i souhrn)")
+        case .activityNoTimestamps: return .text("chybí časy (méně než dva body s časem)")
+        case .activityMissingFile: return .text("soubor trasy {file} chybí")
+        case .activityOutsideFolder: return .text("{file} vede mimo importovanou složku; nebyl přečten")
+        case .activityUnreadable: return .text("{file} nelze přečíst ({reason})")
+        case .activityNotAFile: return .text("{file} není soubor")
+        case .activityTooLarge: return .text("větší než {size} MB")
+        case .bestsEmpty: return .text("Zatím žádné osobní rekordy: importujte aktivity s trasou nebo zapište běhy standardní délky.")
+        case .bestsMile: return .text("1 míle")
+        case .bestsHalfMarathon: return .text("půlmaraton")
+        case .bestsMarathon: return .text("maraton")
+        case .columnRecord: return .text("Záznam")
+        case .columnCurrentDays: return .text("Dní teď")
+        case .columnLongestDays: return .text("Nejdelší (dny)")
+        case .columnCurrentWeeks: return .text("Týdnů teď")
+        case .columnLongestWeeks: return .text("Nejdelší (týdny)")
+        case .columnActiveDays: return .text("Aktivních dní")
+        case .streaksAll: return .text("(vše)")
+        case .ytdTitle: return .text("{year} do {date} proti {previous} do {previousDate}")
+        case .columnChange: return .text("Změna")
+        case .fieldMovingTime: return .text("Čas v pohybu")
+        case .fieldElevationGain: return .text("Převýšení")
+        case .fieldTrack: return .text("Soubor trasy")
+        case .blobsImported: return .plural([
+            .one: "Uložen {count} původní soubor aktivity.",
+            .few: "Uloženy {count} původní soubory aktivit.",
+            .other: "Uloženo {count} původních souborů aktivit.",
+        ])
+        case .errorBlobMismatch: return .text("obsah souboru neodpovídá jeho jménu {sha256}")
+        case .bestsExpectedYear: return .text("rok, například 2026")
+        // History: anchors, log queries, blame, diff
+        case .anchorEmpty: return .text("Log je prázdný: zatím není co ukotvit.")
+        case .anchorUnpushed: return .plural([
+            .one: "{count} událost po seq {synced} ještě není odeslaná: příští synchronizace jí dá novou pozici a hash, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
+            .few: "{count} události po seq {synced} ještě nejsou odeslané: příští synchronizace jim dá nové pozice a hashe, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
+            .other: "{count} událostí po seq {synced} ještě není odesláno: příští synchronizace jim dá nové pozice a hashe, takže tato kotva platí jen do té doby. Trvalou kotvu vytvořte po 'tally sync'.",
+        ])
+        case .anchorInvalidExpected: return .text("SEQ:HASH, pozici od 1 a 16 až 64 šestnáctkových číslic jejího hashe, jak je vypíše 'tally anchor'")
+        case .anchorHolds: return .text("OK: log stále obsahuje ukotvenou historii až po seq {seq} ({anchor})")
+        case .anchorTruncated: return .text("  kotva {anchor}: log končí na seq {head}, pod kotvou: z jeho konce byly odebrány události")
+        case .anchorRewritten: return .text("  kotva {anchor}: událost seq {seq} má hash {stored}, ne ukotvený: historie až po kotvu byla přepsána")
+        case .anchorBroken: return .text("  kotva {anchor}: řetězec je porušen na seq {at}, na kotvě nebo před ní: historie až po kotvu byla změněna")
+        case .errorAnchorTruncated: return .text("Log byl zkrácen: končí na seq {head}, pod kotvou na seq {seq}.")
+        case .errorAnchorRewritten: return .text("Log byl přepsán: už neobsahuje ukotvenou historii až po seq {seq}.")
+        case .blameColumnField: return .text("Pole")
+        case .blameColumnValue: return .text("Hodnota")
+        case .blameColumnHow: return .text("Jak")
+        case .blameHowCommand: return .text("příkaz {command}")
+        case .blameHowUndo: return .text("vrácení příkazu {command}")
+        case .blameHowRedo: return .text("opakování příkazu {command}")
+        case .blameHowImport: return .text("import z {tool} ({id})")
+        case .blameHowImportActivity: return .text("import souboru aktivity")
+        case .blameHowSync: return .text("synchronizace z {device}")
+        case .fieldValueNone: return .text("žádná")
+        case .fieldValueYes: return .text("ano")
+        case .fieldValueNo: return .text("ne")
+        case .diffColumnBefore: return .text("Předtím")
+        case .diffColumnAfter: return .text("Potom")
+        case .diffNoChanges: return .text("Žádné změny.")
+        case .diffNew: return .text("(nový)")
+        case .revertCreatedSince: return .text("Nelze vrátit: {item} vznikl po {when}; je smazán, ne vymazán (jeho číslo i události zůstávají).")
+        case .revertDone: return .plural([
+            .one: "Vráceno k {when}: připojena {count} událost jako příkaz {command} ('tally undo' ho vezme zpět).",
+            .few: "Vráceno k {when}: připojeny {count} události jako příkaz {command} ('tally undo' ho vezme zpět).",
+            .other: "Vráceno k {when}: připojeno {count} událostí jako příkaz {command} ('tally undo' ho vezme zpět).",
+        ])
+        case .revertDryRun: return .plural([
+            .one: "K vrácení k {when} by se připojila {count} událost (nic nebylo připojeno):",
+            .few: "K vrácení k {when} by se připojily {count} události (nic nebylo připojeno):",
+            .other: "K vrácení k {when} by se připojilo {count} událostí (nic nebylo připojeno):",
+        ])
+        case .revertNothing: return .text("Není co vracet: vše už je tak, jak bylo k {when}.")
+        case .revertColumnNow: return .text("Teď")
+        case .revertColumnReverted: return .text("Po vrácení")
+        case .followStopped: return .text("Sledování logu skončilo.")
+        case .hookTimeoutExpected: return .text("celý počet sekund od 1 do 600")
+        case .hookRefused: return .text("Hook pre-command příkaz odmítl (kód {status}); nic nebylo připojeno: {output}")
+        case .hookCrashed: return .text("Hook pre-command spadl (signál {signal}); nic nebylo připojeno: {output}")
+        case .hookTimedOut: return .text("Hook neskončil do {seconds} s a byl zastaven; nic nebylo připojeno.")
+        case .hookUnsafe: return .text("Hook nebyl spuštěn, protože {reason}; nic nebylo připojeno.")
+        case .hookNotStarted: return .text("Hook nešel spustit ({reason}); nic nebylo připojeno.")
+        case .hookPostFailed: return .text("Hook post-commit selhal (kód {status}); příkaz byl zapsán: {output}")
+        case .hookPostTimedOut: return .text("Hook post-commit neskončil do {seconds} s a byl zastaven; příkaz byl zapsán.")
+        case .hookPostCrashed: return .text("Hook post-commit spadl (signál {signal}); příkaz byl zapsán: {output}")
+        case .hookPostNotRun: return .text("Hook post-commit nebyl spuštěn ({reason}); příkaz byl zapsán.")
+        // Versions (packaging)
+        case .infoVersion: return .text("Verze")
+        case .errorNoCommandLine: return .text("tally nemůže přečíst svůj příkazový řádek (systém mu nepředal žádné argumenty, ani jeho jméno; je připojen /proc?). Nic se neudělalo.")
+        // Report: `tally report --html` and `record show --svg`.
+        case .reportWritten: return .text("Přehled za {first} až {last} zapsán do {path}.")
+        case .reportSVGWritten: return .text("Trasa záznamu {number} zapsána do {path}.")
+        case .reportPeriodReversed: return .text("'--from' {from} je až po '--to' {to}.")
+        case .reportPeriodTooLong: return .text("Období má {days} dní; přehled pokryje nejvýše {max}.")
+        case .errorNoTrack: return .text("záznam {ref} nemá uložený soubor trasy s polohami")
+        case .errorTrackUnreadable: return .text("uložený soubor trasy záznamu {ref} nelze přečíst: {reason}")
+        // Training: sensors, athlete settings, zones, load
+        case .reanalyzeDone: return .plural([.one: "Znovu analyzován {count} záznam (analýza {version}).", .few: "Znovu analyzovány {count} záznamy (analýza {version}).", .other: "Znovu analyzováno {count} záznamů (analýza {version})."])
+        case .reanalyzeNone: return .text("Žádný záznam nepotřeboval novou analýzu (analýza {version}).")
+        case .reanalyzeUnchanged: return .plural([.one: "{count} znovu přečtený záznam už byl aktuální.", .few: "{count} znovu přečtené záznamy už byly aktuální.", .other: "{count} znovu přečtených záznamů už bylo aktuálních."])
+        case .reanalyzeMissing: return .text("původní soubor není uložen")
+        case .reanalyzeDamaged: return .text("uložený originál neodpovídá svému otisku")
+        case .fieldHeartRate: return .text("Tep")
+        case .fieldCadence: return .text("Kadence")
+        case .fieldPower: return .text("Výkon")
+        case .sensorHeartRate: return .text("průměr {average} tepů/min, nejvýš {max}")
+        case .sensorCadence: return .text("průměr {average} /min")
+        case .sensorPower: return .text("průměr {average} W, normalizovaný {normalized} W")
+        case .historyAthleteSet: return .text("nastavení sportovce od {from}: {values}")
+        case .errorTrainingValue: return .text("{option} musí být celé číslo od {low} do {high}, ne „{value}“")
+        case .errorInvalidZones: return .text("--hr-zones musí být čtyři rostoucí celá procenta od 30 do 150, například 85,90,95,100, ne „{value}“")
+        case .errorAthleteConflict: return .text("nastavení by si odporovala {reason}")
+        case .errorAthleteNothingToSet: return .text("uveďte aspoň jednu hodnotu: --max-hr, --resting-hr, --threshold-hr, --ftp nebo --hr-zones")
+        case .noticeAthleteUnchanged: return .text("Nastavení sportovce pro ten den už jsou tato.")
+        case .athleteSaved: return .text("Nastavení sportovce od {from}: {values}")
+        case .athleteNone: return .text("Zatím žádné nastavení sportovce: zadejte ho příkazem 'tally athlete set --max-hr 190 --resting-hr 48 --threshold-hr 172 --ftp 250'.")
+        case .athleteInForce: return .text("Platné {date}")
+        case .athleteHistoryTitle: return .text("Historie")
+        case .columnFrom: return .text("Od")
+        case .columnZone: return .text("Zóna")
+        case .columnRange: return .text("Rozsah")
+        case .athleteHeartRateZones: return .text("Tepové zóny ({model})")
+        case .athletePowerZones: return .text("Výkonové zóny (Coggan, z FTP {ftp} W)")
+        case .fieldMaxHeartRate: return .text("Maximální tep")
+        case .fieldRestingHeartRate: return .text("Klidový tep")
+        case .fieldThresholdHeartRate: return .text("Prahový tep")
+        case .fieldFTP: return .text("FTP")
+        case .fieldSettings: return .text("Nastavení")
+        case .auditAthleteChange: return .text("  nastavení sportovce od {from}: {old} → {new}")
+        case .sectionPowerZones: return .text("Výkonové zóny (coggan-ftp)")
+        case .sectionLaps: return .text("Okruhy")
+        case .sectionSplits: return .text("Úseky")
+        case .columnLap: return .text("Okruh")
+        case .columnSplit: return .text("Úsek")
+        case .columnHeartRate: return .text("Tep")
+        case .columnMaxHeartRate: return .text("Max. tep")
+        case .columnElevation: return .text("Výška")
+        case .fieldEffort: return .text("Námaha")
+        case .loadEmpty: return .text("V tomto rozsahu žádná tréninková zátěž.")
+        case .loadUnscored: return .plural([.one: "{count} aktivita nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .few: "{count} aktivity nemají zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .other: "{count} aktivit nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort."])
+        case .loadLegend: return .text("{fitness} kondice (zátěž za 42 dní)  {fatigue} únava (zátěž za 7 dní)")
+        case .columnLoad: return .text("Zátěž")
+        case .columnFitness: return .text("Kondice")
+        case .columnFatigue: return .text("Únava")
+        case .columnForm: return .text("Forma")
+        case .activityCutShortImported: return .text("{source} je useknutý; importováno, co obsahuje")
+        // Filter expressions (todos)
+        case .filterErrorEmpty: return .text("filtr je prázdný")
+        case .filterErrorTooLong: return .text("filtr je delší než {max} znaků")
+        case .filterErrorTooDeep: return .text("závorky a negace jsou vnořené hlouběji než {max}")
+        case .filterErrorTooManyTerms: return .text("filtr má víc než {max} podmínek")
+        case .filterErrorControlCharacter: return .text("řídicí znaky nejsou dovoleny")
+        case .filterErrorUnterminatedQuote: return .text("tyto uvozovky nejsou nikde uzavřeny")
+        case .filterErrorUnopenedParenthesis: return .text("tato ')' nic neuzavírá")
+        case .filterErrorUnclosedParenthesis: return .text("tato '(' není nikde uzavřena")
+        case .filterErrorOperatorWithoutLeft: return .text("před '{word}' chybí podmínka")
+        case .filterErrorOperatorWithoutRight: return .text("za '{word}' chybí podmínka")
+        case .filterErrorNegationWithoutTerm: return .text("hned za '{word}' musí být podmínka")
+        case .filterErrorUnknownField: return .text("neznámé pole '{field}' (pole: {fields}; slovo v dvojitých uvozovkách se hledá v textu)")
+        case .filterErrorMissingValue: return .text("'{field}:' potřebuje hodnotu")
+        case .filterErrorInvalidTag: return .text("'{value}' není štítek (písmena, číslice, _ a -)")
+        case .filterErrorInvalidProject: return .text("'{value}' není projekt (jména jako štítky spojená tečkami)")
+        case .filterErrorInvalidPriority: return .text("'{value}' není priorita (H, M, L nebo none)")
+        case .filterErrorInvalidStatus: return .text("'{value}' není stav ({values})")
+        case .filterErrorInvalidFlag: return .text("'{value}' není nic z {values}")
+        case .filterErrorInvalidWhen: return .text("'{value}' není datum: {reason}")
+        case .filterErrorEmptyPhrase: return .text("prázdná fráze nemá co hledat")
+        case .errorFilter: return .text("Ve filtru na znaku {position}: {problem}")
+        // Projects (todos)
+        case .errorInvalidProject: return .text("Neplatný projekt '{project}': projekt jsou jména z 1–32 písmen či číslic (libovolného písma), '_' a '-', spojená tečkami, nejvýš 8 úrovní a 100 znaků.")
+        case .columnProject: return .text("Projekt")
+        case .fieldProject: return .text("Projekt")
+        case .projectsEmpty: return .text("Zatím žádný úkol nemá projekt; 'tally add ... --project domov.zahrada' ho přidá.")
+        case .columnOpen: return .text("Otevřené")
+        case .columnDoneCount: return .text("Hotové")
+        case .columnShareDone: return .text("Hotovo %")
+        case .projectsNone: return .text("(bez projektu)")
+        // Dependencies (todos)
+        case .errorWaitsForItself: return .text("Úkol {number} nemůže čekat sám na sebe.")
+        case .errorDependencyCycle: return .text("Úkoly by na sebe čekaly v kruhu: {cycle}. Nic se nezměnilo.")
+        case .errorTooManyDependencies: return .text("Úkol může čekat nejvýš na {max} jiných.")
+        case .noticeBecameReady: return .text("Připraven {number}: {title} (už nečeká na nic)")
+        case .noticeNoLongerBlocks: return .text("{number} už neblokuje {dependents}.")
+        case .columnDeps: return .text("Závislosti")
+        case .depsAfter: return .text("po {numbers}")
+        case .depsBlocks: return .text("blokuje {numbers}")
+        case .fieldAfter: return .text("Čeká na")
+        case .fieldBlocks: return .text("Blokuje")
+        case .syncCycle: return .text("  {item}: vaše změna {change} byla zahozena: se změnami synchronizovanými dřív by na sebe úkoly čekaly v kruhu ({cycle}).")
+        // Recurrence periods in words (todos)
+        case .periodDays: return .plural([.one: "den", .few: "{count} dny", .other: "{count} dní"])
+        case .periodWeeks: return .plural([.one: "týden", .few: "{count} týdny", .other: "{count} týdnů"])
+        case .periodMonths: return .plural([.one: "měsíc", .few: "{count} měsíce", .other: "{count} měsíců"])
+        case .periodYears: return .plural([.one: "rok", .few: "{count} roky", .other: "{count} let"])
+        case .periodWeekday: return .text("pracovní den")
+        // Files the way devices write them (multisport legs, GPX days, world-record filter)
+        case .noticeRecordImportedWhole: return .text("Záznam {number} obsahuje celý tento soubor, importovaný dřívější verzí; jeho další části se vedle něj nepřidaly. Rozdělí ho 'tally record reanalyze'.")
+        case .activityEffortsDropped: return .text("Vynecháno z nejlepších výkonů, rychlejší než světový rekord (chyba GPS nebo jízda zaznamenaná jako běh):")
+        case .activityEffortDroppedLine: return .text("  {record}: {distance} za {time} ({category}; světový rekord je {record_time})")
+        case .reanalyzeSplit: return .text("Záznam {number} obsahoval celý soubor s {parts} aktivitami: teď je první z nich, ostatní byly přidány.")
+        case .fieldMultisport: return .text("Multisport")
+        case .multisportLegLine: return .text("úsek {index} z {count}: {legs}")
+        case .multisportTotal: return .text("celkem {time}, {distance}")
+        case .fieldFilePart: return .text("Ze souboru")
+        case .filePartDay: return .text("den {index} z {count} (ostatní dny souboru jsou samostatné záznamy)")
+        case .recordLegName: return .text("{name} (úsek {index}/{count})")
+        // Gear (training)
+        case .usageGearEditNeedsChange: return .text("Uveďte, co změnit: --name, --retire-at, --default nebo --active.")
+        case .columnGear: return .text("Vybavení")
+        case .columnActivities: return .text("Aktivity")
+        case .columnRetireAt: return .text("Vyřadit po")
+        case .gearNone: return .text("Zatím žádné vybavení: přidejte ho příkazem 'tally gear add Pegasus 40 --category running --default'.")
+        case .gearNoneInUse: return .text("Všechno vybavení je vyřazené; 'tally gear list --all' ho vypíše.")
+        case .gearWorn: return .text("Varování: {name} má za sebou {distance}, víc než vyřazení po {limit}.")
+        case .gearRetired: return .text("vyřazené")
+        case .gearDefault: return .text("používané, výchozí")
+        case .gearInUse: return .text("používané")
+        case .gearLastUsed: return .text("Naposledy")
+        case .gearLatest: return .plural([.one: "Poslední aktivita", .few: "Poslední {count} aktivity", .other: "Posledních {count} aktivit"])
+        case .gearLabelRetired: return .text("{name} (vyřazené)")
+        case .gearLabelDefault: return .text("{name} (výchozí)")
+        case .auditGearAdded: return .text("přidané")
+        case .auditGearRemoved: return .text("odebrané")
+        case .auditGearChange: return .text("  vybavení '{name}': {changes}")
+        case .auditGearDefault: return .text("  výchozí vybavení pro {category}: {from} → {to}")
+        case .historyWithGear: return .text("s {gear}")
+        case .historyGearAdded: return .text("přidáno vybavení {name} pro {category}{retire}")
+        case .historyGearRetireAt: return .text(", vyřadit po {distance}")
+        case .historyGearChanged: return .text("vybavení {name}: {changes}")
+        case .historyGearDefault: return .text("výchozí vybavení pro {category}: {gear}")
+        case .noticeGearUnchanged: return .text("Vybavení '{name}' už takové je.")
+        case .errorUnknownGear: return .text("Žádné vybavení se nejmenuje '{name}' ('tally gear list --all' vypíše všechno).")
+        case .errorGearExists: return .text("Vybavení '{name}' už existuje (na velikosti písmen nezáleží).")
+        case .errorGearCategory: return .text("Vybavení '{name}' je pro {gearCategory}, ne pro {category}: uveďte vybavení pro {category} v --gear, nebo --no-gear.")
+        case .errorGearRetiredDefault: return .text("Vybavení '{name}' je vyřazené a nemůže být výchozí; vraťte ho do používání přes --active.")
+        case .errorTooMuchGear: return .text("Nejvýše {max} kusů vybavení.")
+        // Goals (training)
+        case .usageGoalNeedsTarget: return .text("Uveďte cíl: --distance, --time nebo --count.")
+        case .goalSaved: return .text("Cíl: {goal}, počítaný od {from}")
+        case .goalNone: return .text("Zatím žádné cíle: nastavte si je příkazem 'tally goal set --per week --distance 40km'.")
+        case .goalWeekly: return .text("Týdně {metric}{category}: {target}")
+        case .goalMonthly: return .text("Měsíčně {metric}{category}: {target}")
+        case .goalYearly: return .text("Ročně {metric}{category}: {target}")
+        case .goalCurrent: return .text("{period}: hotovo {done}, zbývá {left} ({percent} %), {days}")
+        case .goalCurrentMet: return .text("{period}: hotovo {done}, cíl je splněn ({percent} %), {days}")
+        case .columnPeriod: return .text("Období")
+        case .columnMet: return .text("Splněno")
+        case .goalMetYes: return .text("ano")
+        case .goalMetNo: return .text("ne")
+        case .goalMetricDistance: return .text("vzdálenost")
+        case .goalMetricTime: return .text("čas")
+        case .goalMetricCount: return .text("počet")
+        case .goalPerWeek: return .text("týden")
+        case .goalPerMonth: return .text("měsíc")
+        case .goalPerYear: return .text("rok")
+        case .goalMetSummary: return .text("Splněno v {met} z {shown} vypsaných období (minulých období celkem {all}).")
+        case .noticeGoalUnchanged: return .text("Cíl už je právě takový.")
+        case .errorNoGoal: return .text("Pro {goal} není nastaven žádný cíl.")
+        case .historyGoalSet: return .text("cíl {goal}, počítaný od {from}")
+        case .historyGoalRemoved: return .text("cíl odebrán: {goal}")
+        case .auditGoalChange: return .text("  cíl: {from} → {to}")
+        case .goalDaysLeft: return .plural([.one: "zbývá 1 den", .few: "zbývají {count} dny", .other: "zbývá {count} dní"])
+        // Stats range (training)
+        case .statsDefaultWeeks: return .text("Posledních {count} týdnů, od {since}; --since rozsah rozšíří (--since {earlier} nebo dřívější den).")
+        case .statsDefaultMonths: return .text("Posledních {count} měsíců, od {since}; --since rozsah rozšíří (--since {earlier} nebo dřívější den).")
+        // Speed (training)
+        case .fieldSpeed: return .text("Rychlost")
+        // Annotations and time on a todo
+        case .errorEmptyAnnotation: return .text("Anotace potřebuje nějaký text.")
+        case .errorNoSuchAnnotation: return .text("Úkol {number} nemá anotaci {index} (má jich {count}; čísluje je 'tally show {number}').")
+        case .errorBadIntervalTime: return .text("'{value}' nelze použít: začátek ani konec nesmí být později než teď, konec ne před začátkem a začátek ne uvnitř dřívějšího času.")
+        case .errorStartCompleted: return .text("Úkol {number} je hotový; nejdřív 'tally reopen {number}'.")
+        case .noticeAlreadyRunning: return .text("Úkol {number} už běží (od {since}); nic se nezměnilo.")
+        case .noticeNotRunning: return .text("Úkol {number} neběží; nic se nezměnilo.")
+        case .noticeNothingRunning: return .text("Nic neběží; nic se nezměnilo.")
+        case .confirmAnnotated: return .text("Anotace k {label}: {changes}")
+        case .confirmDenotated: return .text("Anotace odebrána z {label}")
+        case .confirmStarted: return .text("Spuštěno {label}")
+        case .confirmStopped: return .text("Zastaveno {label} ({length})")
+        case .historyAnnotated: return .text("anotace '{text}'")
+        case .historyAnnotatedAt: return .text("anotace '{text}' (z {at})")
+        case .historyDenotated: return .text("anotace {id} odebrána")
+        case .historyStarted: return .text("spuštěno v {at}")
+        case .historyInterval: return .text("čas {start} – {end}")
+        case .historyStopped: return .text("zastaveno v {at}")
+        case .historyUnstarted: return .text("spuštění v {at} vzato zpět")
+        case .fieldAnnotations: return .text("Anotace")
+        case .fieldTime: return .text("Čas")
+        case .timeRunningSince: return .text("běží od {since} ({age})")
+        case .timeIntervalLine: return .text("{start} – {end}  {length}")
+        case .timeRunningLine: return .text("{start} – běží  {length}")
+        case .timeTotalLine: return .plural([.one: "{total} v 1 úseku", .few: "{total} ve {count} úsecích", .other: "{total} v {count} úsecích"])
+        case .columnTag: return .text("Štítek")
+        case .timeTotal: return .text("Celkem")
+        case .timeNoTag: return .text("(bez štítku)")
+        case .timeNone: return .text("Žádný čas na úkolech {period}.")
+        case .timePeriodAll: return .text("zatím")
+        case .timePeriodRange: return .text("od {from} do {to}")
+        case .timeHeader: return .text("Čas na úkolech {period}:")
+        case .timeRunningNote: return .text("Běží: {todos}")
+        case .importAnnotationsKeptInNote: return .plural([.one: "anotace, která anotací být nemůže (víc řádků, přes 1000 znaků), zůstala v poznámce", .few: "{count} anotace, které anotacemi být nemohou (víc řádků, přes 1000 znaků), zůstaly v poznámce", .other: "{count} anotací, které anotacemi být nemohou (víc řádků, přes 1000 znaků), zůstalo v poznámce"])
+        case .nextEmpty: return .text("Nic není připraveno.")
+        case .nextShowing: return .text("(zobrazeno {shown} z {total} připravených)")
+        case .nextExplainHeader: return .text("Naléhavost {label}")
+        case .columnUrgency: return .text("Naléhavost")
+        case .columnTerm: return .text("Člen")
+        case .columnFactor: return .text("Faktor")
+        case .columnCoefficient: return .text("Koeficient")
+        case .columnValue: return .text("Hodnota")
+        case .urgencyExpected: return .text("dvojice název=číslo (due, priority.high, priority.medium, priority.low, started, blocking, age, age.max, tags, project, annotations, tag.NÁZEV, project.NÁZEV), každé od -100 do 100 (age.max: 1 až 36500 dní)")
+        // Contexts, record filters, calendar and reports (todos)
+        case .filterErrorTodoField: return .text("'{field}:' je pole úkolů, ne záznamů (pole: {fields})")
+        case .filterErrorRecordField: return .text("'{field}:' je pole záznamů, ne úkolů (pole: {fields})")
+        case .filterErrorInvalidCategory: return .text("'{value}' není kategorie (slovo malými písmeny: a-z, 0-9 a -)")
+        case .filterErrorInvalidSource: return .text("'{value}' není zdroj ({values})")
+        case .errorUnknownContext: return .text("Kontext '{name}' neexistuje; 'tally context list' je vypíše.")
+        case .errorInvalidContextName: return .text("'{name}' nemůže být název kontextu: použijte 1–32 písmen, číslic, _ nebo - (ne define, list, delete, none, show, ls, rm).")
+        case .errorTooManyContexts: return .text("Kontextů je už {max}; nejdřív jeden smažte ('tally context delete NÁZEV').")
+        case .noticeContextUnchanged: return .text("Kontext {name} už takový je; nic se nezměnilo.")
+        case .noticeNoContextUnchanged: return .text("Žádný kontext už není aktivní; nic se nezměnilo.")
+        case .contextActive: return .text("Aktivní je kontext {name}: {view}")
+        case .contextNone: return .text("Žádný kontext není aktivní: seznamy ukazují všechny úkoly.")
+        case .contextDefined: return .text("Kontext {name} je definován: {view}")
+        case .contextSwitched: return .text("Aktivní je kontext {name}: {view}")
+        case .contextOff: return .text("Teď není aktivní žádný kontext: seznamy ukazují všechny úkoly.")
+        case .contextDeleted: return .text("Kontext {name} je smazán.")
+        case .contextListEmpty: return .text("Zatím žádné kontexty; 'tally context define práce projekt:práce' jeden definuje.")
+        case .contextEverything: return .text("(všechny úkoly)")
+        case .columnContext: return .text("Kontext")
+        case .columnView: return .text("Pohled")
+        case .contextFooter: return .text("Kontext: {name}")
+        case .usageContextAction: return .text("Pište 'tally context' (který je aktivní), 'tally context NÁZEV' nebo 'none', 'tally context list', 'tally context define NÁZEV FILTR...' nebo 'tally context delete NÁZEV'.")
+        case .calendarMonths: return .text("leden únor březen duben květen červen červenec srpen září říjen listopad prosinec")
+        case .calendarWeekdays: return .text("Po Út St Čt Pá So Ne")
+        case .calendarLegend: return .text("{due}N termín ten den, {done}N hotovo ten den, [D] dnes.")
+        case .calendarTotals: return .text("V měsíci {month}: {due} s termínem, {done} hotovo.")
+        case .errorInvalidMonth: return .text("RRRR-MM, číslo měsíce 1–12 nebo datum v měsíci")
+        case .columnTotal: return .text("Celkem")
+        case .columnProgress: return .text("Postup")
+        case .summaryEmpty: return .text("Žádné úkoly ke shrnutí.")
+        case .burndownTitle: return .text("Otevřené úkoly, {period} do {end}")
+        case .burndownDaily: return .text("po dnech")
+        case .burndownWeekly: return .text("po týdnech")
+        case .burndownEmpty: return .text("V historii zatím nejsou žádné úkoly.")
+        case .burndownNow: return .text("Teď otevřeno {open}; v zobrazeném období přidáno {added}, uzavřeno {closed}.")
+        // Re-import (todos)
+        case .importUpdated: return .plural([
+            .one: "Upraven {count} dříve importovaný úkol podle toho, co se od té doby změnilo ve zdroji:",
+            .few: "Upraveny {count} dříve importované úkoly podle toho, co se od té doby změnilo ve zdroji:",
+            .other: "Upraveno {count} dříve importovaných úkolů podle toho, co se od té doby změnilo ve zdroji:",
+        ])
+        case .importUpdatedLine: return .text("  {source} → {number}: {changes}")
+        case .importKeptDeleted: return .plural([
+            .one: "{count} položka je v tally smazaná a zůstává smazaná (vrátí ji --restore-deleted):",
+            .few: "{count} položky jsou v tally smazané a zůstávají smazané (vrátí je --restore-deleted):",
+            .other: "{count} položek je v tally smazaných a zůstávají smazané (vrátí je --restore-deleted):",
+        ])
+        case .importKeptDeletedLine: return .text("  {source} → {number}")
+        case .importKeptDeletedOpen: return .text("  {source} → {number}: výskyt {open} téže řady je otevřený")
+        case .importChangedFields: return .text("změněno: {fields}")
+        case .importChangeTitle: return .text("název")
+        case .importChangeTags: return .text("štítky")
+        case .importChangePriority: return .text("priorita")
+        case .importChangeDue: return .text("termín")
+        case .importChangeNote: return .text("poznámka")
+        case .importChangeWait: return .text("odložení")
+        case .importChangeProject: return .text("projekt")
+        case .importChangeAfter: return .text("čeká na")
+        case .importChangeCompleted: return .text("dokončeno")
+        case .importChangeReopened: return .text("znovu otevřeno")
+        case .importChangeDeleted: return .text("smazáno")
+        case .importChangeRestored: return .text("obnoveno")
+        case .errorRestoreDeletedNeedsFrom: return .text("--restore-deleted platí s --from taskwarrior nebo --from todotxt; export z tally nic neobnovuje.")
+        // Edit in $EDITOR (todos)
+        case .editorHeaderFirst: return .text("Úkol {number}: změňte pole níže, uložte a zavřete editor; změny se použijí jako jedna úprava.")
+        case .editorHeaderSecond: return .text("Nezměněný nebo vyprázdněný soubor nic nemění. Řádky začínající # se přeskakují; vše za Note: je poznámka.")
+        case .editorErrorLine: return .text("Chyba: {reason}")
+        case .editorErrorHint: return .text("Opravte ji a uložte; nebo uložte beze změny a vzdejte to (text pak zůstane v souboru).")
+        case .editorTextKept: return .text("{reason} Nic se nezměnilo; text zůstává v {path}.")
+        case .editorGaveUp: return .text("Formulář byl pod chybou uložen znovu beze změny.")
+        case .editorExited: return .text("Editor ({editor}) skončil se stavem {status}; úkol {number} se nezměnil.")
+        case .editorCannotRun: return .text("Editor ({editor}) nešel spustit; nic se nezměnilo.")
+        case .editorEmptied: return .text("Soubor byl vyprázdněn; úkol {number} se nezměnil.")
+        case .formNotText: return .text("Soubor není text v UTF-8.")
+        case .formTooLong: return .text("Soubor je delší než {max}; formulář úkolu tak dlouhý nikdy není.")
+        case .formNoColon: return .text("Řádek {line} není ve tvaru 'Pole: hodnota'.")
+        case .formUnknownField: return .text("Řádek {line}: '{name}' není pole formuláře ({fields}).")
+        case .formRepeatedField: return .text("Řádek {line}: pole {name} je uvedeno podruhé.")
+        case .formControlCharacter: return .text("Řádek {line} obsahuje řídicí znak ({code}), který úkol mít nemůže.")
+        case .formMissingTitle: return .text("Řádek Title: chybí nebo je prázdný; úkol potřebuje název.")
+        // iCalendar export (todos)
+        case .icalExported: return .plural([.one: "Zapsán {count} úkol s termínem do {path}.", .few: "Zapsány {count} úkoly s termínem do {path}.", .other: "Zapsáno {count} úkolů s termínem do {path}."])
+        // Import loose ends (todos)
+        case .importNotRestored: return .plural([.one: "{count} položka smazaná v tally nebyla obnovena:", .few: "{count} položky smazané v tally nebyly obnoveny:", .other: "{count} položek smazaných v tally nebylo obnoveno:"])
+        case .importRepeatedFieldKept: return .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu")
+        // Redaction (history)
+        case .historyRedacted: return .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})")
+        case .redactDone: return .plural([
+            .one: "Pole {field} položky {item} bylo vymazáno z 1 události (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
+            .few: "Pole {field} položky {item} bylo vymazáno ze {count} událostí (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
+            .other: "Pole {field} položky {item} bylo vymazáno z {count} událostí (seq {seqs}) natrvalo; 'tally verify' dál prokazuje zbytek.",
+        ])
+        case .redactNoReason: return .text("bez udání důvodu")
+        case .errorNoValueToRedact: return .text("{item} nemá žádné pole {field} k vymazání. Nic se nezměnilo.")
+        case .redactFilesErased: return .plural([.one: "Vymazán 1 uložený soubor aktivity.", .few: "Vymazány {count} uložené soubory aktivit.", .other: "Vymazáno {count} uložených souborů aktivit."])
+        case .errorRedactIrreversible: return .text("Poslední příkaz ({command}) vymazal hodnoty; vymazání nelze vrátit: hodnoty už v tomto úložišti nikde nejsou. Nic se nezměnilo.")
+        case .errorNothingToRedact: return .plural([
+            .one: "Pole {field} položky {item} už bylo vymazáno (1 událost); nic nezbývá. Nic se nezměnilo.",
+            .few: "Pole {field} položky {item} už bylo vymazáno ({count} události); nic nezbývá. Nic se nezměnilo.",
+            .other: "Pole {field} položky {item} už bylo vymazáno ({count} událostí); nic nezbývá. Nic se nezměnilo.",
+        ])
+        case .errorNotRedactable: return .text("'{field}' nelze vymazat z položky typu {kind}; vyberte jedno z: {fields}.")
+        case .errorRedactUncommitted: return .text("Pole {field} položky {item} v událostech {seqs} zapsal starší tally, ještě bez závazků hodnot: jeho vymazání by porušilo hašovací řetěz těchto událostí. Nic se nezměnilo.")
+        case .errorRedactFileNotRecord: return .text("--file maže uložený soubor aktivity záznamu; použijte ho s --record.")
+        case .verifyRedacted: return .plural([.one: "1 vymazaná hodnota", .few: "{count} vymazané hodnoty", .other: "{count} vymazaných hodnot"])
+        // Goals judged by their dated targets.
+        case .columnGoalTarget: return .text("Cíl")
+        // Re-import of annotations, time and series rules (todos)
+        case .importChangeAnnotated: return .plural([.one: "přidána 1 anotace", .few: "přidány {count} anotace", .other: "přidáno {count} anotací"])
+        case .importChangeDenotated: return .plural([.one: "odebrána 1 anotace", .few: "odebrány {count} anotace", .other: "odebráno {count} anotací"])
+        case .importChangeAnnotationsLeftOut: return .plural([
+            .one: "1 anotace nepřidána (úkol má nejvýš {max} anotací)",
+            .few: "{count} anotace nepřidány (úkol má nejvýš {max} anotací)",
+            .other: "{count} anotací nepřidáno (úkol má nejvýš {max} anotací)",
+        ])
+        case .importChangeStarted: return .text("spuštěno")
+        case .importChangeStopped: return .text("zastaveno")
+        case .importChangeRecur: return .text("perioda")
+        case .importChangeRecurFrom: return .text("počítáno od")
+        case .importChangeUntil: return .text("konec opakování")
+        case .importUpdatedSeries: return .plural([
+            .one: "Změněno pravidlo 1 dříve importované řady podle změny její šablony ve zdroji:",
+            .few: "Změněna pravidla {count} dříve importovaných řad podle změn jejich šablon ve zdroji:",
+            .other: "Změněna pravidla {count} dříve importovaných řad podle změn jejich šablon ve zdroji:",
+        ])
+        case .importSeriesUpdatedLine: return .text("  {source} → řada úkolu {number}: {changes}")
+        case .importSeriesUpdatedNoOpen: return .text("  {source} → jeho řada: {changes}")
+        case .importSeriesRefused: return .plural([
+            .one: "1 pravidlo řady změněné ve zdroji nebylo použito (zbytek souboru ano):",
+            .few: "{count} pravidla řad změněná ve zdroji nebyla použita (zbytek souboru ano):",
+            .other: "{count} pravidel řad změněných ve zdroji nebylo použito (zbytek souboru ano):",
+        ])
+        case .importSeriesStartMoved: return .text("první termín se posunul z {from} na {to}; řada v tally se počítá od prvního termínu, který žádná změna neposune, a tak si řada ponechává své pravidlo")
+        case .importSeriesUnreadablePeriod: return .text("perioda je teď '{value}', což tally opakovat neumí; řada si ponechává své pravidlo")
+        case .importSeriesNoStart: return .text("šablona už nemá termín (nebo použitelný popis); řada si ponechává své pravidlo")
+        // Loose ends (history)
+        case .errorUnreadableRedaction: return .text("Událost {seq} je výmaz, který tally neumí přečíst ({reason}): hodnoty, které maže, zde vymazat nelze, a tak se nic nezapsalo. Úplnou zprávu dá 'tally verify'.")
+        }
+    }
 }

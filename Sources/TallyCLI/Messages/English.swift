@@ -6,891 +6,897 @@ extension Language {
     static let english = Language(
         code: "en",
         pluralRule: { $0 == 1 ? .one : .other },
-        templates: [
-            .errorPrefix: .text("Error: {message}"),
-            .errorUnexpected: .text("Unexpected failure: {reason}"),
-            .errorNoWords: .text("an error tally has no description for"),
-            .warningUnreadableEvent: .text("Event {seq} (id {id}, {type}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report."),
-            .warningUnreadableEventRole: .text("Event {seq} (id {id}, {type}, appended by role {role}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report."),
-            .errorUndecodableEvent: .text("Event {seq} ({type}) cannot be read: {reason}. Run 'tally verify' for a full report."),
-            .errorUnknownTodo: .text("No todo matches '{ref}'."),
-            .errorUnknownRecord: .text("No record matches '{ref}'."),
-            .errorAmbiguousTodo: .text("'{ref}' matches {count} todos; use more digits of the id or the number:"),
-            .errorAmbiguousRecord: .text("'{ref}' matches {count} records; use more digits of the id or the number:"),
-            .errorAmbiguousCandidate: .text("  {number}  {id}  {label}"),
-            .errorTodoDeleted: .text("Todo {number} is deleted; 'tally restore {number}' brings it back."),
-            .errorRecordDeleted: .text("Record {number} is deleted; 'tally record restore {number}' brings it back."),
-            .errorConflict: .text("Another change to {stream} (version {version}) was written at the same time; nothing was changed. Try again."),
-            .errorDuplicateEvent: .text("An event with id {id} is already in the log."),
-            .errorBusy: .text("The database stayed busy (locked by another tally process) past the retry budget; nothing was changed. Try again."),
-            .errorNewerSchema: .text("The database uses schema version {found}, but this tally knows only up to {known}. Upgrade tally to open it."),
-            .errorCorrupt: .text("The database cannot be read: {reason}."),
-            .errorIO: .text("Database or I/O error: {reason}."),
-            .errorDiskFull: .text("The disk is full: there is no room to write the database or its journal, so nothing was added to the log. Free some space and try again."),
-            .errorInvalidNow: .text("TALLY_NOW '{value}' is not an ISO-8601 instant such as 2026-11-21T14:30:00Z."),
-            .errorInvalidUTF8: .text("Argument {position} is not valid UTF-8."),
-            .errorInvalidOptionValue: .text("Invalid value '{value}' for {option}: expected {expected}."),
-            .errorCannotOpenInput: .text("Cannot open {path}: {reason}."),
-            .errorCannotWriteOutput: .text("Cannot write {path}: {reason}."),
-            .errorInvalidWhen: .text("Invalid date or time '{input}': {reason}. Use 2026-11-21, 2026-11-21T14:30, today, tomorrow, fri, eom, in 3 days, +3d, -2w, -5h or -30m."),
-            .errorInvalidDuration: .text("Invalid duration '{input}': {reason}. Use 45m, 1h30m, 90s, 1:30:00 or a number of minutes."),
-            .errorInvalidDistance: .text("Invalid distance '{input}': {reason}. Use 5km, 800m or 3.1mi."),
-            .errorInvalidDate: .text("Invalid date '{input}': {reason}."),
-            .errorEmptyTitle: .text("The title is empty."),
-            .errorTitleTooLong: .text("The title is longer than {max} characters."),
-            .errorControlCharacters: .text("The {field} contains control characters."),
-            .errorInvalidTag: .text("Invalid tag '{tag}': tags are 1-32 letters or digits (any script), '_' and '-'."),
-            .errorTooManyTags: .text("Too many tags: at most {max}."),
-            .errorInvalidPriority: .text("Invalid priority '{value}': use low, medium or high."),
-            .errorNoteTooLong: .text("The note is longer than {max} characters."),
-            .errorInvalidLimit: .text("Invalid number '{value}': expected a whole number of at least 1."),
-            .errorEmptyName: .text("The name is empty."),
-            .errorNameTooLong: .text("The {field} is longer than {max} characters."),
-            .errorInvalidCategory: .text("Invalid category '{value}': use a lowercase word such as running, cycling or gym ([a-z][a-z0-9-], up to 32 characters)."),
-            .errorDurationOutOfRange: .text("The duration must be above zero and at most 7 days."),
-            .errorOutsideLimits: .text("Nothing was changed: a value is outside tally's limits ({reason})."),
-            .errorDistanceOutOfRange: .text("The distance must be between 0 and 1000 km."),
-            .errorDateTooFarInFuture: .text("The date '{value}' is more than a day in the future."),
-
-            .usagePrefix: .text("Usage: {usage}"),
-            .usageSeeHelp: .text("  See '{command} --help' for more information."),
-            .usageUnknownCommand: .text("Unknown command '{name}'."),
-            .usageUnknownOption: .text("Unknown option '{name}'."),
-            .usageDidYouMean: .text("Did you mean '{suggestion}'?"),
-            .usageMissingValue: .text("Missing value for option '{option}'."),
-            .usageMissingArgument: .text("Missing expected argument '{name}'."),
-            .usageUnexpectedArgument: .text("Unexpected argument '{value}'."),
-            .usageRepeatedOption: .text("Option '{option}' given more than once."),
-            .usageInvalidValue: .text("Invalid value '{value}' for '{option}': expected one of {allowed}."),
-            .usageConflictingOptions: .text("Options '{first}' and '{second}' cannot be used together."),
-            .usageEditNeedsChange: .text("Nothing to change: give at least one of {options}."),
-            .usageFilterNeedsOption: .text("Give at least one list option to save (or use 'filter reset')."),
-            .usageRecordEditNeedsChange: .text("Nothing to change: give at least one of --name, --category, --duration, --distance, --place, --date, --note."),
-
-            .noticeAlreadyCompleted: .text("Todo {number} is already completed; nothing changed."),
-            .noticeAlreadyActive: .text("Todo {number} is already active; nothing changed."),
-            .noticeAlreadyDeleted: .text("Todo {number} is already deleted; nothing changed."),
-            .noticeUnchanged: .text("Todo {number} already has those values; nothing changed."),
-            .noticeRecordUnchanged: .text("Record {number} already has those values; nothing changed."),
-            .noticeRecordAlreadyDeleted: .text("Record {number} is already deleted; nothing changed."),
-            .noticeNoTodos: .text("There are no todos; nothing changed."),
-            .noticeNoCompletedTodos: .text("There are no completed todos; nothing changed."),
-            .noticeFilterUnchanged: .text("That view is already saved; nothing changed."),
-            .noticeNoSavedFilter: .text("No view is saved; nothing changed."),
-            .noticeAlreadyImported: .text("{source} was imported before; skipped."),
-
-            .confirmAdded: .text("Added {label}"),
-            .confirmLogged: .text("Logged {label}"),
-            .confirmCompleted: .text("Completed {label}"),
-            .confirmReopened: .text("Reopened {label}"),
-            .confirmDeleted: .text("Deleted {label}"),
-            .confirmRestored: .text("Restored {label}"),
-            .confirmEdited: .text("Updated {label} ({changes})"),
-
-            .listEmpty: .text("No todos."),
-            .footerActive: .plural([.one: "{count} active", .other: "{count} active"]),
-            .footerCompleted: .plural([.one: "{count} completed", .other: "{count} completed"]),
-            .footerShowing: .text("(showing {shown} of {matched})"),
-            .columnNumber: .text("#"),
-            .columnDone: .text("Done"),
-            .columnTitle: .text("Title"),
-            .columnTags: .text("Tags"),
-            .columnPriority: .text("Priority"),
-            .columnDue: .text("Due"),
-            .recordListEmpty: .text("No records."),
-            .recordFooter: .plural([.one: "{count} record, {time}, {distance}", .other: "{count} records, {time}, {distance}"]),
-            .columnDate: .text("Date"),
-            .columnName: .text("Name"),
-            .columnCategory: .text("Category"),
-            .columnDuration: .text("Time"),
-            .columnDistance: .text("Distance"),
-            .columnPace: .text("Pace"),
-            .columnPlace: .text("Place"),
-            .columnCount: .text("Count"),
-            .columnTime: .text("Time"),
-            .columnWeek: .text("Week"),
-            .columnMonth: .text("Month"),
-            .statsEmpty: .text("No records in this range."),
-            .statsTotal: .text("Total"),
-            .exportWritten: .plural([.one: "Wrote {count} record to {path}.", .other: "Wrote {count} records to {path}."]),
-            .priorityLow: .text("low"),
-            .priorityMedium: .text("medium"),
-            .priorityHigh: .text("high"),
-            .statusActive: .text("active"),
-            .statusCompleted: .text("completed"),
-            .statusDeleted: .text("deleted"),
-
-            .fieldNumber: .text("Number"),
-            .fieldID: .text("Id"),
-            .fieldTitle: .text("Title"),
-            .fieldStatus: .text("Status"),
-            .fieldTags: .text("Tags"),
-            .fieldPriority: .text("Priority"),
-            .fieldDue: .text("Due"),
-            .fieldNote: .text("Note"),
-            .fieldCreated: .text("Created"),
-            .fieldUpdated: .text("Updated"),
-            .fieldCompleted: .text("Completed"),
-            .fieldHistory: .text("History"),
-            .fieldName: .text("Name"),
-            .fieldCategory: .text("Category"),
-            .fieldDate: .text("Date"),
-            .fieldDuration: .text("Time"),
-            .fieldDistance: .text("Distance"),
-            .fieldPace: .text("Pace"),
-            .fieldPlace: .text("Place"),
-            .fieldSource: .text("Source"),
-
-            .historyCreated: .text("created '{title}'"),
-            .historyEdited: .text("edited {changes}"),
-            .historyFieldSet: .text("{field} → {value}"),
-            .historyFieldCleared: .text("{field} cleared"),
-            .historyLogged: .text("logged '{name}': {what} in {duration}"),
-            .historyCompleted: .text("completed"),
-            .historyReopened: .text("reopened"),
-            .historyDeleted: .text("deleted"),
-            .historyRestored: .text("restored"),
-            .historyFilterSaved: .text("saved the {scope} view {filter}"),
-            .historyFilterReset: .text("reset the {scope} view"),
-            .historyUndone: .text("undid command {command}"),
-            .historyRedone: .text("redid command {command}"),
-            .historyUndecodable: .text("unreadable {type} event"),
-
-            .filterSaved: .text("Saved the default view: {options}"),
-            .filterCurrent: .text("Saved view: {options}"),
-            .filterNone: .text("No saved view: a bare 'tally list' shows all todos in creation order."),
-            .filterWasReset: .text("The saved view is reset: a bare 'tally list' shows all todos in creation order."),
-
-            .recordFilterNone: .text("No saved view: a bare 'tally record list' shows all records, newest first."),
-            .recordFilterWasReset: .text("The saved view is reset: a bare 'tally record list' shows all records, newest first."),
-            .infoPath: .text("Database"),
-            .infoStatus: .text("Status"),
-            .infoMissing: .text("not created yet (the first change creates it)"),
-            .infoSchema: .text("Schema version"),
-            .infoEvents: .text("Events"),
-            .infoTodos: .text("Todos"),
-            .infoTodoCounts: .text("{total} ({active}, {completed}, {deleted})"),
-            .infoRecords: .text("Records"),
-            .infoRecordCounts: .text("{total} ({deleted})"),
-            .infoSize: .text("File size"),
-            .infoSnapshot: .text("Snapshot"),
-            .infoNoSnapshot: .text("none"),
-
-            .auditColumnSeq: .text("Seq"),
-            .auditColumnTime: .text("Time"),
-            .auditColumnActor: .text("Actor"),
-            .auditColumnType: .text("Type"),
-            .auditColumnItem: .text("Item"),
-            .auditColumnSummary: .text("Summary"),
-            .auditNoEvents: .text("No events."),
-            .auditEditedField: .text("{field}: {from} → {to}"),
-            .auditStatusChange: .text("{from} → {to}"),
-            .auditItemChange: .text("  {label}: {changes}"),
-            .auditViewChange: .text("  {scope} view: {from} → {to}"),
-            .auditNoValue: .text("none"),
-            .auditDefaultView: .text("default"),
-            .auditUndid: .text("Undid command {command} ({events}) by {actor} at {time}:"),
-            .auditEventCount: .text("{type} ×{count}"),
-            .auditRedid: .text("Redid command {command} (undone by {actor} at {time}):"),
-            .auditNothingLeft: .text("  nothing left to change"),
-            .auditVerifyOK: .plural([.one: "OK: {count} event, chain intact", .other: "OK: {count} events, chain intact"]),
-            .auditVerifyProblem: .text("  seq {seq}: {message}"),
-            .auditNoteLegacy: .text("{type}: {reason}"),
-            .auditVerifyLegacy: .plural([
-                .one: "Note: {count} event written by an earlier version holds a value past today's limits and is read normalised (seq {seq}, {message}).",
-                .other: "Note: {count} events written by an earlier version hold values past today's limits and are read normalised (first: seq {seq}, {message}).",
-            ]),
-            .auditProblemSequence: .text("expected seq {expected} here, found {found}: events are missing or out of order"),
-            .auditProblemHash: .text("hash mismatch: stored {stored}, computed {expected}; this event (or the chain before it) was altered"),
-            .auditProblemVersion: .text("stream {stream} should continue at version {expected}, found {found}"),
-            .auditProblemDecode: .text("{type} payload cannot be read: {reason}"),
-            .auditProblemCheck: .text("{name}: {detail}"),
-            .auditExported: .plural([.one: "Exported {count} event to {path}.", .other: "Exported {count} events to {path}."]),
-            .auditImported: .text("Imported {appended} of {read} events ({skipped} already present)."),
-            .importLabel: .text("Importing"),
-            .auditExpectedPosition: .text("a log position (a whole number, 0 or more)"),
-            .errorNothingToUndo: .text("Nothing to undo."),
-            .errorNothingToRedo: .text("Nothing to redo: redo re-applies only commands undone since the last change."),
-            .errorVerifyFailed: .plural([.one: "Verification failed: {count} problem; the first bad event is seq {seq}.", .other: "Verification failed: {count} problems; the first bad event is seq {seq}."]),
-            .errorImportMalformed: .text("Line {line}: {reason}. Nothing was imported."),
-            .errorImportDifferent: .text("Line {line}: event {id} is already in the log with different content. Nothing was imported."),
-            .errorImportVersionTaken: .text("Line {line}: version {version} of stream {stream} is already taken by another event. Nothing was imported."),
-            .errorImportVersionGap: .text("Line {line}: stream {stream} continues at version {expected}, but the event has version {found}. Nothing was imported."),
-
-            .infoSnapshotStatus: .text("@{seq}, {age}, {tail} after it"),
-            .infoSnapshotIgnored: .text("none usable ({count} ignored; 'tally rebuild' writes a fresh one)"),
-
-            .warningPrefix: .text("Warning: {message}"),
-            .snapshotIgnored: .text("Ignoring the snapshot at @{seq}: {reason}. Replaying from {start} instead; 'tally rebuild' writes a fresh snapshot."),
-            .snapshotIgnoredMany: .text("Ignoring {count} snapshots (the newest, at @{seq}: {reason}). Replaying from {start} instead; 'tally rebuild' writes a fresh snapshot."),
-            .snapshotFromStart: .text("the first event"),
-            .snapshotReasonOtherFormat: .text("it was written in another snapshot format ({format})"),
-            .snapshotReasonOtherReducer: .text("it was folded by reducer version {version}, this tally has {current}"),
-            .snapshotReasonAheadOfLog: .text("it is past the end of the log (@{head})"),
-            .snapshotReasonChecksum: .text("its checksum does not match"),
-            .snapshotReasonUndecodable: .text("it cannot be decoded ({detail})"),
-            .snapshotReasonOtherHistory: .text("the log's event at its position is not the one it was taken after"),
-            .snapshotReasonStorage: .text("it cannot be read ({detail})"),
-            .snapshotReasonDiskFull: .text("the disk is full"),
-            .snapshotReasonBusy: .text("the database stayed busy"),
-            .snapshotReasonNoGrant: .text("this role may not store snapshots (the owner can grant EXECUTE on tally_save_snapshot_chunks; see docs/guide/postgresql.md)"),
-            .snapshotReasonNotStored: .text("the database refused it ({detail})"),
-            .snapshotReasonDiffers: .text("it differs from a full replay ({detail})"),
-            .snapshotWriteFailed: .text("Could not store a snapshot at @{seq}: {reason}. The command itself succeeded; a later one tries again."),
-            .snapshotWritten: .text("Snapshot written at @{seq}: {todos}, {size}."),
-            .snapshotEmptyLog: .text("The log is empty; there is nothing to snapshot."),
-            .rebuildDone: .text("Rebuilt the read models from {events} in {duration} ({rate} events/s); snapshot written at @{seq}."),
-            .rebuildEmptyLog: .text("The log is empty; there is nothing to rebuild."),
-            .rebuildProgress: .text("{rate} events/s  ETA {eta} s"),
-            .rebuildLabel: .text("Replaying"),
-            .rebuildEtaUnknown: .text("--"),
-            .ageJustNow: .text("just now"),
-            .ageSeconds: .plural([.one: "{count} second ago", .other: "{count} seconds ago"]),
-            .ageMinutes: .plural([.one: "{count} minute ago", .other: "{count} minutes ago"]),
-            .ageHours: .plural([.one: "{count} hour ago", .other: "{count} hours ago"]),
-            .ageDays: .plural([.one: "{count} day ago", .other: "{count} days ago"]),
-            .durationSeconds: .text("{seconds} s"),
-            .countEvents: .plural([.one: "{count} event", .other: "{count} events"]),
-            .countTodos: .plural([.one: "{count} todo", .other: "{count} todos"]),
-
-            .errorMalformedImport: .text("Malformed input at {location}: {reason}."),
-            .importImported: .plural([.one: "Imported {count} todo from {path}{detail}.", .other: "Imported {count} todos from {path}{detail}."]),
-            .importImportedDetail: .text("({completed} completed, {deleted} deleted)"),
-            .importAlreadyPresent: .plural([.one: "{count} item was imported before and has not changed in the source.", .other: "{count} items were imported before and have not changed in the source."]),
-            .importSkipped: .plural([.one: "Skipped {count} item:", .other: "Skipped {count} items:"]),
-            .importWarnings: .plural([.one: "{count} warning:", .other: "{count} warnings:"]),
-            .importIssueLine: .text("  {source}: {reason}"),
-            .importSourceLine: .text("line {number}"),
-            .importSourceItem: .text("item {number}"),
-            .importSourceTask: .text("task {id}"),
-            .importMissingTitle: .text("no description, so nothing to call it"),
-            .importRecurringTemplate: .text("a recurring template (its instances are imported on their own)"),
-            .importUnknownStatus: .text("unknown status '{status}'"),
-            .importUnsupportedFieldKept: .text("field '{field}' is not supported; kept in the title"),
-            .importInvalidDateKept: .text("{field} '{value}' is not a date; kept in the title"),
-
-            // MARK: First hour (terminal, restore, messages)
-            .footerDeleted: .plural([.one: "{count} deleted", .other: "{count} deleted"]),
-            .errorInterruptedImport: .text("Interrupted; nothing was imported."),
-            .errorLineTooLong: .text("Line {line} is longer than {size}, more than a {file} MB file takes; nothing was imported."),
-            .errorInterruptedAfterSaving: .text("Interrupted after the work was saved; what is reported above was kept."),
-            .errorInterruptedRebuild: .text("Interrupted; the snapshots were left as they were."),
-            .errorInterruptedSync: .text("Interrupted; nothing was synced."),
-            .errorInterruptedSyncPulled: .text("Interrupted after the pulled events were saved; nothing was pushed. Run 'tally sync' again."),
-            .noticeNotDeleted: .text("Todo {number} is not deleted; nothing changed."),
-            .noticeRecordNotDeleted: .text("Record {number} is not deleted; nothing changed."),
-            .recordDeletedName: .text("{name} (deleted)"),
-            .usageMissingOptions: .text("Missing required options {names}."),
-            .usageListAnd: .text(" and "),
-            .valueReasonEmpty: .text("is empty"),
-            .valueReasonNegative: .text("must not be negative"),
-            .valueReasonDurationShape: .text("expected a duration like 45m, 1h30m, 1:30:00 or 27:30"),
-            .valueReasonClockShape: .text("expected h:mm:ss or m:ss"),
-            .valueReasonMinutesField: .text("minutes must be two digits 00-59"),
-            .valueReasonSecondsField: .text("seconds must be two digits 00-59"),
-            .valueReasonDurationTooLong: .text("must be at most 100 years"),
-            .valueReasonDurationUnitAfterNumber: .text("a unit is required after {number} (h, m or s)"),
-            .valueReasonDurationUnknownUnit: .text("unknown unit '{unit}' (use h, m or s)"),
-            .valueReasonDurationUnitTwice: .text("unit '{unit}' appears twice"),
-            .valueReasonDurationUnitOrder: .text("units must come in the order h, m, s"),
-            .valueReasonDigitsAfterPoint: .text("expected digits after '.'"),
-            .valueReasonWhenShape: .text("expected a date (YYYY-MM-DD), a datetime (YYYY-MM-DD HH:MM), now, today, tomorrow, a weekday, eow, eom, eoy, in 3 days or an offset like -2d"),
-            .valueReasonLogPositionNotAllowed: .text("a log position (@SEQ) is not allowed here"),
-            .valueReasonRelativeTooManyDigits: .text("the number must have at most {max} digits"),
-            .valueReasonRelativeUnitRequired: .text("a unit is required (m, h, d or w)"),
-            .valueReasonRelativeUnknownUnit: .text("unknown unit '{unit}' (use m, h, d or w)"),
-            .valueReasonOutsideYears: .text("the result is outside the years 0001-9999"),
-            .valueReasonLogPositionMinimum: .text("a log position must be 1 or more"),
-            .valueReasonLogPositionShape: .text("expected a log position as @SEQ, like @42"),
-            .valueReasonLogPositionTooBig: .text("the log position is too big"),
-            .valueReasonExponents: .text("exponents are not allowed"),
-            .valueReasonDistanceShape: .text("expected a number and a unit, like 5km, 800m or 3.1mi"),
-            .valueReasonDistanceUnitRequired: .text("a unit is required (km, m or mi)"),
-            .valueReasonDistanceUnknownUnit: .text("unknown unit '{unit}' (use km, m or mi)"),
-            .valueReasonDistanceTooLong: .text("must be at most 1000000 km"),
-            .valueReasonTrailing: .text("unexpected '{rest}' at the end"),
-            .valueReasonDateShape: .text("expected a date as YYYY-MM-DD"),
-            .valueReasonTimeShape: .text("expected a time as HH:MM or HH:MM:SS"),
-            .valueReasonZoneShape: .text("expected a zone as Z, ±HH:MM, ±HHMM or ±HH"),
-            .valueReasonYear: .text("year must be 0001-9999"),
-            .valueReasonMonth: .text("month must be 01-12"),
-            .valueReasonDay: .text("day must be 01-31"),
-            .valueReasonMonthLength: .text("{monthName} {year} has {days} days"),
-            .valueReasonHour: .text("hour must be 00-23"),
-            .valueReasonMinute: .text("minute must be 00-59"),
-            .valueReasonSecond: .text("second must be 00-59"),
-            .valueReasonZoneHour: .text("zone offset hour must be 00-23"),
-            .valueReasonZoneMinute: .text("zone offset minute must be 00-59"),
-            .errorInvalidWhenBare: .text("Invalid date or time '{input}': {reason}."),
-            .errorInvalidDurationBare: .text("Invalid duration '{input}': {reason}."),
-            .errorInvalidDistanceBare: .text("Invalid distance '{input}': {reason}."),
-            .valueReasonLogPositionPastEnd: .text("the log ends at {last}"),
-            .errorTodoNotYet: .text("Todo {ref} did not exist yet at {asOf}."),
-            .errorRecordNotYet: .text("Record {ref} did not exist yet at {asOf}."),
-            .filterDefaultOptions: .text("(the default view)"),
-
-            // MARK: Imports that survive real files
-            .importMarkersOnly: .text("nothing after the markers; the whole line is the title"),
-            .importTemplateImported: .text("a recurring template whose instances are not in the file; imported as one todo, recurrence kept in the note"),
-            .importFieldKeptInNote: .text("field '{field}' has no place in tally; kept in the note"),
-            .importTaskwarriorPriority: .text("priority '{value}' is not H, M or L; kept in the note, imported without a priority"),
-            .importTodoTxtPriority: .text("priority ({value}) has no match in tally (only (A), (B) and (C) do); kept in the note, imported without a priority"),
-            .importDateKeptInNote: .text("{field} '{value}' is not a date Taskwarrior writes; kept in the note"),
-            .importDateImportTime: .text("{field} '{value}' is not a date Taskwarrior writes; the time of the import was used instead"),
-            .importClosedBeforeCreated: .text("finished ({closed}) before it was created ({created}); created at the finishing time, the creation date kept in the note"),
-            .importControlCharacters: .text("tabs and other control characters in the text became spaces"),
-            .importLinesJoined: .text("the text has line breaks; the title has spaces there, the whole text is in the note"),
-            .importTitleShortened: .text("the text is longer than {max} characters; the title is its start, the whole text is in the note"),
-            .importTagsKeptInNote: .text("tags {tags} do not fit tally's tags (at most 20, each up to 32 letters or digits); kept in the note"),
-            .importTagsKeptInTitle: .text("{tags} cannot be tags (at most 20, each up to 32 letters or digits); kept in the title only"),
-            .importNoteShortened: .text("the note would be longer than {max} characters; its last {cut} characters were left out"),
-            .importDuplicateTask: .text("the same uuid appears at {earlier}; this later task replaces it, as 'task import' does"),
-            .importTagsFromString: .text("'tags' is one string, not a list; split at commas, as 'task import' does"),
-            .importAnnotationNoDescription: .text("an annotation without a description (which 'task import' refuses); left out"),
-            .errorLooksLikeTaskwarrior: .text("{path} looks like a Taskwarrior export, not a tally export. Use 'tally import --from taskwarrior {path}'."),
-            .errorLooksLikeTodoTxt: .text("{path} looks like a todo.txt file, not a tally export. Use 'tally import --from todotxt {path}'."),
-            .errorJSONNotTodoTxt: .text("{path} is JSON, not a todo.txt file. Use '--from taskwarrior' for a 'task export' file, or no --from for a tally export."),
-            .fieldOrigin: .text("Imported from"),
-            .originTaskwarrior: .text("Taskwarrior task {id}"),
-            .originTodoTxt: .text("todo.txt line {id}"),
-            .importPriorityKeptInTitle: .text("pri:{value} is not a priority (one capital letter, A to Z); kept in the title"),
-            .importMalformedField: .text("field '{field}' is not in the form Taskwarrior writes; kept in the note as text"),
-            // MARK: Recurrence, waiting and natural dates
-            .errorInvalidPeriod: .text("Invalid period '{input}': {reason}. Use daily, weekdays, weekly, monthly, yearly, or a number and d, w, m or y (3d, 2w, 6m, 1y)."),
-            .errorRecurrenceWithoutDue: .text("A recurring todo needs a due date for its first occurrence: add --due WHEN."),
-            .errorRecurrenceOptionWithoutRecur: .text("{option} needs --recur PERIOD."),
-            .errorUntilBeforeDue: .text("--until {until} is before the first due date {due}."),
-            .errorInvalidRecurFrom: .text("Invalid --recur-from '{value}': use due or completion."),
-            .errorNotRecurring: .text("Todo {number} does not recur; --series applies only to recurring todos."),
-            .confirmNextInstance: .text("Next {label}, due {due}"),
-            .footerWaiting: .plural([.one: "{count} waiting", .other: "{count} waiting"]),
-            .historySeriesStarted: .text("repeats every {period} from the {from}, first due {start}{until}"),
-            .historySeriesUntil: .text(", until {until}"),
-            .historySeriesChanged: .text("series changed: {changes}"),
-            .historySeriesEnded: .text("series ended"),
-            .historySeriesResumed: .text("series resumed"),
-            .recurFromDue: .text("due date"),
-            .recurFromCompletion: .text("completion"),
-            .showSeries: .text("Repeats"),
-            .showSeriesRule: .text("every {period} from the {from}{until}"),
-            .showSeriesEnded: .text("ended"),
-            .showSeriesNext: .text("Next"),
-            .showSeriesNone: .text("none"),
-            .showSeriesInstances: .text("Instances"),
-            .showWait: .text("Waits until"),
-            .importRecurrenceNeedsDue: .text("'{field}' without a due date; imported without recurrence"),
-            .importInvalidPeriod: .text("{field} '{value}' is not a period tally knows; imported without recurrence"),
-            .importLaterOccurrences: .plural([.one: "a recurring task: {count} later pending occurrence left out (tally keeps one open instance)", .other: "a recurring task: {count} later pending occurrences left out (tally keeps one open instance)"]),
-            .valueReasonAmbiguousWeekday: .text("'{input}' could mean {first} or {second}; write the day in full"),
-            .valueReasonAmbiguousNext: .text("'{input}' is ambiguous (this week's or next week's?); write '{day}' for the next such day, or a date like {date}"),
-            .valueReasonWithinShape: .text("expected '{word} N UNIT', like 'in 3 days' or 'za 3 dny'"),
-            .valueReasonMinutesOrMonths: .text("'m' could mean minutes or months; write '{word} {amount} minutes' or '{word} {amount} months'"),
-            .valueReasonWithinUnitRequired: .text("a unit is required (minutes, hours, days, weeks, months or years)"),
-            .valueReasonWithinUnknownUnit: .text("unknown unit '{unit}' (use minutes, hours, days, weeks, months or years)"),
-            .valueReasonDayMonthOrder: .text("the order of day and month differs between countries; write {first} or {second}"),
-            .valueReasonDayMonthOrderSingle: .text("the order of day and month differs between countries; write {first}"),
-            .valueReasonPeriodShape: .text("expected daily, weekdays, weekly, monthly, yearly or N followed by d, w, m or y (like 2w)"),
-            .valueReasonPeriodRange: .text("the number must be from 1 to {max}"),
-
-            // MARK: shared log on PostgreSQL
-            .errorServerRefused: .text("Cannot connect to the PostgreSQL server {server}: {detail}. Check that it runs and that host and port are right; nothing was changed."),
-            .errorServerAuthentication: .text("The PostgreSQL server {server} refused the login: {detail}. Check the user name and the password (PGPASSWORD, ~/.pgpass); nothing was changed."),
-            .errorServerUnknownDatabase: .text("The PostgreSQL server {server} has no such database: {detail}. Create it first (createdb); nothing was changed."),
-            .errorServerLost: .text("Lost the connection to the PostgreSQL server {server}: {detail}. A command is one transaction: it was applied in full or not at all ('tally log' shows which)."),
-            .errorServerInvalidAddress: .text("The PostgreSQL address {server} cannot be read: {detail}; nothing was changed."),
-            .errorClientLibraryMissing: .text("{server} is a PostgreSQL log, and its client library libpq could not be loaded: {detail}. Install it (Debian and Ubuntu: apt install libpq5; macOS: brew install libpq) or set TALLY_LIBPQ to its path; nothing was changed."),
-            .errorPermissionDenied: .text("The database refused this role: {detail}. Ask the owner of the log for the grants (see docs/guide/postgresql.md); nothing was changed."),
-            .errorForeignSchema: .text("This database is not a tally log: {detail}. Point --db at an empty database or a tally one; nothing was changed."),
-            .infoServer: .text("Server"),
-            .infoServerValue: .text("PostgreSQL, appending as role {role}"),
-            .infoServerMissing: .text("no tally log in this database yet (the first change creates it)"),
-            .infoServerSize: .text("Size on server"),
-
-            // MARK: Sync
-            .syncSummary: .text("Pushed {events}, pulled {pulled}."),
-            .syncConflicts: .plural([.one: "{count} conflict:", .other: "{count} conflicts:"]),
-            .syncOverridden: .text("  {item}: your {field} {value} was dropped: {actor} set {other} later ({time})."),
-            .syncOverrides: .text("  {item}: your {field} {value} replaced {other}, set earlier by {actor} ({time})."),
-            .syncDeletedBy: .text("  {item}: your {change} was dropped: {actor} deleted it ({time}); it stays deleted."),
-            .syncDeleted: .text("  {item}: your {change} was dropped: it is deleted and stays deleted."),
-            .syncRedundant: .text("  {item}: your {change} was dropped: the shared log already had it."),
-            .syncDuplicate: .text("  {item}: created on another device too; the shared one is kept."),
-            .syncImpossible: .text("  {item}: your {change} was dropped: it is not possible any more."),
-            .syncItemTodo: .text("todo {number} '{title}'"),
-            .syncItemRecord: .text("record {number} '{title}'"),
-            .syncItemView: .text("the saved view of {scope}"),
-            .syncItemOther: .text("{stream}"),
-            .syncRenumberedTodo: .text("todo {from} is now {to}"),
-            .syncRenumberedRecord: .text("record {from} is now {to}"),
-            .syncDiverged: .text("The shared log at {url} does not extend this database's synced history from event {first} on: event {seq} here has hash {hash}, there {found}. It was rewritten, restored from an old backup, or is another log; nothing was changed on either side."),
-            .syncMissing: .text("missing (the shared log has {count} events)"),
-            .syncBroken: .text("The shared log at {url} is damaged: event {seq} does not continue its hash chain. Nothing was changed here."),
-            .syncKeptMoving: .text("The shared log kept changing during {count} attempts to push; run 'tally sync' again."),
-            .syncUnreachable: .text("Cannot reach the shared log at {url}: {reason}. Local work is untouched, and every command keeps working offline."),
-            .syncNoRemote: .text("No remote is set: use 'tally remote set URL' or 'tally sync --remote URL'."),
-            .syncSameFile: .text("The remote {url} is this database itself."),
-            .syncNotLocal: .text("sync runs on a local database: {url} is a server, which is a shared log itself. Use --db with a file, and the server as the remote."),
-            .syncAltered: .text("The shared log at {url} was changed behind this database's back: its event {seq} {what}. Events already synced were edited, removed or moved there with their stored hashes left as they were; nothing was changed on either side. 'tally verify --remote' compares all of it."),
-            .syncAlteredContent: .text("differs from this database's copy"),
-            .syncAlteredLink: .text("does not continue its hash chain"),
-            .syncAlteredMissing: .text("is missing"),
-            .syncInvalidEvent: .text("The shared log at {url} holds event {seq} ({type}) that tally refuses: {reason}. 'tally import' refuses it too, so it is not pulled; nothing was changed here."),
-            .syncNoFolder: .text("the folder {folder} does not exist (is the disk mounted?)"),
-            .syncNoFile: .text("there is no file there, though this database synced with it up to event {seq} (is the disk mounted?)"),
-            .syncChangeEdit: .text("edit"),
-            .syncChangeCompletion: .text("completion"),
-            .syncChangeReopening: .text("reopening"),
-            .syncChangeDeletion: .text("deletion"),
-            .syncChangeRestoration: .text("restoration"),
-            .syncChangeCreation: .text("new item"),
-            .syncChangeRecurrence: .text("change of the recurrence"),
-            .syncChangeOther: .text("change"),
-            .syncFieldView: .text("setting"),
-            .syncSeriesRunning: .text("running"),
-            .auditRemoteOK: .text("OK: the shared log at {url} matches this database up to event {synced}, and its chain of {events} events is intact"),
-            .auditRemoteDiffers: .text("the shared log at {url}: this event {what}"),
-            .errorNothingOfYoursToUndo: .plural([.one: "Nothing of yours to undo: on a shared log undo reverts only your own commands, and the one command in this log is not by {actor} (set TALLY_ACTOR to change who you are).", .other: "Nothing of yours to undo: on a shared log undo reverts only your own commands, and none of the {count} commands in this log is by {actor} (set TALLY_ACTOR to change who you are)."]),
-            .remoteSet: .text("Remote set to {url}."),
-            .remoteRemoved: .text("Remote {url} removed; the synced history stays."),
-            .remoteNone: .text("No remote is set."),
-            .remoteURL: .text("Remote"),
-            .remoteLastSync: .text("Last sync"),
-            .remoteUnpushed: .text("Unpushed"),
-            .remoteSynced: .text("Synced up to"),
-            .remoteNever: .text("never"),
-            .remoteSyncedAt: .text("@{seq} ({hash})"),
-            .conflictsNone: .text("No sync has dropped or overridden a change."),
-            .conflictsHeader: .text("Sync at {time}:"),
-            .syncPullLabel: .text("Pulling"),
-            // MARK: Activity files (record import, bests, streaks, year to date)
-            .columnYear: .text("Year"),
-            .noticeRecordAlreadyImported: .text("Record {id} was imported before; skipped."),
-            .activityImportLabel: .text("Reading"),
-            .activityImported: .plural([.one: "Imported {count} activity (files read: {files}, {size}).", .other: "Imported {count} activities (files read: {files}, {size})."]),
-            .activityImportedNone: .text("No new activities."),
-            .activityAlreadyPresent: .plural([.one: "{count} activity was imported before; skipped.", .other: "{count} activities were imported before; skipped."]),
-            .activitySkipped: .plural([.one: "Skipped {count} file:", .other: "Skipped {count} files:"]),
-            .activitySkipLine: .text("  {source}: {reason}"),
-            .activityUnknownFormat: .text("not a GPX, TCX or FIT file"),
-            .activityCorrupt: .text("corrupt ({detail})"),
-            .activityImpossible: .text("impossible value ({detail})"),
-            .activityTruncated: .text("the file is cut short (it promises more bytes than it has)"),
-            .activityNotActivity: .text("not an activity (no track or session)"),
-            .activityNoTimestamps: .text("no timestamps (fewer than two timed points)"),
-            .activityMissingFile: .text("the track file {file} is missing"),
-            .activityOutsideFolder: .text("{file} leads out of the folder being imported; it was not read"),
-            .activityUnreadable: .text("{file} cannot be read ({reason})"),
-            .activityNotAFile: .text("{file} is not a file"),
-            .activityTooLarge: .text("larger than {size} MB"),
-            .bestsEmpty: .text("No best efforts yet: import tracked activities, or log runs of a standard distance."),
-            .bestsMile: .text("1 mile"),
-            .bestsHalfMarathon: .text("half marathon"),
-            .bestsMarathon: .text("marathon"),
-            .columnRecord: .text("Record"),
-            .columnCurrentDays: .text("Days now"),
-            .columnLongestDays: .text("Longest days"),
-            .columnCurrentWeeks: .text("Weeks now"),
-            .columnLongestWeeks: .text("Longest weeks"),
-            .columnActiveDays: .text("Active days"),
-            .streaksAll: .text("(all)"),
-            .ytdTitle: .text("{year} to {date} against {previous} to {previousDate}"),
-            .columnChange: .text("Change"),
-            .fieldMovingTime: .text("Moving time"),
-            .fieldElevationGain: .text("Elevation gain"),
-            .fieldTrack: .text("Track file"),
-            .blobsImported: .plural([.one: "Stored {count} original activity file.", .other: "Stored {count} original activity files."]),
-            .errorBlobMismatch: .text("the file's content does not match its name {sha256}"),
-            .bestsExpectedYear: .text("a year such as 2026"),
-            // History: anchors, log queries, blame, diff
-            .anchorEmpty: .text("The log is empty: there is nothing to anchor yet."),
-            .anchorUnpushed: .plural([.one: "{count} event after seq {synced} is not pushed yet: the next sync gives it a new position and hash, so this anchor holds only until then. Anchor after 'tally sync' to keep one that lasts.", .other: "{count} events after seq {synced} are not pushed yet: the next sync gives them new positions and hashes, so this anchor holds only until then. Anchor after 'tally sync' to keep one that lasts."]),
-            .anchorInvalidExpected: .text("SEQ:HASH, a position from 1 and 16 to 64 hex digits of its hash, as 'tally anchor' prints it"),
-            .anchorHolds: .text("OK: the log still holds the anchored history up to seq {seq} ({anchor})"),
-            .anchorTruncated: .text("  anchor {anchor}: the log ends at seq {head}, below the anchor: events were removed from its end"),
-            .anchorRewritten: .text("  anchor {anchor}: the event at seq {seq} has hash {stored}, not the anchored one: the history up to the anchor was rewritten"),
-            .anchorBroken: .text("  anchor {anchor}: the chain is broken at seq {at}, at or before the anchor: the history up to the anchor was altered"),
-            .errorAnchorTruncated: .text("The log was truncated: it ends at seq {head}, below the anchor at seq {seq}."),
-            .errorAnchorRewritten: .text("The log was rewritten: it no longer holds the anchored history up to seq {seq}."),
-            .blameColumnField: .text("Field"),
-            .blameColumnValue: .text("Value"),
-            .blameColumnHow: .text("How"),
-            .blameHowCommand: .text("command {command}"),
-            .blameHowUndo: .text("undo of command {command}"),
-            .blameHowRedo: .text("redo of command {command}"),
-            .blameHowImport: .text("import from {tool} ({id})"),
-            .blameHowImportActivity: .text("import of an activity file"),
-            .blameHowSync: .text("sync from {device}"),
-            .fieldValueNone: .text("none"),
-            .fieldValueYes: .text("yes"),
-            .fieldValueNo: .text("no"),
-            .diffColumnBefore: .text("Before"),
-            .diffColumnAfter: .text("After"),
-            .diffNoChanges: .text("No changes."),
-            .diffNew: .text("(new)"),
-            .revertCreatedSince: .text("Cannot be reverted: {item} was created after {when}; it is deleted, not erased (its number and its events stay)."),
-            .revertDone: .plural([.one: "Reverted to {when}: appended {count} event as command {command} ('tally undo' takes it back).", .other: "Reverted to {when}: appended {count} events as command {command} ('tally undo' takes it back)."]),
-            .revertDryRun: .plural([.one: "Would append {count} event to revert to {when} (nothing was appended):", .other: "Would append {count} events to revert to {when} (nothing was appended):"]),
-            .revertNothing: .text("Nothing to revert: everything already is as it was at {when}."),
-            .revertColumnNow: .text("Now"),
-            .revertColumnReverted: .text("Reverted"),
-            .followStopped: .text("Stopped following the log."),
-            .hookTimeoutExpected: .text("a whole number of seconds from 1 to 600"),
-            .hookRefused: .text("The pre-command hook refused the command (exit {status}); nothing was appended: {output}"),
-            .hookCrashed: .text("The pre-command hook crashed (signal {signal}); nothing was appended: {output}"),
-            .hookTimedOut: .text("The hook did not finish within {seconds} s and was stopped; nothing was appended."),
-            .hookUnsafe: .text("The hook was not run, because {reason}; nothing was appended."),
-            .hookNotStarted: .text("The hook could not be started ({reason}); nothing was appended."),
-            .hookPostFailed: .text("The post-commit hook failed (exit {status}); the command was committed: {output}"),
-            .hookPostTimedOut: .text("The post-commit hook did not finish within {seconds} s and was stopped; the command was committed."),
-            .hookPostCrashed: .text("The post-commit hook crashed (signal {signal}); the command was committed: {output}"),
-            .hookPostNotRun: .text("The post-commit hook was not run ({reason}); the command was committed."),
-            // Versions (packaging)
-            .infoVersion: .text("Version"),
-            .errorNoCommandLine: .text("tally cannot read its command line (the system gave it no arguments, not even its name; is /proc mounted?). Nothing was done."),
-            // Report: `tally report --html` and `record show --svg`.
-            .reportWritten: .text("Wrote the report of {first} to {last} to {path}."),
-            .reportSVGWritten: .text("Wrote the route of record {number} to {path}."),
-            .reportPeriodReversed: .text("'--from' {from} is after '--to' {to}."),
-            .reportPeriodTooLong: .text("The period has {days} days; a report covers at most {max}."),
-            .errorNoTrack: .text("record {ref} keeps no track file with positions to draw"),
-            .errorTrackUnreadable: .text("the kept track file of record {ref} cannot be read: {reason}"),
-            // Training: sensors, athlete settings, zones, load
-            .reanalyzeDone: .plural([.one: "Reanalysed {count} record (analysis {version}).", .other: "Reanalysed {count} records (analysis {version})."]),
-            .reanalyzeNone: .text("No record needed a new analysis (analysis {version})."),
-            .reanalyzeUnchanged: .plural([.one: "{count} record read again was already up to date.", .other: "{count} records read again were already up to date."]),
-            .reanalyzeMissing: .text("the original file is not stored"),
-            .reanalyzeDamaged: .text("the stored original does not match its hash"),
-            .fieldHeartRate: .text("Heart rate"),
-            .fieldCadence: .text("Cadence"),
-            .fieldPower: .text("Power"),
-            .sensorHeartRate: .text("{average} bpm average, {max} max"),
-            .sensorCadence: .text("{average} /min average"),
-            .sensorPower: .text("{average} W average, {normalized} W normalised"),
-            .historyAthleteSet: .text("athlete settings from {from}: {values}"),
-            .errorTrainingValue: .text("{option} must be a whole number from {low} to {high}, not '{value}'"),
-            .errorInvalidZones: .text("--hr-zones must be four increasing whole percentages from 30 to 150, such as 85,90,95,100, not '{value}'"),
-            .errorAthleteConflict: .text("the settings would contradict each other {reason}"),
-            .errorAthleteNothingToSet: .text("name at least one value to set: --max-hr, --resting-hr, --threshold-hr, --ftp or --hr-zones"),
-            .noticeAthleteUnchanged: .text("The athlete's settings of that day are already these."),
-            .athleteSaved: .text("Athlete settings from {from}: {values}"),
-            .athleteNone: .text("No athlete settings yet: set them with 'tally athlete set --max-hr 190 --resting-hr 48 --threshold-hr 172 --ftp 250'."),
-            .athleteInForce: .text("In force on {date}"),
-            .athleteHistoryTitle: .text("History"),
-            .columnFrom: .text("From"),
-            .columnZone: .text("Zone"),
-            .columnRange: .text("Range"),
-            .athleteHeartRateZones: .text("Heart-rate zones ({model})"),
-            .athletePowerZones: .text("Power zones (Coggan, from FTP {ftp} W)"),
-            .fieldMaxHeartRate: .text("Maximum heart rate"),
-            .fieldRestingHeartRate: .text("Resting heart rate"),
-            .fieldThresholdHeartRate: .text("Threshold heart rate"),
-            .fieldFTP: .text("FTP"),
-            .fieldSettings: .text("Settings"),
-            .auditAthleteChange: .text("  athlete settings from {from}: {old} → {new}"),
-            .sectionPowerZones: .text("Power zones (coggan-ftp)"),
-            .sectionLaps: .text("Laps"),
-            .sectionSplits: .text("Splits"),
-            .columnLap: .text("Lap"),
-            .columnSplit: .text("Split"),
-            .columnHeartRate: .text("HR"),
-            .columnMaxHeartRate: .text("Max HR"),
-            .columnElevation: .text("Elevation"),
-            .fieldEffort: .text("Effort"),
-            .loadEmpty: .text("No training load in this range."),
-            .loadUnscored: .plural([.one: "{count} activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.", .other: "{count} activities have no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort."]),
-            .loadLegend: .text("{fitness} fitness (42-day load)  {fatigue} fatigue (7-day load)"),
-            .columnLoad: .text("Load"),
-            .columnFitness: .text("Fitness"),
-            .columnFatigue: .text("Fatigue"),
-            .columnForm: .text("Form"),
-            .activityCutShortImported: .text("{source} is cut short; what it holds was imported"),
-            // Filter expressions (todos)
-            .filterErrorEmpty: .text("the filter is empty"),
-            .filterErrorTooLong: .text("the filter is longer than {max} characters"),
-            .filterErrorTooDeep: .text("parentheses and negations are nested deeper than {max}"),
-            .filterErrorTooManyTerms: .text("the filter has more than {max} terms"),
-            .filterErrorControlCharacter: .text("control characters are not allowed"),
-            .filterErrorUnterminatedQuote: .text("this quote is never closed"),
-            .filterErrorUnopenedParenthesis: .text("this ')' closes nothing"),
-            .filterErrorUnclosedParenthesis: .text("this '(' is never closed"),
-            .filterErrorOperatorWithoutLeft: .text("'{word}' needs a term before it"),
-            .filterErrorOperatorWithoutRight: .text("'{word}' needs a term after it"),
-            .filterErrorNegationWithoutTerm: .text("'{word}' needs a term right after it"),
-            .filterErrorUnknownField: .text("unknown field '{field}' (fields: {fields}; put a word in double quotes to search for it)"),
-            .filterErrorMissingValue: .text("'{field}:' needs a value"),
-            .filterErrorInvalidTag: .text("'{value}' is not a tag (letters, digits, _ and -)"),
-            .filterErrorInvalidProject: .text("'{value}' is not a project (names like tags, joined by dots)"),
-            .filterErrorInvalidPriority: .text("'{value}' is not a priority (H, M, L or none)"),
-            .filterErrorInvalidStatus: .text("'{value}' is not a status ({values})"),
-            .filterErrorInvalidFlag: .text("'{value}' is not one of {values}"),
-            .filterErrorInvalidWhen: .text("'{value}' is not a date: {reason}"),
-            .filterErrorEmptyPhrase: .text("an empty phrase has nothing to search for"),
-            .errorFilter: .text("In the filter at character {position}: {problem}"),
-            // Projects (todos)
-            .errorInvalidProject: .text("Invalid project '{project}': a project is names of 1-32 letters or digits (any script), '_' and '-', joined by dots, at most 8 deep and 100 characters."),
-            .columnProject: .text("Project"),
-            .fieldProject: .text("Project"),
-            .projectsEmpty: .text("No todo has a project yet; 'tally add ... --project home.garden' gives one."),
-            .columnOpen: .text("Open"),
-            .columnDoneCount: .text("Done"),
-            .columnShareDone: .text("Done %"),
-            .projectsNone: .text("(no project)"),
-            // Dependencies (todos)
-            .errorWaitsForItself: .text("Todo {number} cannot wait for itself."),
-            .errorDependencyCycle: .text("That would make todos wait for each other in a circle: {cycle}. Nothing changed."),
-            .errorTooManyDependencies: .text("A todo can wait for at most {max} others."),
-            .noticeBecameReady: .text("Ready {number}: {title} (nothing it waits for is left)"),
-            .noticeNoLongerBlocks: .text("{number} no longer blocks {dependents}."),
-            .columnDeps: .text("Deps"),
-            .depsAfter: .text("after {numbers}"),
-            .depsBlocks: .text("blocks {numbers}"),
-            .fieldAfter: .text("Waits for"),
-            .fieldBlocks: .text("Blocks"),
-            .syncCycle: .text("  {item}: your {change} was dropped: with the changes synced before it, todos would wait for each other in a circle ({cycle})."),
-            // Recurrence periods in words (todos)
-            .periodDays: .plural([.one: "day", .other: "{count} days"]),
-            .periodWeeks: .plural([.one: "week", .other: "{count} weeks"]),
-            .periodMonths: .plural([.one: "month", .other: "{count} months"]),
-            .periodYears: .plural([.one: "year", .other: "{count} years"]),
-            .periodWeekday: .text("weekday"),
-            // Files the way devices write them (multisport legs, GPX days, world-record filter)
-            .noticeRecordImportedWhole: .text("Record {number} holds this whole file, imported by an earlier version; its other parts were not added beside it. 'tally record reanalyze' splits it."),
-            .activityEffortsDropped: .text("Left out of the best efforts, faster than the world record (a GPS error, or a ride recorded as a run):"),
-            .activityEffortDroppedLine: .text("  {record}: {distance} in {time} ({category}; the world record is {record_time})"),
-            .reanalyzeSplit: .text("Record {number} held a whole file of {parts} activities: it is now the first of them, the others were added."),
-            .fieldMultisport: .text("Multisport"),
-            .multisportLegLine: .text("leg {index} of {count}: {legs}"),
-            .multisportTotal: .text("{time} in all, {distance}"),
-            .fieldFilePart: .text("From its file"),
-            .filePartDay: .text("day {index} of {count} (the file's other days are records of their own)"),
-            .recordLegName: .text("{name} (leg {index}/{count})"),
-            // Gear (training)
-            .usageGearEditNeedsChange: .text("Name what to change: --name, --retire-at, --default or --active."),
-            .columnGear: .text("Gear"),
-            .columnActivities: .text("Activities"),
-            .columnRetireAt: .text("Retire at"),
-            .gearNone: .text("No gear yet: add some with 'tally gear add Pegasus 40 --category running --default'."),
-            .gearNoneInUse: .text("All gear is retired; 'tally gear list --all' lists it."),
-            .gearWorn: .text("Warning: {name} has gone {distance}, past its retirement at {limit}."),
-            .gearRetired: .text("retired"),
-            .gearDefault: .text("in use, the default"),
-            .gearInUse: .text("in use"),
-            .gearLastUsed: .text("Last used"),
-            .gearLatest: .plural([.one: "The latest activity", .other: "The latest {count} activities"]),
-            .gearLabelRetired: .text("{name} (retired)"),
-            .gearLabelDefault: .text("{name} (default)"),
-            .auditGearAdded: .text("added"),
-            .auditGearRemoved: .text("removed"),
-            .auditGearChange: .text("  gear '{name}': {changes}"),
-            .auditGearDefault: .text("  default gear of {category}: {from} → {to}"),
-            .historyWithGear: .text("with {gear}"),
-            .historyGearAdded: .text("added gear {name} for {category}{retire}"),
-            .historyGearRetireAt: .text(", to retire at {distance}"),
-            .historyGearChanged: .text("gear {name}: {changes}"),
-            .historyGearDefault: .text("default gear of {category}: {gear}"),
-            .noticeGearUnchanged: .text("Gear '{name}' is already so."),
-            .errorUnknownGear: .text("No gear is named '{name}' ('tally gear list --all' lists it all)."),
-            .errorGearExists: .text("Gear named '{name}' exists already (names are compared without regard to case)."),
-            .errorGearCategory: .text("Gear '{name}' is for {gearCategory}, not {category}: name gear of {category} with --gear, or give --no-gear."),
-            .errorGearRetiredDefault: .text("Gear '{name}' is retired and cannot be the default; bring it back with --active."),
-            .errorTooMuchGear: .text("At most {max} pieces of gear."),
-            // Goals (training)
-            .usageGoalNeedsTarget: .text("Give the target: --distance, --time or --count."),
-            .goalSaved: .text("Goal: {goal}, counted from {from}"),
-            .goalNone: .text("No goals yet: set one with 'tally goal set --per week --distance 40km'."),
-            .goalWeekly: .text("Weekly {metric}{category}: {target}"),
-            .goalMonthly: .text("Monthly {metric}{category}: {target}"),
-            .goalYearly: .text("Yearly {metric}{category}: {target}"),
-            .goalCurrent: .text("{period}: {done} done, {left} to go ({percent} %), {days}"),
-            .goalCurrentMet: .text("{period}: {done} done, the goal is met ({percent} %), {days}"),
-            .columnPeriod: .text("Period"),
-            .columnMet: .text("Met"),
-            .goalMetYes: .text("yes"),
-            .goalMetNo: .text("no"),
-            .goalMetricDistance: .text("distance"),
-            .goalMetricTime: .text("time"),
-            .goalMetricCount: .text("count"),
-            .goalPerWeek: .text("week"),
-            .goalPerMonth: .text("month"),
-            .goalPerYear: .text("year"),
-            .goalMetSummary: .text("Met in {met} of the {shown} periods shown ({all} past periods in all)."),
-            .noticeGoalUnchanged: .text("The goal is already this."),
-            .errorNoGoal: .text("No goal is set for {goal}."),
-            .historyGoalSet: .text("goal {goal}, counted from {from}"),
-            .historyGoalRemoved: .text("goal removed: {goal}"),
-            .auditGoalChange: .text("  goal: {from} → {to}"),
-            .goalDaysLeft: .plural([.one: "1 day left", .other: "{count} days left"]),
-            // Stats range (training)
-            .statsDefaultWeeks: .text("The last {count} weeks, from {since}; --since widens the range (--since {earlier} or an earlier day)."),
-            .statsDefaultMonths: .text("The last {count} months, from {since}; --since widens the range (--since {earlier} or an earlier day)."),
-            // Speed (training)
-            .fieldSpeed: .text("Speed"),
-            // Annotations and time on a todo
-            .errorEmptyAnnotation: .text("An annotation needs some text."),
-            .errorNoSuchAnnotation: .text("Todo {number} has no annotation {index} (it has {count}; 'tally show {number}' numbers them)."),
-            .errorBadIntervalTime: .text("'{value}' cannot be used: a start or stop may not be later than now, a stop not before its start, and a start not inside earlier time."),
-            .errorStartCompleted: .text("Todo {number} is completed; 'tally reopen {number}' first."),
-            .noticeAlreadyRunning: .text("Todo {number} is running already (since {since}); nothing changed."),
-            .noticeNotRunning: .text("Todo {number} is not running; nothing changed."),
-            .noticeNothingRunning: .text("Nothing is running; nothing changed."),
-            .confirmAnnotated: .text("Annotated {label}: {changes}"),
-            .confirmDenotated: .text("Annotation removed from {label}"),
-            .confirmStarted: .text("Started {label}"),
-            .confirmStopped: .text("Stopped {label} ({length})"),
-            .historyAnnotated: .text("annotated '{text}'"),
-            .historyAnnotatedAt: .text("annotated '{text}' (dated {at})"),
-            .historyDenotated: .text("annotation {id} removed"),
-            .historyStarted: .text("started at {at}"),
-            .historyInterval: .text("time {start} – {end}"),
-            .historyStopped: .text("stopped at {at}"),
-            .historyUnstarted: .text("start at {at} taken back"),
-            .fieldAnnotations: .text("Annotations"),
-            .fieldTime: .text("Time"),
-            .timeRunningSince: .text("running since {since} ({age})"),
-            .timeIntervalLine: .text("{start} – {end}  {length}"),
-            .timeRunningLine: .text("{start} – running  {length}"),
-            .timeTotalLine: .plural([.one: "{total} in 1 interval", .other: "{total} in {count} intervals"]),
-            .columnTag: .text("Tag"),
-            .timeTotal: .text("Total"),
-            .timeNoTag: .text("(no tag)"),
-            .timeNone: .text("No time on todos {period}."),
-            .timePeriodAll: .text("so far"),
-            .timePeriodRange: .text("from {from} to {to}"),
-            .timeHeader: .text("Time on todos {period}:"),
-            .timeRunningNote: .text("Running: {todos}"),
-            .importAnnotationsKeptInNote: .plural([.one: "an annotation that cannot be one (several lines, over 1000 characters) kept in the note", .other: "{count} annotations that cannot be ones (several lines, over 1000 characters) kept in the note"]),
-            .nextEmpty: .text("Nothing is ready."),
-            .nextShowing: .text("(showing {shown} of {total} ready)"),
-            .nextExplainHeader: .text("Urgency of {label}"),
-            .columnUrgency: .text("Urgency"),
-            .columnTerm: .text("Term"),
-            .columnFactor: .text("Factor"),
-            .columnCoefficient: .text("Coefficient"),
-            .columnValue: .text("Value"),
-            .urgencyExpected: .text("name=number pairs (due, priority.high, priority.medium, priority.low, started, blocking, age, age.max, tags, project, annotations, tag.NAME, project.NAME), each from -100 to 100 (age.max: 1 to 36500 days)"),
-            // Contexts, record filters, calendar and reports (todos)
-            .filterErrorTodoField: .text("'{field}:' is a field of todos, not of records (fields: {fields})"),
-            .filterErrorRecordField: .text("'{field}:' is a field of records, not of todos (fields: {fields})"),
-            .filterErrorInvalidCategory: .text("'{value}' is not a category (a lowercase word: a-z, 0-9 and -)"),
-            .filterErrorInvalidSource: .text("'{value}' is not a source ({values})"),
-            .errorUnknownContext: .text("There is no context '{name}'; 'tally context list' shows them."),
-            .errorInvalidContextName: .text("'{name}' cannot name a context: use 1-32 letters, digits, _ or - (not define, list, delete, none, show, ls, rm)."),
-            .errorTooManyContexts: .text("There are {max} contexts already; delete one first ('tally context delete NAME')."),
-            .noticeContextUnchanged: .text("Context {name} is already so; nothing changed."),
-            .noticeNoContextUnchanged: .text("No context is active already; nothing changed."),
-            .contextActive: .text("Context {name} is active: {view}"),
-            .contextNone: .text("No context is active: lists show every todo."),
-            .contextDefined: .text("Defined context {name}: {view}"),
-            .contextSwitched: .text("Context {name} is active: {view}"),
-            .contextOff: .text("No context is active now: lists show every todo."),
-            .contextDeleted: .text("Deleted context {name}."),
-            .contextListEmpty: .text("No contexts yet; 'tally context define work project:work' defines one."),
-            .contextEverything: .text("(every todo)"),
-            .columnContext: .text("Context"),
-            .columnView: .text("View"),
-            .contextFooter: .text("Context: {name}"),
-            .usageContextAction: .text("Write 'tally context' (which is active), 'tally context NAME' or 'none', 'tally context list', 'tally context define NAME FILTER...' or 'tally context delete NAME'."),
-            .calendarMonths: .text("January February March April May June July August September October November December"),
-            .calendarWeekdays: .text("Mo Tu We Th Fr Sa Su"),
-            .calendarLegend: .text("{due}N due that day, {done}N completed that day, [D] today."),
-            .calendarTotals: .text("{due} due, {done} completed in {month}."),
-            .errorInvalidMonth: .text("YYYY-MM, a month number 1-12, or a date in the month"),
-            .columnTotal: .text("Total"),
-            .columnProgress: .text("Progress"),
-            .summaryEmpty: .text("No todos to summarise."),
-            .burndownTitle: .text("Open todos, {period} to {end}"),
-            .burndownDaily: .text("by day"),
-            .burndownWeekly: .text("by week"),
-            .burndownEmpty: .text("No todos in the history yet."),
-            .burndownNow: .text("{open} open now; {added} added and {closed} closed in the periods shown."),
-            // Re-import (todos)
-            .importUpdated: .plural([.one: "Updated {count} todo imported before, with what changed in the source since:", .other: "Updated {count} todos imported before, with what changed in the source since:"]),
-            .importUpdatedLine: .text("  {source} → {number}: {changes}"),
-            .importKeptDeleted: .plural([.one: "{count} item is deleted in tally and stays deleted (--restore-deleted brings it back):", .other: "{count} items are deleted in tally and stay deleted (--restore-deleted brings them back):"]),
-            .importKeptDeletedLine: .text("  {source} → {number}"),
-            .importKeptDeletedOpen: .text("  {source} → {number}: instance {open} of its series is open"),
-            .importChangedFields: .text("changed {fields}"),
-            .importChangeTitle: .text("title"),
-            .importChangeTags: .text("tags"),
-            .importChangePriority: .text("priority"),
-            .importChangeDue: .text("due date"),
-            .importChangeNote: .text("note"),
-            .importChangeWait: .text("wait date"),
-            .importChangeProject: .text("project"),
-            .importChangeAfter: .text("waits for"),
-            .importChangeCompleted: .text("completed"),
-            .importChangeReopened: .text("reopened"),
-            .importChangeDeleted: .text("deleted"),
-            .importChangeRestored: .text("restored"),
-            .errorRestoreDeletedNeedsFrom: .text("--restore-deleted works with --from taskwarrior or --from todotxt; a tally export restores nothing."),
-            // Edit in $EDITOR (todos)
-            .editorHeaderFirst: .text("Todo {number}: change the fields below, then save and close the editor to apply them as one edit."),
-            .editorHeaderSecond: .text("An unchanged or emptied file changes nothing. Lines starting with # are ignored; every line after Note: is the note."),
-            .editorErrorLine: .text("Error: {reason}"),
-            .editorErrorHint: .text("Fix it and save; or save without a change to give up (the text is then kept in a file)."),
-            .editorTextKept: .text("{reason} Nothing changed; the text is kept in {path}."),
-            .editorGaveUp: .text("The form was saved again without a change below its error."),
-            .editorExited: .text("The editor ({editor}) exited with status {status}; todo {number} is unchanged."),
-            .editorCannotRun: .text("The editor ({editor}) could not be started; nothing changed."),
-            .editorEmptied: .text("The file was emptied; todo {number} is unchanged."),
-            .formNotText: .text("The file is not UTF-8 text."),
-            .formTooLong: .text("The file is longer than {max}; a todo's form is never that long."),
-            .formNoColon: .text("Line {line} is not 'Field: value'."),
-            .formUnknownField: .text("Line {line}: '{name}' is not a field of the form ({fields})."),
-            .formRepeatedField: .text("Line {line}: {name} is given a second time."),
-            .formControlCharacter: .text("Line {line} holds a control character ({code}), which a todo cannot."),
-            .formMissingTitle: .text("The Title: line is missing or empty; a todo needs a title."),
-            // iCalendar export (todos)
-            .icalExported: .plural([.one: "Wrote {count} todo with a due date to {path}.", .other: "Wrote {count} todos with due dates to {path}."]),
-            // Import loose ends (todos)
-            .importNotRestored: .plural([.one: "{count} item deleted in tally was not restored:", .other: "{count} items deleted in tally were not restored:"]),
-            .importRepeatedFieldKept: .text("a second '{field}:' on the line; the first is used, this one kept in the title"),
-            // Redaction (history)
-            .historyRedacted: .text("redacted every {field} of {item} in {count} events ({reason})"),
-            .redactDone: .plural([
-                .one: "Redacted the {field} of {item}: erased from 1 event (seq {seqs}) for good; 'tally verify' still proves the rest.",
-                .other: "Redacted the {field} of {item}: erased from {count} events (seq {seqs}) for good; 'tally verify' still proves the rest.",
-            ]),
-            .redactNoReason: .text("no reason given"),
-            .errorNoValueToRedact: .text("{item} has no {field} to redact. Nothing changed."),
-            .redactFilesErased: .plural([.one: "Erased 1 kept activity file.", .other: "Erased {count} kept activity files."]),
-            .errorRedactIrreversible: .text("The last command ({command}) redacted values; a redaction cannot be undone: the values no longer exist anywhere in this store. Nothing changed."),
-            .errorNothingToRedact: .plural([
-                .one: "The {field} of {item} was redacted before (1 event); nothing is left to erase. Nothing changed.",
-                .other: "The {field} of {item} was redacted before ({count} events); nothing is left to erase. Nothing changed.",
-            ]),
-            .errorNotRedactable: .text("'{field}' cannot be redacted from a {kind}; choose one of: {fields}."),
-            .errorRedactUncommitted: .text("The {field} of {item} in events {seqs} was written by an older tally, before values carried commitments: erasing it would break those events' hash links. Nothing changed."),
-            .errorRedactFileNotRecord: .text("--file erases a record's kept activity file; use it with --record."),
-            .verifyRedacted: .plural([.one: "1 value redacted", .other: "{count} values redacted"]),
-            // Goals judged by their dated targets.
-            .columnGoalTarget: .text("Target"),
-            // Re-import of annotations, time and series rules (todos)
-            .importChangeAnnotated: .plural([.one: "1 annotation added", .other: "{count} annotations added"]),
-            .importChangeDenotated: .plural([.one: "1 annotation removed", .other: "{count} annotations removed"]),
-            .importChangeAnnotationsLeftOut: .plural([
-                .one: "1 annotation not added (a todo has at most {max})", .other: "{count} annotations not added (a todo has at most {max})",
-            ]),
-            .importChangeStarted: .text("started"),
-            .importChangeStopped: .text("stopped"),
-            .importChangeRecur: .text("period"),
-            .importChangeRecurFrom: .text("counted from"),
-            .importChangeUntil: .text("until"),
-            .importUpdatedSeries: .plural([
-                .one: "Changed the rule of 1 series imported before, as its template changed in the source:",
-                .other: "Changed the rules of {count} series imported before, as their templates changed in the source:",
-            ]),
-            .importSeriesUpdatedLine: .text("  {source} → the series of {number}: {changes}"),
-            .importSeriesUpdatedNoOpen: .text("  {source} → its series: {changes}"),
-            .importSeriesRefused: .plural([
-                .one: "1 series rule changed in the source was not applied (the rest of the file was):",
-                .other: "{count} series rules changed in the source were not applied (the rest of the file was):",
-            ]),
-            .importSeriesStartMoved: .text("the first due date moved from {from} to {to}; a series in tally counts from its first due date, which no change can move, so the series keeps its rule"),
-            .importSeriesUnreadablePeriod: .text("the period is now '{value}', which tally cannot repeat; the series keeps its rule"),
-            .importSeriesNoStart: .text("the template has no due date (or no usable description) any more; the series keeps its rule"),
-            // Loose ends (history)
-            .errorUnreadableRedaction: .text("Event {seq} is a redaction tally cannot read ({reason}): the values it erases cannot be erased here, so nothing was written. Run 'tally verify' for a full report."),
-        ]
+        lookup: { englishTemplate($0) }
     )
+
+    /// The English template of `id`. A switch rather than a dictionary: a command builds nothing
+    /// for the hundreds of messages it does not print, and the compiler checks that every id has one.
+    static func englishTemplate(_ id: MessageID) -> Template {
+        switch id {
+        case .errorPrefix: return .text("Error: {message}")
+        case .errorUnexpected: return .text("Unexpected failure: {reason}")
+        case .errorNoWords: return .text("an error tally has no description for")
+        case .warningUnreadableEvent: return .text("Event {seq} (id {id}, {type}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report.")
+        case .warningUnreadableEventRole: return .text("Event {seq} (id {id}, {type}, appended by role {role}) cannot be read: {reason}. Nothing of it was applied; run 'tally verify' for a full report.")
+        case .errorUndecodableEvent: return .text("Event {seq} ({type}) cannot be read: {reason}. Run 'tally verify' for a full report.")
+        case .errorUnknownTodo: return .text("No todo matches '{ref}'.")
+        case .errorUnknownRecord: return .text("No record matches '{ref}'.")
+        case .errorAmbiguousTodo: return .text("'{ref}' matches {count} todos; use more digits of the id or the number:")
+        case .errorAmbiguousRecord: return .text("'{ref}' matches {count} records; use more digits of the id or the number:")
+        case .errorAmbiguousCandidate: return .text("  {number}  {id}  {label}")
+        case .errorTodoDeleted: return .text("Todo {number} is deleted; 'tally restore {number}' brings it back.")
+        case .errorRecordDeleted: return .text("Record {number} is deleted; 'tally record restore {number}' brings it back.")
+        case .errorConflict: return .text("Another change to {stream} (version {version}) was written at the same time; nothing was changed. Try again.")
+        case .errorDuplicateEvent: return .text("An event with id {id} is already in the log.")
+        case .errorBusy: return .text("The database stayed busy (locked by another tally process) past the retry budget; nothing was changed. Try again.")
+        case .errorNewerSchema: return .text("The database uses schema version {found}, but this tally knows only up to {known}. Upgrade tally to open it.")
+        case .errorCorrupt: return .text("The database cannot be read: {reason}.")
+        case .errorIO: return .text("Database or I/O error: {reason}.")
+        case .errorDiskFull: return .text("The disk is full: there is no room to write the database or its journal, so nothing was added to the log. Free some space and try again.")
+        case .errorInvalidNow: return .text("TALLY_NOW '{value}' is not an ISO-8601 instant such as 2026-11-21T14:30:00Z.")
+        case .errorInvalidUTF8: return .text("Argument {position} is not valid UTF-8.")
+        case .errorInvalidOptionValue: return .text("Invalid value '{value}' for {option}: expected {expected}.")
+        case .errorCannotOpenInput: return .text("Cannot open {path}: {reason}.")
+        case .errorCannotWriteOutput: return .text("Cannot write {path}: {reason}.")
+        case .errorInvalidWhen: return .text("Invalid date or time '{input}': {reason}. Use 2026-11-21, 2026-11-21T14:30, today, tomorrow, fri, eom, in 3 days, +3d, -2w, -5h or -30m.")
+        case .errorInvalidDuration: return .text("Invalid duration '{input}': {reason}. Use 45m, 1h30m, 90s, 1:30:00 or a number of minutes.")
+        case .errorInvalidDistance: return .text("Invalid distance '{input}': {reason}. Use 5km, 800m or 3.1mi.")
+        case .errorInvalidDate: return .text("Invalid date '{input}': {reason}.")
+        case .errorEmptyTitle: return .text("The title is empty.")
+        case .errorTitleTooLong: return .text("The title is longer than {max} characters.")
+        case .errorControlCharacters: return .text("The {field} contains control characters.")
+        case .errorInvalidTag: return .text("Invalid tag '{tag}': tags are 1-32 letters or digits (any script), '_' and '-'.")
+        case .errorTooManyTags: return .text("Too many tags: at most {max}.")
+        case .errorInvalidPriority: return .text("Invalid priority '{value}': use low, medium or high.")
+        case .errorNoteTooLong: return .text("The note is longer than {max} characters.")
+        case .errorInvalidLimit: return .text("Invalid number '{value}': expected a whole number of at least 1.")
+        case .errorEmptyName: return .text("The name is empty.")
+        case .errorNameTooLong: return .text("The {field} is longer than {max} characters.")
+        case .errorInvalidCategory: return .text("Invalid category '{value}': use a lowercase word such as running, cycling or gym ([a-z][a-z0-9-], up to 32 characters).")
+        case .errorDurationOutOfRange: return .text("The duration must be above zero and at most 7 days.")
+        case .errorOutsideLimits: return .text("Nothing was changed: a value is outside tally's limits ({reason}).")
+        case .errorDistanceOutOfRange: return .text("The distance must be between 0 and 1000 km.")
+        case .errorDateTooFarInFuture: return .text("The date '{value}' is more than a day in the future.")
+
+        case .usagePrefix: return .text("Usage: {usage}")
+        case .usageSeeHelp: return .text("  See '{command} --help' for more information.")
+        case .usageUnknownCommand: return .text("Unknown command '{name}'.")
+        case .usageUnknownOption: return .text("Unknown option '{name}'.")
+        case .usageDidYouMean: return .text("Did you mean '{suggestion}'?")
+        case .usageMissingValue: return .text("Missing value for option '{option}'.")
+        case .usageMissingArgument: return .text("Missing expected argument '{name}'.")
+        case .usageUnexpectedArgument: return .text("Unexpected argument '{value}'.")
+        case .usageRepeatedOption: return .text("Option '{option}' given more than once.")
+        case .usageInvalidValue: return .text("Invalid value '{value}' for '{option}': expected one of {allowed}.")
+        case .usageConflictingOptions: return .text("Options '{first}' and '{second}' cannot be used together.")
+        case .usageEditNeedsChange: return .text("Nothing to change: give at least one of {options}.")
+        case .usageFilterNeedsOption: return .text("Give at least one list option to save (or use 'filter reset').")
+        case .usageRecordEditNeedsChange: return .text("Nothing to change: give at least one of --name, --category, --duration, --distance, --place, --date, --note.")
+
+        case .noticeAlreadyCompleted: return .text("Todo {number} is already completed; nothing changed.")
+        case .noticeAlreadyActive: return .text("Todo {number} is already active; nothing changed.")
+        case .noticeAlreadyDeleted: return .text("Todo {number} is already deleted; nothing changed.")
+        case .noticeUnchanged: return .text("Todo {number} already has those values; nothing changed.")
+        case .noticeRecordUnchanged: return .text("Record {number} already has those values; nothing changed.")
+        case .noticeRecordAlreadyDeleted: return .text("Record {number} is already deleted; nothing changed.")
+        case .noticeNoTodos: return .text("There are no todos; nothing changed.")
+        case .noticeNoCompletedTodos: return .text("There are no completed todos; nothing changed.")
+        case .noticeFilterUnchanged: return .text("That view is already saved; nothing changed.")
+        case .noticeNoSavedFilter: return .text("No view is saved; nothing changed.")
+        case .noticeAlreadyImported: return .text("{source} was imported before; skipped.")
+
+        case .confirmAdded: return .text("Added {label}")
+        case .confirmLogged: return .text("Logged {label}")
+        case .confirmCompleted: return .text("Completed {label}")
+        case .confirmReopened: return .text("Reopened {label}")
+        case .confirmDeleted: return .text("Deleted {label}")
+        case .confirmRestored: return .text("Restored {label}")
+        case .confirmEdited: return .text("Updated {label} ({changes})")
+
+        case .listEmpty: return .text("No todos.")
+        case .footerActive: return .plural([.one: "{count} active", .other: "{count} active"])
+        case .footerCompleted: return .plural([.one: "{count} completed", .other: "{count} completed"])
+        case .footerShowing: return .text("(showing {shown} of {matched})")
+        case .columnNumber: return .text("#")
+        case .columnDone: return .text("Done")
+        case .columnTitle: return .text("Title")
+        case .columnTags: return .text("Tags")
+        case .columnPriority: return .text("Priority")
+        case .columnDue: return .text("Due")
+        case .recordListEmpty: return .text("No records.")
+        case .recordFooter: return .plural([.one: "{count} record, {time}, {distance}", .other: "{count} records, {time}, {distance}"])
+        case .columnDate: return .text("Date")
+        case .columnName: return .text("Name")
+        case .columnCategory: return .text("Category")
+        case .columnDuration: return .text("Time")
+        case .columnDistance: return .text("Distance")
+        case .columnPace: return .text("Pace")
+        case .columnPlace: return .text("Place")
+        case .columnCount: return .text("Count")
+        case .columnTime: return .text("Time")
+        case .columnWeek: return .text("Week")
+        case .columnMonth: return .text("Month")
+        case .statsEmpty: return .text("No records in this range.")
+        case .statsTotal: return .text("Total")
+        case .exportWritten: return .plural([.one: "Wrote {count} record to {path}.", .other: "Wrote {count} records to {path}."])
+        case .priorityLow: return .text("low")
+        case .priorityMedium: return .text("medium")
+        case .priorityHigh: return .text("high")
+        case .statusActive: return .text("active")
+        case .statusCompleted: return .text("completed")
+        case .statusDeleted: return .text("deleted")
+
+        case .fieldNumber: return .text("Number")
+        case .fieldID: return .text("Id")
+        case .fieldTitle: return .text("Title")
+        case .fieldStatus: return .text("Status")
+        case .fieldTags: return .text("Tags")
+        case .fieldPriority: return .text("Priority")
+        case .fieldDue: return .text("Due")
+        case .fieldNote: return .text("Note")
+        case .fieldCreated: return .text("Created")
+        case .fieldUpdated: return .text("Updated")
+        case .fieldCompleted: return .text("Completed")
+        case .fieldHistory: return .text("History")
+        case .fieldName: return .text("Name")
+        case .fieldCategory: return .text("Category")
+        case .fieldDate: return .text("Date")
+        case .fieldDuration: return .text("Time")
+        case .fieldDistance: return .text("Distance")
+        case .fieldPace: return .text("Pace")
+        case .fieldPlace: return .text("Place")
+        case .fieldSource: return .text("Source")
+
+        case .historyCreated: return .text("created '{title}'")
+        case .historyEdited: return .text("edited {changes}")
+        case .historyFieldSet: return .text("{field} → {value}")
+        case .historyFieldCleared: return .text("{field} cleared")
+        case .historyLogged: return .text("logged '{name}': {what} in {duration}")
+        case .historyCompleted: return .text("completed")
+        case .historyReopened: return .text("reopened")
+        case .historyDeleted: return .text("deleted")
+        case .historyRestored: return .text("restored")
+        case .historyFilterSaved: return .text("saved the {scope} view {filter}")
+        case .historyFilterReset: return .text("reset the {scope} view")
+        case .historyUndone: return .text("undid command {command}")
+        case .historyRedone: return .text("redid command {command}")
+        case .historyUndecodable: return .text("unreadable {type} event")
+
+        case .filterSaved: return .text("Saved the default view: {options}")
+        case .filterCurrent: return .text("Saved view: {options}")
+        case .filterNone: return .text("No saved view: a bare 'tally list' shows all todos in creation order.")
+        case .filterWasReset: return .text("The saved view is reset: a bare 'tally list' shows all todos in creation order.")
+
+        case .recordFilterNone: return .text("No saved view: a bare 'tally record list' shows all records, newest first.")
+        case .recordFilterWasReset: return .text("The saved view is reset: a bare 'tally record list' shows all records, newest first.")
+        case .infoPath: return .text("Database")
+        case .infoStatus: return .text("Status")
+        case .infoMissing: return .text("not created yet (the first change creates it)")
+        case .infoSchema: return .text("Schema version")
+        case .infoEvents: return .text("Events")
+        case .infoTodos: return .text("Todos")
+        case .infoTodoCounts: return .text("{total} ({active}, {completed}, {deleted})")
+        case .infoRecords: return .text("Records")
+        case .infoRecordCounts: return .text("{total} ({deleted})")
+        case .infoSize: return .text("File size")
+        case .infoSnapshot: return .text("Snapshot")
+        case .infoNoSnapshot: return .text("none")
+
+        case .auditColumnSeq: return .text("Seq")
+        case .auditColumnTime: return .text("Time")
+        case .auditColumnActor: return .text("Actor")
+        case .auditColumnType: return .text("Type")
+        case .auditColumnItem: return .text("Item")
+        case .auditColumnSummary: return .text("Summary")
+        case .auditNoEvents: return .text("No events.")
+        case .auditEditedField: return .text("{field}: {from} → {to}")
+        case .auditStatusChange: return .text("{from} → {to}")
+        case .auditItemChange: return .text("  {label}: {changes}")
+        case .auditViewChange: return .text("  {scope} view: {from} → {to}")
+        case .auditNoValue: return .text("none")
+        case .auditDefaultView: return .text("default")
+        case .auditUndid: return .text("Undid command {command} ({events}) by {actor} at {time}:")
+        case .auditEventCount: return .text("{type} ×{count}")
+        case .auditRedid: return .text("Redid command {command} (undone by {actor} at {time}):")
+        case .auditNothingLeft: return .text("  nothing left to change")
+        case .auditVerifyOK: return .plural([.one: "OK: {count} event, chain intact", .other: "OK: {count} events, chain intact"])
+        case .auditVerifyProblem: return .text("  seq {seq}: {message}")
+        case .auditNoteLegacy: return .text("{type}: {reason}")
+        case .auditVerifyLegacy: return .plural([
+            .one: "Note: {count} event written by an earlier version holds a value past today's limits and is read normalised (seq {seq}, {message}).",
+            .other: "Note: {count} events written by an earlier version hold values past today's limits and are read normalised (first: seq {seq}, {message}).",
+        ])
+        case .auditProblemSequence: return .text("expected seq {expected} here, found {found}: events are missing or out of order")
+        case .auditProblemHash: return .text("hash mismatch: stored {stored}, computed {expected}; this event (or the chain before it) was altered")
+        case .auditProblemVersion: return .text("stream {stream} should continue at version {expected}, found {found}")
+        case .auditProblemDecode: return .text("{type} payload cannot be read: {reason}")
+        case .auditProblemCheck: return .text("{name}: {detail}")
+        case .auditExported: return .plural([.one: "Exported {count} event to {path}.", .other: "Exported {count} events to {path}."])
+        case .auditImported: return .text("Imported {appended} of {read} events ({skipped} already present).")
+        case .importLabel: return .text("Importing")
+        case .auditExpectedPosition: return .text("a log position (a whole number, 0 or more)")
+        case .errorNothingToUndo: return .text("Nothing to undo.")
+        case .errorNothingToRedo: return .text("Nothing to redo: redo re-applies only commands undone since the last change.")
+        case .errorVerifyFailed: return .plural([.one: "Verification failed: {count} problem; the first bad event is seq {seq}.", .other: "Verification failed: {count} problems; the first bad event is seq {seq}."])
+        case .errorImportMalformed: return .text("Line {line}: {reason}. Nothing was imported.")
+        case .errorImportDifferent: return .text("Line {line}: event {id} is already in the log with different content. Nothing was imported.")
+        case .errorImportVersionTaken: return .text("Line {line}: version {version} of stream {stream} is already taken by another event. Nothing was imported.")
+        case .errorImportVersionGap: return .text("Line {line}: stream {stream} continues at version {expected}, but the event has version {found}. Nothing was imported.")
+
+        case .infoSnapshotStatus: return .text("@{seq}, {age}, {tail} after it")
+        case .infoSnapshotIgnored: return .text("none usable ({count} ignored; 'tally rebuild' writes a fresh one)")
+
+        case .warningPrefix: return .text("Warning: {message}")
+        case .snapshotIgnored: return .text("Ignoring the snapshot at @{seq}: {reason}. Replaying from {start} instead; 'tally rebuild' writes a fresh snapshot.")
+        case .snapshotIgnoredMany: return .text("Ignoring {count} snapshots (the newest, at @{seq}: {reason}). Replaying from {start} instead; 'tally rebuild' writes a fresh snapshot.")
+        case .snapshotFromStart: return .text("the first event")
+        case .snapshotReasonOtherFormat: return .text("it was written in another snapshot format ({format})")
+        case .snapshotReasonOtherReducer: return .text("it was folded by reducer version {version}, this tally has {current}")
+        case .snapshotReasonAheadOfLog: return .text("it is past the end of the log (@{head})")
+        case .snapshotReasonChecksum: return .text("its checksum does not match")
+        case .snapshotReasonUndecodable: return .text("it cannot be decoded ({detail})")
+        case .snapshotReasonOtherHistory: return .text("the log's event at its position is not the one it was taken after")
+        case .snapshotReasonStorage: return .text("it cannot be read ({detail})")
+        case .snapshotReasonDiskFull: return .text("the disk is full")
+        case .snapshotReasonBusy: return .text("the database stayed busy")
+        case .snapshotReasonNoGrant: return .text("this role may not store snapshots (the owner can grant EXECUTE on tally_save_snapshot_chunks; see docs/guide/postgresql.md)")
+        case .snapshotReasonNotStored: return .text("the database refused it ({detail})")
+        case .snapshotReasonDiffers: return .text("it differs from a full replay ({detail})")
+        case .snapshotWriteFailed: return .text("Could not store a snapshot at @{seq}: {reason}. The command itself succeeded; a later one tries again.")
+        case .snapshotWritten: return .text("Snapshot written at @{seq}: {todos}, {size}.")
+        case .snapshotEmptyLog: return .text("The log is empty; there is nothing to snapshot.")
+        case .rebuildDone: return .text("Rebuilt the read models from {events} in {duration} ({rate} events/s); snapshot written at @{seq}.")
+        case .rebuildEmptyLog: return .text("The log is empty; there is nothing to rebuild.")
+        case .rebuildProgress: return .text("{rate} events/s  ETA {eta} s")
+        case .rebuildLabel: return .text("Replaying")
+        case .rebuildEtaUnknown: return .text("--")
+        case .ageJustNow: return .text("just now")
+        case .ageSeconds: return .plural([.one: "{count} second ago", .other: "{count} seconds ago"])
+        case .ageMinutes: return .plural([.one: "{count} minute ago", .other: "{count} minutes ago"])
+        case .ageHours: return .plural([.one: "{count} hour ago", .other: "{count} hours ago"])
+        case .ageDays: return .plural([.one: "{count} day ago", .other: "{count} days ago"])
+        case .durationSeconds: return .text("{seconds} s")
+        case .countEvents: return .plural([.one: "{count} event", .other: "{count} events"])
+        case .countTodos: return .plural([.one: "{count} todo", .other: "{count} todos"])
+
+        case .errorMalformedImport: return .text("Malformed input at {location}: {reason}.")
+        case .importImported: return .plural([.one: "Imported {count} todo from {path}{detail}.", .other: "Imported {count} todos from {path}{detail}."])
+        case .importImportedDetail: return .text("({completed} completed, {deleted} deleted)")
+        case .importAlreadyPresent: return .plural([.one: "{count} item was imported before and has not changed in the source.", .other: "{count} items were imported before and have not changed in the source."])
+        case .importSkipped: return .plural([.one: "Skipped {count} item:", .other: "Skipped {count} items:"])
+        case .importWarnings: return .plural([.one: "{count} warning:", .other: "{count} warnings:"])
+        case .importIssueLine: return .text("  {source}: {reason}")
+        case .importSourceLine: return .text("line {number}")
+        case .importSourceItem: return .text("item {number}")
+        case .importSourceTask: return .text("task {id}")
+        case .importMissingTitle: return .text("no description, so nothing to call it")
+        case .importRecurringTemplate: return .text("a recurring template (its instances are imported on their own)")
+        case .importUnknownStatus: return .text("unknown status '{status}'")
+        case .importUnsupportedFieldKept: return .text("field '{field}' is not supported; kept in the title")
+        case .importInvalidDateKept: return .text("{field} '{value}' is not a date; kept in the title")
+
+        // MARK: First hour (terminal, restore, messages)
+        case .footerDeleted: return .plural([.one: "{count} deleted", .other: "{count} deleted"])
+        case .errorInterruptedImport: return .text("Interrupted; nothing was imported.")
+        case .errorLineTooLong: return .text("Line {line} is longer than {size}, more than a {file} MB file takes; nothing was imported.")
+        case .errorInterruptedAfterSaving: return .text("Interrupted after the work was saved; what is reported above was kept.")
+        case .errorInterruptedRebuild: return .text("Interrupted; the snapshots were left as they were.")
+        case .errorInterruptedSync: return .text("Interrupted; nothing was synced.")
+        case .errorInterruptedSyncPulled: return .text("Interrupted after the pulled events were saved; nothing was pushed. Run 'tally sync' again.")
+        case .noticeNotDeleted: return .text("Todo {number} is not deleted; nothing changed.")
+        case .noticeRecordNotDeleted: return .text("Record {number} is not deleted; nothing changed.")
+        case .recordDeletedName: return .text("{name} (deleted)")
+        case .usageMissingOptions: return .text("Missing required options {names}.")
+        case .usageListAnd: return .text(" and ")
+        case .valueReasonEmpty: return .text("is empty")
+        case .valueReasonNegative: return .text("must not be negative")
+        case .valueReasonDurationShape: return .text("expected a duration like 45m, 1h30m, 1:30:00 or 27:30")
+        case .valueReasonClockShape: return .text("expected h:mm:ss or m:ss")
+        case .valueReasonMinutesField: return .text("minutes must be two digits 00-59")
+        case .valueReasonSecondsField: return .text("seconds must be two digits 00-59")
+        case .valueReasonDurationTooLong: return .text("must be at most 100 years")
+        case .valueReasonDurationUnitAfterNumber: return .text("a unit is required after {number} (h, m or s)")
+        case .valueReasonDurationUnknownUnit: return .text("unknown unit '{unit}' (use h, m or s)")
+        case .valueReasonDurationUnitTwice: return .text("unit '{unit}' appears twice")
+        case .valueReasonDurationUnitOrder: return .text("units must come in the order h, m, s")
+        case .valueReasonDigitsAfterPoint: return .text("expected digits after '.'")
+        case .valueReasonWhenShape: return .text("expected a date (YYYY-MM-DD), a datetime (YYYY-MM-DD HH:MM), now, today, tomorrow, a weekday, eow, eom, eoy, in 3 days or an offset like -2d")
+        case .valueReasonLogPositionNotAllowed: return .text("a log position (@SEQ) is not allowed here")
+        case .valueReasonRelativeTooManyDigits: return .text("the number must have at most {max} digits")
+        case .valueReasonRelativeUnitRequired: return .text("a unit is required (m, h, d or w)")
+        case .valueReasonRelativeUnknownUnit: return .text("unknown unit '{unit}' (use m, h, d or w)")
+        case .valueReasonOutsideYears: return .text("the result is outside the years 0001-9999")
+        case .valueReasonLogPositionMinimum: return .text("a log position must be 1 or more")
+        case .valueReasonLogPositionShape: return .text("expected a log position as @SEQ, like @42")
+        case .valueReasonLogPositionTooBig: return .text("the log position is too big")
+        case .valueReasonExponents: return .text("exponents are not allowed")
+        case .valueReasonDistanceShape: return .text("expected a number and a unit, like 5km, 800m or 3.1mi")
+        case .valueReasonDistanceUnitRequired: return .text("a unit is required (km, m or mi)")
+        case .valueReasonDistanceUnknownUnit: return .text("unknown unit '{unit}' (use km, m or mi)")
+        case .valueReasonDistanceTooLong: return .text("must be at most 1000000 km")
+        case .valueReasonTrailing: return .text("unexpected '{rest}' at the end")
+        case .valueReasonDateShape: return .text("expected a date as YYYY-MM-DD")
+        case .valueReasonTimeShape: return .text("expected a time as HH:MM or HH:MM:SS")
+        case .valueReasonZoneShape: return .text("expected a zone as Z, ±HH:MM, ±HHMM or ±HH")
+        case .valueReasonYear: return .text("year must be 0001-9999")
+        case .valueReasonMonth: return .text("month must be 01-12")
+        case .valueReasonDay: return .text("day must be 01-31")
+        case .valueReasonMonthLength: return .text("{monthName} {year} has {days} days")
+        case .valueReasonHour: return .text("hour must be 00-23")
+        case .valueReasonMinute: return .text("minute must be 00-59")
+        case .valueReasonSecond: return .text("second must be 00-59")
+        case .valueReasonZoneHour: return .text("zone offset hour must be 00-23")
+        case .valueReasonZoneMinute: return .text("zone offset minute must be 00-59")
+        case .errorInvalidWhenBare: return .text("Invalid date or time '{input}': {reason}.")
+        case .errorInvalidDurationBare: return .text("Invalid duration '{input}': {reason}.")
+        case .errorInvalidDistanceBare: return .text("Invalid distance '{input}': {reason}.")
+        case .valueReasonLogPositionPastEnd: return .text("the log ends at {last}")
+        case .errorTodoNotYet: return .text("Todo {ref} did not exist yet at {asOf}.")
+        case .errorRecordNotYet: return .text("Record {ref} did not exist yet at {asOf}.")
+        case .filterDefaultOptions: return .text("(the default view)")
+
+        // MARK: Imports that survive real files
+        case .importMarkersOnly: return .text("nothing after the markers; the whole line is the title")
+        case .importTemplateImported: return .text("a recurring template whose instances are not in the file; imported as one todo, recurrence kept in the note")
+        case .importFieldKeptInNote: return .text("field '{field}' has no place in tally; kept in the note")
+        case .importTaskwarriorPriority: return .text("priority '{value}' is not H, M or L; kept in the note, imported without a priority")
+        case .importTodoTxtPriority: return .text("priority ({value}) has no match in tally (only (A), (B) and (C) do); kept in the note, imported without a priority")
+        case .importDateKeptInNote: return .text("{field} '{value}' is not a date Taskwarrior writes; kept in the note")
+        case .importDateImportTime: return .text("{field} '{value}' is not a date Taskwarrior writes; the time of the import was used instead")
+        case .importClosedBeforeCreated: return .text("finished ({closed}) before it was created ({created}); created at the finishing time, the creation date kept in the note")
+        case .importControlCharacters: return .text("tabs and other control characters in the text became spaces")
+        case .importLinesJoined: return .text("the text has line breaks; the title has spaces there, the whole text is in the note")
+        case .importTitleShortened: return .text("the text is longer than {max} characters; the title is its start, the whole text is in the note")
+        case .importTagsKeptInNote: return .text("tags {tags} do not fit tally's tags (at most 20, each up to 32 letters or digits); kept in the note")
+        case .importTagsKeptInTitle: return .text("{tags} cannot be tags (at most 20, each up to 32 letters or digits); kept in the title only")
+        case .importNoteShortened: return .text("the note would be longer than {max} characters; its last {cut} characters were left out")
+        case .importDuplicateTask: return .text("the same uuid appears at {earlier}; this later task replaces it, as 'task import' does")
+        case .importTagsFromString: return .text("'tags' is one string, not a list; split at commas, as 'task import' does")
+        case .importAnnotationNoDescription: return .text("an annotation without a description (which 'task import' refuses); left out")
+        case .errorLooksLikeTaskwarrior: return .text("{path} looks like a Taskwarrior export, not a tally export. Use 'tally import --from taskwarrior {path}'.")
+        case .errorLooksLikeTodoTxt: return .text("{path} looks like a todo.txt file, not a tally export. Use 'tally import --from todotxt {path}'.")
+        case .errorJSONNotTodoTxt: return .text("{path} is JSON, not a todo.txt file. Use '--from taskwarrior' for a 'task export' file, or no --from for a tally export.")
+        case .fieldOrigin: return .text("Imported from")
+        case .originTaskwarrior: return .text("Taskwarrior task {id}")
+        case .originTodoTxt: return .text("todo.txt line {id}")
+        case .importPriorityKeptInTitle: return .text("pri:{value} is not a priority (one capital letter, A to Z); kept in the title")
+        case .importMalformedField: return .text("field '{field}' is not in the form Taskwarrior writes; kept in the note as text")
+        // MARK: Recurrence, waiting and natural dates
+        case .errorInvalidPeriod: return .text("Invalid period '{input}': {reason}. Use daily, weekdays, weekly, monthly, yearly, or a number and d, w, m or y (3d, 2w, 6m, 1y).")
+        case .errorRecurrenceWithoutDue: return .text("A recurring todo needs a due date for its first occurrence: add --due WHEN.")
+        case .errorRecurrenceOptionWithoutRecur: return .text("{option} needs --recur PERIOD.")
+        case .errorUntilBeforeDue: return .text("--until {until} is before the first due date {due}.")
+        case .errorInvalidRecurFrom: return .text("Invalid --recur-from '{value}': use due or completion.")
+        case .errorNotRecurring: return .text("Todo {number} does not recur; --series applies only to recurring todos.")
+        case .confirmNextInstance: return .text("Next {label}, due {due}")
+        case .footerWaiting: return .plural([.one: "{count} waiting", .other: "{count} waiting"])
+        case .historySeriesStarted: return .text("repeats every {period} from the {from}, first due {start}{until}")
+        case .historySeriesUntil: return .text(", until {until}")
+        case .historySeriesChanged: return .text("series changed: {changes}")
+        case .historySeriesEnded: return .text("series ended")
+        case .historySeriesResumed: return .text("series resumed")
+        case .recurFromDue: return .text("due date")
+        case .recurFromCompletion: return .text("completion")
+        case .showSeries: return .text("Repeats")
+        case .showSeriesRule: return .text("every {period} from the {from}{until}")
+        case .showSeriesEnded: return .text("ended")
+        case .showSeriesNext: return .text("Next")
+        case .showSeriesNone: return .text("none")
+        case .showSeriesInstances: return .text("Instances")
+        case .showWait: return .text("Waits until")
+        case .importRecurrenceNeedsDue: return .text("'{field}' without a due date; imported without recurrence")
+        case .importInvalidPeriod: return .text("{field} '{value}' is not a period tally knows; imported without recurrence")
+        case .importLaterOccurrences: return .plural([.one: "a recurring task: {count} later pending occurrence left out (tally keeps one open instance)", .other: "a recurring task: {count} later pending occurrences left out (tally keeps one open instance)"])
+        case .valueReasonAmbiguousWeekday: return .text("'{input}' could mean {first} or {second}; write the day in full")
+        case .valueReasonAmbiguousNext: return .text("'{input}' is ambiguous (this week's or next week's?); write '{day}' for the next such day, or a date like {date}")
+        case .valueReasonWithinShape: return .text("expected '{word} N UNIT', like 'in 3 days' or 'za 3 dny'")
+        case .valueReasonMinutesOrMonths: return .text("'m' could mean minutes or months; write '{word} {amount} minutes' or '{word} {amount} months'")
+        case .valueReasonWithinUnitRequired: return .text("a unit is required (minutes, hours, days, weeks, months or years)")
+        case .valueReasonWithinUnknownUnit: return .text("unknown unit '{unit}' (use minutes, hours, days, weeks, months or years)")
+        case .valueReasonDayMonthOrder: return .text("the order of day and month differs between countries; write {first} or {second}")
+        case .valueReasonDayMonthOrderSingle: return .text("the order of day and month differs between countries; write {first}")
+        case .valueReasonPeriodShape: return .text("expected daily, weekdays, weekly, monthly, yearly or N followed by d, w, m or y (like 2w)")
+        case .valueReasonPeriodRange: return .text("the number must be from 1 to {max}")
+
+        // MARK: shared log on PostgreSQL
+        case .errorServerRefused: return .text("Cannot connect to the PostgreSQL server {server}: {detail}. Check that it runs and that host and port are right; nothing was changed.")
+        case .errorServerAuthentication: return .text("The PostgreSQL server {server} refused the login: {detail}. Check the user name and the password (PGPASSWORD, ~/.pgpass); nothing was changed.")
+        case .errorServerUnknownDatabase: return .text("The PostgreSQL server {server} has no such database: {detail}. Create it first (createdb); nothing was changed.")
+        case .errorServerLost: return .text("Lost the connection to the PostgreSQL server {server}: {detail}. A command is one transaction: it was applied in full or not at all ('tally log' shows which).")
+        case .errorServerInvalidAddress: return .text("The PostgreSQL address {server} cannot be read: {detail}; nothing was changed.")
+        case .errorClientLibraryMissing: return .text("{server} is a PostgreSQL log, and its client library libpq could not be loaded: {detail}. Install it (Debian and Ubuntu: apt install libpq5; macOS: brew install libpq) or set TALLY_LIBPQ to its path; nothing was changed.")
+        case .errorPermissionDenied: return .text("The database refused this role: {detail}. Ask the owner of the log for the grants (see docs/guide/postgresql.md); nothing was changed.")
+        case .errorForeignSchema: return .text("This database is not a tally log: {detail}. Point --db at an empty database or a tally one; nothing was changed.")
+        case .infoServer: return .text("Server")
+        case .infoServerValue: return .text("PostgreSQL, appending as role {role}")
+        case .infoServerMissing: return .text("no tally log in this database yet (the first change creates it)")
+        case .infoServerSize: return .text("Size on server")
+
+        // MARK: Sync
+        case .syncSummary: return .text("Pushed {events}, pulled {pulled}.")
+        case .syncConflicts: return .plural([.one: "{count} conflict:", .other: "{count} conflicts:"])
+        case .syncOverridden: return .text("  {item}: your {field} {value} was dropped: {actor} set {other} later ({time}).")
+        case .syncOverrides: return .text("  {item}: your {field} {value} replaced {other}, set earlier by {actor} ({time}).")
+        case .syncDeletedBy: return .text("  {item}: your {change} was dropped: {actor} deleted it ({time}); it stays deleted.")
+        case .syncDeleted: return .text("  {item}: your {change} was dropped: it is deleted and stays deleted.")
+        case .syncRedundant: return .text("  {item}: your {change} was dropped: the shared log already had it.")
+        case .syncDuplicate: return .text("  {item}: created on another device too; the shared one is kept.")
+        case .syncImpossible: return .text("  {item}: your {change} was dropped: it is not possible any more.")
+        case .syncItemTodo: return .text("todo {number} '{title}'")
+        case .syncItemRecord: return .text("record {number} '{title}'")
+        case .syncItemView: return .text("the saved view of {scope}")
+        case .syncItemOther: return .text("{stream}")
+        case .syncRenumberedTodo: return .text("todo {from} is now {to}")
+        case .syncRenumberedRecord: return .text("record {from} is now {to}")
+        case .syncDiverged: return .text("The shared log at {url} does not extend this database's synced history from event {first} on: event {seq} here has hash {hash}, there {found}. It was rewritten, restored from an old backup, or is another log; nothing was changed on either side.")
+        case .syncMissing: return .text("missing (the shared log has {count} events)")
+        case .syncBroken: return .text("The shared log at {url} is damaged: event {seq} does not continue its hash chain. Nothing was changed here.")
+        case .syncKeptMoving: return .text("The shared log kept changing during {count} attempts to push; run 'tally sync' again.")
+        case .syncUnreachable: return .text("Cannot reach the shared log at {url}: {reason}. Local work is untouched, and every command keeps working offline.")
+        case .syncNoRemote: return .text("No remote is set: use 'tally remote set URL' or 'tally sync --remote URL'.")
+        case .syncSameFile: return .text("The remote {url} is this database itself.")
+        case .syncNotLocal: return .text("sync runs on a local database: {url} is a server, which is a shared log itself. Use --db with a file, and the server as the remote.")
+        case .syncAltered: return .text("The shared log at {url} was changed behind this database's back: its event {seq} {what}. Events already synced were edited, removed or moved there with their stored hashes left as they were; nothing was changed on either side. 'tally verify --remote' compares all of it.")
+        case .syncAlteredContent: return .text("differs from this database's copy")
+        case .syncAlteredLink: return .text("does not continue its hash chain")
+        case .syncAlteredMissing: return .text("is missing")
+        case .syncInvalidEvent: return .text("The shared log at {url} holds event {seq} ({type}) that tally refuses: {reason}. 'tally import' refuses it too, so it is not pulled; nothing was changed here.")
+        case .syncNoFolder: return .text("the folder {folder} does not exist (is the disk mounted?)")
+        case .syncNoFile: return .text("there is no file there, though this database synced with it up to event {seq} (is the disk mounted?)")
+        case .syncChangeEdit: return .text("edit")
+        case .syncChangeCompletion: return .text("completion")
+        case .syncChangeReopening: return .text("reopening")
+        case .syncChangeDeletion: return .text("deletion")
+        case .syncChangeRestoration: return .text("restoration")
+        case .syncChangeCreation: return .text("new item")
+        case .syncChangeRecurrence: return .text("change of the recurrence")
+        case .syncChangeOther: return .text("change")
+        case .syncFieldView: return .text("setting")
+        case .syncSeriesRunning: return .text("running")
+        case .auditRemoteOK: return .text("OK: the shared log at {url} matches this database up to event {synced}, and its chain of {events} events is intact")
+        case .auditRemoteDiffers: return .text("the shared log at {url}: this event {what}")
+        case .errorNothingOfYoursToUndo: return .plural([.one: "Nothing of yours to undo: on a shared log undo reverts only your own commands, and the one command in this log is not by {actor} (set TALLY_ACTOR to change who you are).", .other: "Nothing of yours to undo: on a shared log undo reverts only your own commands, and none of the {count} commands in this log is by {actor} (set TALLY_ACTOR to change who you are)."])
+        case .remoteSet: return .text("Remote set to {url}.")
+        case .remoteRemoved: return .text("Remote {url} removed; the synced history stays.")
+        case .remoteNone: return .text("No remote is set.")
+        case .remoteURL: return .text("Remote")
+        case .remoteLastSync: return .text("Last sync")
+        case .remoteUnpushed: return .text("Unpushed")
+        case .remoteSynced: return .text("Synced up to")
+        case .remoteNever: return .text("never")
+        case .remoteSyncedAt: return .text("@{seq} ({hash})")
+        case .conflictsNone: return .text("No sync has dropped or overridden a change.")
+        case .conflictsHeader: return .text("Sync at {time}:")
+        case .syncPullLabel: return .text("Pulling")
+        // MARK: Activity files (record import, bests, streaks, year to date)
+        case .columnYear: return .text("Year")
+        case .noticeRecordAlreadyImported: return .text("Record {id} was imported before; skipped.")
+        case .activityImportLabel: return .text("Reading")
+        case .activityImported: return .plural([.one: "Imported {count} activity (files read: {files}, {size}).", .other: "Imported {count} activities (files read: {files}, {size})."])
+        case .activityImportedNone: return .text("No new activities.")
+        case .activityAlreadyPresent: return .plural([.one: "{count} activity was imported before; skipped.", .other: "{count} activities were imported before; skipped."])
+        case .activitySkipped: return .plural([.one: "Skipped {count} file:", .other: "Skipped {count} files:"])
+        case .activitySkipLine: return .text("  {source}: {reason}")
+        case .activityUnknownFormat: return .text("not a GPX, TCX or FIT file")
+        case .activityCorrupt: return .text("corrupt ({detail})")
+        case .activityImpossible: return .text("impossible value ({detail})")
+        case .activityTruncated: return .text("the file is cut short (it promises more bytes than it has)")
+        case .activityNotActivity: return .text("not an activity (no track or session)")
+        case .activityNoTimestamps: return .text("no timestamps (fewer than two timed points)")
+        case .activityMissingFile: return .text("the track file {file} is missing")
+        case .activityOutsideFolder: return .text("{file} leads out of the folder being imported; it was not read")
+        case .activityUnreadable: return .text("{file} cannot be read ({reason})")
+        case .activityNotAFile: return .text("{file} is not a file")
+        case .activityTooLarge: return .text("larger than {size} MB")
+        case .bestsEmpty: return .text("No best efforts yet: import tracked activities, or log runs of a standard distance.")
+        case .bestsMile: return .text("1 mile")
+        case .bestsHalfMarathon: return .text("half marathon")
+        case .bestsMarathon: return .text("marathon")
+        case .columnRecord: return .text("Record")
+        case .columnCurrentDays: return .text("Days now")
+        case .columnLongestDays: return .text("Longest days")
+        case .columnCurrentWeeks: return .text("Weeks now")
+        case .columnLongestWeeks: return .text("Longest weeks")
+        case .columnActiveDays: return .text("Active days")
+        case .streaksAll: return .text("(all)")
+        case .ytdTitle: return .text("{year} to {date} against {previous} to {previousDate}")
+        case .columnChange: return .text("Change")
+        case .fieldMovingTime: return .text("Moving time")
+        case .fieldElevationGain: return .text("Elevation gain")
+        case .fieldTrack: return .text("Track file")
+        case .blobsImported: return .plural([.one: "Stored {count} original activity file.", .other: "Stored {count} original activity files."])
+        case .errorBlobMismatch: return .text("the file's content does not match its name {sha256}")
+        case .bestsExpectedYear: return .text("a year such as 2026")
+        // History: anchors, log queries, blame, diff
+        case .anchorEmpty: return .text("The log is empty: there is nothing to anchor yet.")
+        case .anchorUnpushed: return .plural([.one: "{count} event after seq {synced} is not pushed yet: the next sync gives it a new position and hash, so this anchor holds only until then. Anchor after 'tally sync' to keep one that lasts.", .other: "{count} events after seq {synced} are not pushed yet: the next sync gives them new positions and hashes, so this anchor holds only until then. Anchor after 'tally sync' to keep one that lasts."])
+        case .anchorInvalidExpected: return .text("SEQ:HASH, a position from 1 and 16 to 64 hex digits of its hash, as 'tally anchor' prints it")
+        case .anchorHolds: return .text("OK: the log still holds the anchored history up to seq {seq} ({anchor})")
+        case .anchorTruncated: return .text("  anchor {anchor}: the log ends at seq {head}, below the anchor: events were removed from its end")
+        case .anchorRewritten: return .text("  anchor {anchor}: the event at seq {seq} has hash {stored}, not the anchored one: the history up to the anchor was rewritten")
+        case .anchorBroken: return .text("  anchor {anchor}: the chain is broken at seq {at}, at or before the anchor: the history up to the anchor was altered")
+        case .errorAnchorTruncated: return .text("The log was truncated: it ends at seq {head}, below the anchor at seq {seq}.")
+        case .errorAnchorRewritten: return .text("The log was rewritten: it no longer holds the anchored history up to seq {seq}.")
+        case .blameColumnField: return .text("Field")
+        case .blameColumnValue: return .text("Value")
+        case .blameColumnHow: return .text("How")
+        case .blameHowCommand: return .text("command {command}")
+        case .blameHowUndo: return .text("undo of command {command}")
+        case .blameHowRedo: return .text("redo of command {command}")
+        case .blameHowImport: return .text("import from {tool} ({id})")
+        case .blameHowImportActivity: return .text("import of an activity file")
+        case .blameHowSync: return .text("sync from {device}")
+        case .fieldValueNone: return .text("none")
+        case .fieldValueYes: return .text("yes")
+        case .fieldValueNo: return .text("no")
+        case .diffColumnBefore: return .text("Before")
+        case .diffColumnAfter: return .text("After")
+        case .diffNoChanges: return .text("No changes.")
+        case .diffNew: return .text("(new)")
+        case .revertCreatedSince: return .text("Cannot be reverted: {item} was created after {when}; it is deleted, not erased (its number and its events stay).")
+        case .revertDone: return .plural([.one: "Reverted to {when}: appended {count} event as command {command} ('tally undo' takes it back).", .other: "Reverted to {when}: appended {count} events as command {command} ('tally undo' takes it back)."])
+        case .revertDryRun: return .plural([.one: "Would append {count} event to revert to {when} (nothing was appended):", .other: "Would append {count} events to revert to {when} (nothing was appended):"])
+        case .revertNothing: return .text("Nothing to revert: everything already is as it was at {when}.")
+        case .revertColumnNow: return .text("Now")
+        case .revertColumnReverted: return .text("Reverted")
+        case .followStopped: return .text("Stopped following the log.")
+        case .hookTimeoutExpected: return .text("a whole number of seconds from 1 to 600")
+        case .hookRefused: return .text("The pre-command hook refused the command (exit {status}); nothing was appended: {output}")
+        case .hookCrashed: return .text("The pre-command hook crashed (signal {signal}); nothing was appended: {output}")
+        case .hookTimedOut: return .text("The hook did not finish within {seconds} s and was stopped; nothing was appended.")
+        case .hookUnsafe: return .text("The hook was not run, because {reason}; nothing was appended.")
+        case .hookNotStarted: return .text("The hook could not be started ({reason}); nothing was appended.")
+        case .hookPostFailed: return .text("The post-commit hook failed (exit {status}); the command was committed: {output}")
+        case .hookPostTimedOut: return .text("The post-commit hook did not finish within {seconds} s and was stopped; the command was committed.")
+        case .hookPostCrashed: return .text("The post-commit hook crashed (signal {signal}); the command was committed: {output}")
+        case .hookPostNotRun: return .text("The post-commit hook was not run ({reason}); the command was committed.")
+        // Versions (packaging)
+        case .infoVersion: return .text("Version")
+        case .errorNoCommandLine: return .text("tally cannot read its command line (the system gave it no arguments, not even its name; is /proc mounted?). Nothing was done.")
+        // Report: `tally report --html` and `record show --svg`.
+        case .reportWritten: return .text("Wrote the report of {first} to {last} to {path}.")
+        case .reportSVGWritten: return .text("Wrote the route of record {number} to {path}.")
+        case .reportPeriodReversed: return .text("'--from' {from} is after '--to' {to}.")
+        case .reportPeriodTooLong: return .text("The period has {days} days; a report covers at most {max}.")
+        case .errorNoTrack: return .text("record {ref} keeps no track file with positions to draw")
+        case .errorTrackUnreadable: return .text("the kept track file of record {ref} cannot be read: {reason}")
+        // Training: sensors, athlete settings, zones, load
+        case .reanalyzeDone: return .plural([.one: "Reanalysed {count} record (analysis {version}).", .other: "Reanalysed {count} records (analysis {version})."])
+        case .reanalyzeNone: return .text("No record needed a new analysis (analysis {version}).")
+        case .reanalyzeUnchanged: return .plural([.one: "{count} record read again was already up to date.", .other: "{count} records read again were already up to date."])
+        case .reanalyzeMissing: return .text("the original file is not stored")
+        case .reanalyzeDamaged: return .text("the stored original does not match its hash")
+        case .fieldHeartRate: return .text("Heart rate")
+        case .fieldCadence: return .text("Cadence")
+        case .fieldPower: return .text("Power")
+        case .sensorHeartRate: return .text("{average} bpm average, {max} max")
+        case .sensorCadence: return .text("{average} /min average")
+        case .sensorPower: return .text("{average} W average, {normalized} W normalised")
+        case .historyAthleteSet: return .text("athlete settings from {from}: {values}")
+        case .errorTrainingValue: return .text("{option} must be a whole number from {low} to {high}, not '{value}'")
+        case .errorInvalidZones: return .text("--hr-zones must be four increasing whole percentages from 30 to 150, such as 85,90,95,100, not '{value}'")
+        case .errorAthleteConflict: return .text("the settings would contradict each other {reason}")
+        case .errorAthleteNothingToSet: return .text("name at least one value to set: --max-hr, --resting-hr, --threshold-hr, --ftp or --hr-zones")
+        case .noticeAthleteUnchanged: return .text("The athlete's settings of that day are already these.")
+        case .athleteSaved: return .text("Athlete settings from {from}: {values}")
+        case .athleteNone: return .text("No athlete settings yet: set them with 'tally athlete set --max-hr 190 --resting-hr 48 --threshold-hr 172 --ftp 250'.")
+        case .athleteInForce: return .text("In force on {date}")
+        case .athleteHistoryTitle: return .text("History")
+        case .columnFrom: return .text("From")
+        case .columnZone: return .text("Zone")
+        case .columnRange: return .text("Range")
+        case .athleteHeartRateZones: return .text("Heart-rate zones ({model})")
+        case .athletePowerZones: return .text("Power zones (Coggan, from FTP {ftp} W)")
+        case .fieldMaxHeartRate: return .text("Maximum heart rate")
+        case .fieldRestingHeartRate: return .text("Resting heart rate")
+        case .fieldThresholdHeartRate: return .text("Threshold heart rate")
+        case .fieldFTP: return .text("FTP")
+        case .fieldSettings: return .text("Settings")
+        case .auditAthleteChange: return .text("  athlete settings from {from}: {old} → {new}")
+        case .sectionPowerZones: return .text("Power zones (coggan-ftp)")
+        case .sectionLaps: return .text("Laps")
+        case .sectionSplits: return .text("Splits")
+        case .columnLap: return .text("Lap")
+        case .columnSplit: return .text("Split")
+        case .columnHeartRate: return .text("HR")
+        case .columnMaxHeartRate: return .text("Max HR")
+        case .columnElevation: return .text("Elevation")
+        case .fieldEffort: return .text("Effort")
+        case .loadEmpty: return .text("No training load in this range.")
+        case .loadUnscored: return .plural([.one: "{count} activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.", .other: "{count} activities have no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort."])
+        case .loadLegend: return .text("{fitness} fitness (42-day load)  {fatigue} fatigue (7-day load)")
+        case .columnLoad: return .text("Load")
+        case .columnFitness: return .text("Fitness")
+        case .columnFatigue: return .text("Fatigue")
+        case .columnForm: return .text("Form")
+        case .activityCutShortImported: return .text("{source} is cut short; what it holds was imported")
+        // Filter expressions (todos)
+        case .filterErrorEmpty: return .text("the filter is empty")
+        case .filterErrorTooLong: return .text("the filter is longer than {max} characters")
+        case .filterErrorTooDeep: return .text("parentheses and negations are nested deeper than {max}")
+        case .filterErrorTooManyTerms: return .text("the filter has more than {max} terms")
+        case .filterErrorControlCharacter: return .text("control characters are not allowed")
+        case .filterErrorUnterminatedQuote: return .text("this quote is never closed")
+        case .filterErrorUnopenedParenthesis: return .text("this ')' closes nothing")
+        case .filterErrorUnclosedParenthesis: return .text("this '(' is never closed")
+        case .filterErrorOperatorWithoutLeft: return .text("'{word}' needs a term before it")
+        case .filterErrorOperatorWithoutRight: return .text("'{word}' needs a term after it")
+        case .filterErrorNegationWithoutTerm: return .text("'{word}' needs a term right after it")
+        case .filterErrorUnknownField: return .text("unknown field '{field}' (fields: {fields}; put a word in double quotes to search for it)")
+        case .filterErrorMissingValue: return .text("'{field}:' needs a value")
+        case .filterErrorInvalidTag: return .text("'{value}' is not a tag (letters, digits, _ and -)")
+        case .filterErrorInvalidProject: return .text("'{value}' is not a project (names like tags, joined by dots)")
+        case .filterErrorInvalidPriority: return .text("'{value}' is not a priority (H, M, L or none)")
+        case .filterErrorInvalidStatus: return .text("'{value}' is not a status ({values})")
+        case .filterErrorInvalidFlag: return .text("'{value}' is not one of {values}")
+        case .filterErrorInvalidWhen: return .text("'{value}' is not a date: {reason}")
+        case .filterErrorEmptyPhrase: return .text("an empty phrase has nothing to search for")
+        case .errorFilter: return .text("In the filter at character {position}: {problem}")
+        // Projects (todos)
+        case .errorInvalidProject: return .text("Invalid project '{project}': a project is names of 1-32 letters or digits (any script), '_' and '-', joined by dots, at most 8 deep and 100 characters.")
+        case .columnProject: return .text("Project")
+        case .fieldProject: return .text("Project")
+        case .projectsEmpty: return .text("No todo has a project yet; 'tally add ... --project home.garden' gives one.")
+        case .columnOpen: return .text("Open")
+        case .columnDoneCount: return .text("Done")
+        case .columnShareDone: return .text("Done %")
+        case .projectsNone: return .text("(no project)")
+        // Dependencies (todos)
+        case .errorWaitsForItself: return .text("Todo {number} cannot wait for itself.")
+        case .errorDependencyCycle: return .text("That would make todos wait for each other in a circle: {cycle}. Nothing changed.")
+        case .errorTooManyDependencies: return .text("A todo can wait for at most {max} others.")
+        case .noticeBecameReady: return .text("Ready {number}: {title} (nothing it waits for is left)")
+        case .noticeNoLongerBlocks: return .text("{number} no longer blocks {dependents}.")
+        case .columnDeps: return .text("Deps")
+        case .depsAfter: return .text("after {numbers}")
+        case .depsBlocks: return .text("blocks {numbers}")
+        case .fieldAfter: return .text("Waits for")
+        case .fieldBlocks: return .text("Blocks")
+        case .syncCycle: return .text("  {item}: your {change} was dropped: with the changes synced before it, todos would wait for each other in a circle ({cycle}).")
+        // Recurrence periods in words (todos)
+        case .periodDays: return .plural([.one: "day", .other: "{count} days"])
+        case .periodWeeks: return .plural([.one: "week", .other: "{count} weeks"])
+        case .periodMonths: return .plural([.one: "month", .other: "{count} months"])
+        case .periodYears: return .plural([.one: "year", .other: "{count} years"])
+        case .periodWeekday: return .text("weekday")
+        // Files the way devices write them (multisport legs, GPX days, world-record filter)
+        case .noticeRecordImportedWhole: return .text("Record {number} holds this whole file, imported by an earlier version; its other parts were not added beside it. 'tally record reanalyze' splits it.")
+        case .activityEffortsDropped: return .text("Left out of the best efforts, faster than the world record (a GPS error, or a ride recorded as a run):")
+        case .activityEffortDroppedLine: return .text("  {record}: {distance} in {time} ({category}; the world record is {record_time})")
+        case .reanalyzeSplit: return .text("Record {number} held a whole file of {parts} activities: it is now the first of them, the others were added.")
+        case .fieldMultisport: return .text("Multisport")
+        case .multisportLegLine: return .text("leg {index} of {count}: {legs}")
+        case .multisportTotal: return .text("{time} in all, {distance}")
+        case .fieldFilePart: return .text("From its file")
+        case .filePartDay: return .text("day {index} of {count} (the file's other days are records of their own)")
+        case .recordLegName: return .text("{name} (leg {index}/{count})")
+        // Gear (training)
+        case .usageGearEditNeedsChange: return .text("Name what to change: --name, --retire-at, --default or --active.")
+        case .columnGear: return .text("Gear")
+        case .columnActivities: return .text("Activities")
+        case .columnRetireAt: return .text("Retire at")
+        case .gearNone: return .text("No gear yet: add some with 'tally gear add Pegasus 40 --category running --default'.")
+        case .gearNoneInUse: return .text("All gear is retired; 'tally gear list --all' lists it.")
+        case .gearWorn: return .text("Warning: {name} has gone {distance}, past its retirement at {limit}.")
+        case .gearRetired: return .text("retired")
+        case .gearDefault: return .text("in use, the default")
+        case .gearInUse: return .text("in use")
+        case .gearLastUsed: return .text("Last used")
+        case .gearLatest: return .plural([.one: "The latest activity", .other: "The latest {count} activities"])
+        case .gearLabelRetired: return .text("{name} (retired)")
+        case .gearLabelDefault: return .text("{name} (default)")
+        case .auditGearAdded: return .text("added")
+        case .auditGearRemoved: return .text("removed")
+        case .auditGearChange: return .text("  gear '{name}': {changes}")
+        case .auditGearDefault: return .text("  default gear of {category}: {from} → {to}")
+        case .historyWithGear: return .text("with {gear}")
+        case .historyGearAdded: return .text("added gear {name} for {category}{retire}")
+        case .historyGearRetireAt: return .text(", to retire at {distance}")
+        case .historyGearChanged: return .text("gear {name}: {changes}")
+        case .historyGearDefault: return .text("default gear of {category}: {gear}")
+        case .noticeGearUnchanged: return .text("Gear '{name}' is already so.")
+        case .errorUnknownGear: return .text("No gear is named '{name}' ('tally gear list --all' lists it all).")
+        case .errorGearExists: return .text("Gear named '{name}' exists already (names are compared without regard to case).")
+        case .errorGearCategory: return .text("Gear '{name}' is for {gearCategory}, not {category}: name gear of {category} with --gear, or give --no-gear.")
+        case .errorGearRetiredDefault: return .text("Gear '{name}' is retired and cannot be the default; bring it back with --active.")
+        case .errorTooMuchGear: return .text("At most {max} pieces of gear.")
+        // Goals (training)
+        case .usageGoalNeedsTarget: return .text("Give the target: --distance, --time or --count.")
+        case .goalSaved: return .text("Goal: {goal}, counted from {from}")
+        case .goalNone: return .text("No goals yet: set one with 'tally goal set --per week --distance 40km'.")
+        case .goalWeekly: return .text("Weekly {metric}{category}: {target}")
+        case .goalMonthly: return .text("Monthly {metric}{category}: {target}")
+        case .goalYearly: return .text("Yearly {metric}{category}: {target}")
+        case .goalCurrent: return .text("{period}: {done} done, {left} to go ({percent} %), {days}")
+        case .goalCurrentMet: return .text("{period}: {done} done, the goal is met ({percent} %), {days}")
+        case .columnPeriod: return .text("Period")
+        case .columnMet: return .text("Met")
+        case .goalMetYes: return .text("yes")
+        case .goalMetNo: return .text("no")
+        case .goalMetricDistance: return .text("distance")
+        case .goalMetricTime: return .text("time")
+        case .goalMetricCount: return .text("count")
+        case .goalPerWeek: return .text("week")
+        case .goalPerMonth: return .text("month")
+        case .goalPerYear: return .text("year")
+        case .goalMetSummary: return .text("Met in {met} of the {shown} periods shown ({all} past periods in all).")
+        case .noticeGoalUnchanged: return .text("The goal is already this.")
+        case .errorNoGoal: return .text("No goal is set for {goal}.")
+        case .historyGoalSet: return .text("goal {goal}, counted from {from}")
+        case .historyGoalRemoved: return .text("goal removed: {goal}")
+        case .auditGoalChange: return .text("  goal: {from} → {to}")
+        case .goalDaysLeft: return .plural([.one: "1 day left", .other: "{count} days left"])
+        // Stats range (training)
+        case .statsDefaultWeeks: return .text("The last {count} weeks, from {since}; --since widens the range (--since {earlier} or an earlier day).")
+        case .statsDefaultMonths: return .text("The last {count} months, from {since}; --since widens the range (--since {earlier} or an earlier day).")
+        // Speed (training)
+        case .fieldSpeed: return .text("Speed")
+        // Annotations and time on a todo
+        case .errorEmptyAnnotation: return .text("An annotation needs some text.")
+        case .errorNoSuchAnnotation: return .text("Todo {number} has no annotation {index} (it has {count}; 'tally show {number}' numbers them).")
+        case .errorBadIntervalTime: return .text("'{value}' cannot be used: a start or stop may not be later than now, a stop not before its start, and a start not inside earlier time.")
+        case .errorStartCompleted: return .text("Todo {number} is completed; 'tally reopen {number}' first.")
+        case .noticeAlreadyRunning: return .text("Todo {number} is running already (since {since}); nothing changed.")
+        case .noticeNotRunning: return .text("Todo {number} is not running; nothing changed.")
+        case .noticeNothingRunning: return .text("Nothing is running; nothing changed.")
+        case .confirmAnnotated: return .text("Annotated {label}: {changes}")
+        case .confirmDenotated: return .text("Annotation removed from {label}")
+        case .confirmStarted: return .text("Started {label}")
+        case .confirmStopped: return .text("Stopped {label} ({length})")
+        case .historyAnnotated: return .text("annotated '{text}'")
+        case .historyAnnotatedAt: return .text("annotated '{text}' (dated {at})")
+        case .historyDenotated: return .text("annotation {id} removed")
+        case .historyStarted: return .text("started at {at}")
+        case .historyInterval: return .text("time {start} – {end}")
+        case .historyStopped: return .text("stopped at {at}")
+        case .historyUnstarted: return .text("start at {at} taken back")
+        case .fieldAnnotations: return .text("Annotations")
+        case .fieldTime: return .text("Time")
+        case .timeRunningSince: return .text("running since {since} ({age})")
+        case .timeIntervalLine: return .text("{start} – {end}  {length}")
+        case .timeRunningLine: return .text("{start} – running  {length}")
+        case .timeTotalLine: return .plural([.one: "{total} in 1 interval", .other: "{total} in {count} intervals"])
+        case .columnTag: return .text("Tag")
+        case .timeTotal: return .text("Total")
+        case .timeNoTag: return .text("(no tag)")
+        case .timeNone: return .text("No time on todos {period}.")
+        case .timePeriodAll: return .text("so far")
+        case .timePeriodRange: return .text("from {from} to {to}")
+        case .timeHeader: return .text("Time on todos {period}:")
+        case .timeRunningNote: return .text("Running: {todos}")
+        case .importAnnotationsKeptInNote: return .plural([.one: "an annotation that cannot be one (several lines, over 1000 characters) kept in the note", .other: "{count} annotations that cannot be ones (several lines, over 1000 characters) kept in the note"])
+        case .nextEmpty: return .text("Nothing is ready.")
+        case .nextShowing: return .text("(showing {shown} of {total} ready)")
+        case .nextExplainHeader: return .text("Urgency of {label}")
+        case .columnUrgency: return .text("Urgency")
+        case .columnTerm: return .text("Term")
+        case .columnFactor: return .text("Factor")
+        case .columnCoefficient: return .text("Coefficient")
+        case .columnValue: return .text("Value")
+        case .urgencyExpected: return .text("name=number pairs (due, priority.high, priority.medium, priority.low, started, blocking, age, age.max, tags, project, annotations, tag.NAME, project.NAME), each from -100 to 100 (age.max: 1 to 36500 days)")
+        // Contexts, record filters, calendar and reports (todos)
+        case .filterErrorTodoField: return .text("'{field}:' is a field of todos, not of records (fields: {fields})")
+        case .filterErrorRecordField: return .text("'{field}:' is a field of records, not of todos (fields: {fields})")
+        case .filterErrorInvalidCategory: return .text("'{value}' is not a category (a lowercase word: a-z, 0-9 and -)")
+        case .filterErrorInvalidSource: return .text("'{value}' is not a source ({values})")
+        case .errorUnknownContext: return .text("There is no context '{name}'; 'tally context list' shows them.")
+        case .errorInvalidContextName: return .text("'{name}' cannot name a context: use 1-32 letters, digits, _ or - (not define, list, delete, none, show, ls, rm).")
+        case .errorTooManyContexts: return .text("There are {max} contexts already; delete one first ('tally context delete NAME').")
+        case .noticeContextUnchanged: return .text("Context {name} is already so; nothing changed.")
+        case .noticeNoContextUnchanged: return .text("No context is active already; nothing changed.")
+        case .contextActive: return .text("Context {name} is active: {view}")
+        case .contextNone: return .text("No context is active: lists show every todo.")
+        case .contextDefined: return .text("Defined context {name}: {view}")
+        case .contextSwitched: return .text("Context {name} is active: {view}")
+        case .contextOff: return .text("No context is active now: lists show every todo.")
+        case .contextDeleted: return .text("Deleted context {name}.")
+        case .contextListEmpty: return .text("No contexts yet; 'tally context define work project:work' defines one.")
+        case .contextEverything: return .text("(every todo)")
+        case .columnContext: return .text("Context")
+        case .columnView: return .text("View")
+        case .contextFooter: return .text("Context: {name}")
+        case .usageContextAction: return .text("Write 'tally context' (which is active), 'tally context NAME' or 'none', 'tally context list', 'tally context define NAME FILTER...' or 'tally context delete NAME'.")
+        case .calendarMonths: return .text("January February March April May June July August September October November December")
+        case .calendarWeekdays: return .text("Mo Tu We Th Fr Sa Su")
+        case .calendarLegend: return .text("{due}N due that day, {done}N completed that day, [D] today.")
+        case .calendarTotals: return .text("{due} due, {done} completed in {month}.")
+        case .errorInvalidMonth: return .text("YYYY-MM, a month number 1-12, or a date in the month")
+        case .columnTotal: return .text("Total")
+        case .columnProgress: return .text("Progress")
+        case .summaryEmpty: return .text("No todos to summarise.")
+        case .burndownTitle: return .text("Open todos, {period} to {end}")
+        case .burndownDaily: return .text("by day")
+        case .burndownWeekly: return .text("by week")
+        case .burndownEmpty: return .text("No todos in the history yet.")
+        case .burndownNow: return .text("{open} open now; {added} added and {closed} closed in the periods shown.")
+        // Re-import (todos)
+        case .importUpdated: return .plural([.one: "Updated {count} todo imported before, with what changed in the source since:", .other: "Updated {count} todos imported before, with what changed in the source since:"])
+        case .importUpdatedLine: return .text("  {source} → {number}: {changes}")
+        case .importKeptDeleted: return .plural([.one: "{count} item is deleted in tally and stays deleted (--restore-deleted brings it back):", .other: "{count} items are deleted in tally and stay deleted (--restore-deleted brings them back):"])
+        case .importKeptDeletedLine: return .text("  {source} → {number}")
+        case .importKeptDeletedOpen: return .text("  {source} → {number}: instance {open} of its series is open")
+        case .importChangedFields: return .text("changed {fields}")
+        case .importChangeTitle: return .text("title")
+        case .importChangeTags: return .text("tags")
+        case .importChangePriority: return .text("priority")
+        case .importChangeDue: return .text("due date")
+        case .importChangeNote: return .text("note")
+        case .importChangeWait: return .text("wait date")
+        case .importChangeProject: return .text("project")
+        case .importChangeAfter: return .text("waits for")
+        case .importChangeCompleted: return .text("completed")
+        case .importChangeReopened: return .text("reopened")
+        case .importChangeDeleted: return .text("deleted")
+        case .importChangeRestored: return .text("restored")
+        case .errorRestoreDeletedNeedsFrom: return .text("--restore-deleted works with --from taskwarrior or --from todotxt; a tally export restores nothing.")
+        // Edit in $EDITOR (todos)
+        case .editorHeaderFirst: return .text("Todo {number}: change the fields below, then save and close the editor to apply them as one edit.")
+        case .editorHeaderSecond: return .text("An unchanged or emptied file changes nothing. Lines starting with # are ignored; every line after Note: is the note.")
+        case .editorErrorLine: return .text("Error: {reason}")
+        case .editorErrorHint: return .text("Fix it and save; or save without a change to give up (the text is then kept in a file).")
+        case .editorTextKept: return .text("{reason} Nothing changed; the text is kept in {path}.")
+        case .editorGaveUp: return .text("The form was saved again without a change below its error.")
+        case .editorExited: return .text("The editor ({editor}) exited with status {status}; todo {number} is unchanged.")
+        case .editorCannotRun: return .text("The editor ({editor}) could not be started; nothing changed.")
+        case .editorEmptied: return .text("The file was emptied; todo {number} is unchanged.")
+        case .formNotText: return .text("The file is not UTF-8 text.")
+        case .formTooLong: return .text("The file is longer than {max}; a todo's form is never that long.")
+        case .formNoColon: return .text("Line {line} is not 'Field: value'.")
+        case .formUnknownField: return .text("Line {line}: '{name}' is not a field of the form ({fields}).")
+        case .formRepeatedField: return .text("Line {line}: {name} is given a second time.")
+        case .formControlCharacter: return .text("Line {line} holds a control character ({code}), which a todo cannot.")
+        case .formMissingTitle: return .text("The Title: line is missing or empty; a todo needs a title.")
+        // iCalendar export (todos)
+        case .icalExported: return .plural([.one: "Wrote {count} todo with a due date to {path}.", .other: "Wrote {count} todos with due dates to {path}."])
+        // Import loose ends (todos)
+        case .importNotRestored: return .plural([.one: "{count} item deleted in tally was not restored:", .other: "{count} items deleted in tally were not restored:"])
+        case .importRepeatedFieldKept: return .text("a second '{field}:' on the line; the first is used, this one kept in the title")
+        // Redaction (history)
+        case .historyRedacted: return .text("redacted every {field} of {item} in {count} events ({reason})")
+        case .redactDone: return .plural([
+            .one: "Redacted the {field} of {item}: erased from 1 event (seq {seqs}) for good; 'tally verify' still proves the rest.",
+            .other: "Redacted the {field} of {item}: erased from {count} events (seq {seqs}) for good; 'tally verify' still proves the rest.",
+        ])
+        case .redactNoReason: return .text("no reason given")
+        case .errorNoValueToRedact: return .text("{item} has no {field} to redact. Nothing changed.")
+        case .redactFilesErased: return .plural([.one: "Erased 1 kept activity file.", .other: "Erased {count} kept activity files."])
+        case .errorRedactIrreversible: return .text("The last command ({command}) redacted values; a redaction cannot be undone: the values no longer exist anywhere in this store. Nothing changed.")
+        case .errorNothingToRedact: return .plural([
+            .one: "The {field} of {item} was redacted before (1 event); nothing is left to erase. Nothing changed.",
+            .other: "The {field} of {item} was redacted before ({count} events); nothing is left to erase. Nothing changed.",
+        ])
+        case .errorNotRedactable: return .text("'{field}' cannot be redacted from a {kind}; choose one of: {fields}.")
+        case .errorRedactUncommitted: return .text("The {field} of {item} in events {seqs} was written by an older tally, before values carried commitments: erasing it would break those events' hash links. Nothing changed.")
+        case .errorRedactFileNotRecord: return .text("--file erases a record's kept activity file; use it with --record.")
+        case .verifyRedacted: return .plural([.one: "1 value redacted", .other: "{count} values redacted"])
+        // Goals judged by their dated targets.
+        case .columnGoalTarget: return .text("Target")
+        // Re-import of annotations, time and series rules (todos)
+        case .importChangeAnnotated: return .plural([.one: "1 annotation added", .other: "{count} annotations added"])
+        case .importChangeDenotated: return .plural([.one: "1 annotation removed", .other: "{count} annotations removed"])
+        case .importChangeAnnotationsLeftOut: return .plural([
+            .one: "1 annotation not added (a todo has at most {max})", .other: "{count} annotations not added (a todo has at most {max})",
+        ])
+        case .importChangeStarted: return .text("started")
+        case .importChangeStopped: return .text("stopped")
+        case .importChangeRecur: return .text("period")
+        case .importChangeRecurFrom: return .text("counted from")
+        case .importChangeUntil: return .text("until")
+        case .importUpdatedSeries: return .plural([
+            .one: "Changed the rule of 1 series imported before, as its template changed in the source:",
+            .other: "Changed the rules of {count} series imported before, as their templates changed in the source:",
+        ])
+        case .importSeriesUpdatedLine: return .text("  {source} → the series of {number}: {changes}")
+        case .importSeriesUpdatedNoOpen: return .text("  {source} → its series: {changes}")
+        case .importSeriesRefused: return .plural([
+            .one: "1 series rule changed in the source was not applied (the rest of the file was):",
+            .other: "{count} series rules changed in the source were not applied (the rest of the file was):",
+        ])
+        case .importSeriesStartMoved: return .text("the first due date moved from {from} to {to}; a series in tally counts from its first due date, which no change can move, so the series keeps its rule")
+        case .importSeriesUnreadablePeriod: return .text("the period is now '{value}', which tally cannot repeat; the series keeps its rule")
+        case .importSeriesNoStart: return .text("the template has no due date (or no usable description) any more; the series keeps its rule")
+        // Loose ends (history)
+        case .errorUnreadableRedaction: return .text("Event {seq} is a redaction tally cannot read ({reason}): the values it erases cannot be erased here, so nothing was written. Run 'tally verify' for a full report.")
+        }
+    }
 }
