@@ -161,9 +161,18 @@ struct TrainingCommandTests {
         let miles = tally.run("record", "show", "1", "--miles")
         #expect(miles.stdout.contains("  1  20:07   5.73 mi  17.1 mph  139     153  251 W\n"))
         #expect(tally.run("record", "show", "1", "--miles", "--json").json?.objectValue?["detail"]?.objectValue?["splits"]?.arrayValue?.count == 26)
+        // A ride's laps and splits are speeds, and their column says so; a run's are paces.
+        func headers(_ text: String) -> [String] {
+            text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("Lap ") || $0.hasPrefix("Split ") }
+        }
+        #expect(headers(text).count == 2 && headers(text).allSatisfy { $0.contains(" Speed ") && !$0.contains("Pace") }, "\(headers(text))")
+        #expect(headers(miles.stdout).allSatisfy { $0.contains(" Speed ") })
         // A record typed by hand has no detail.
         tally.run("record", "add", "Gym", "--category", "gym", "--duration", "1h")
         #expect(tally.run("record", "show", "3", "--json").json?.objectValue?["detail"] == .null)
+        tally.run("record", "import", Self.fixture("fenix2-run.fit"))
+        let run = tally.run("record", "show", "4").stdout
+        #expect(headers(run).count == 2 && headers(run).allSatisfy { $0.contains(" Pace ") && !$0.contains("Speed") }, "\(headers(run))")
     }
 
     /// The series Tests/Fixtures/load/expected_load.py computes from the published formulas: date, load, fitness, fatigue, form.

@@ -78,6 +78,8 @@ enum TrainingDetail {
         zoneSection(detail.heartRateZones, title: catalog.text(.athleteHeartRateZones, ["model": detail.heartRateZones?.model.name ?? ""]), unit: "bpm")
         zoneSection(detail.powerZones, title: catalog.text(.sectionPowerZones), unit: "W")
         func hr(_ value: Int?) -> String { value.map(String.init) ?? "-" }
+        // One activity, one sport: its laps and splits are a speed or a pace, and the column says which.
+        let paceTitle = catalog.text(speedCategories.contains(record.category) ? .fieldSpeed : .columnPace)
         if !detail.laps.isEmpty {
             let rows = detail.laps.map { lap in
                 [String(lap.number), ActivityDuration.format(Int(lap.seconds.rounded())), lap.distanceMeters.map { distance($0, miles: miles) } ?? "-",
@@ -86,7 +88,7 @@ enum TrainingDetail {
             }
             let table = Table(columns: [
                 Table.Column(title: catalog.text(.columnLap), alignRight: true), Table.Column(title: catalog.text(.columnDuration), alignRight: true),
-                Table.Column(title: catalog.text(.columnDistance), alignRight: true), Table.Column(title: catalog.text(.columnPace), alignRight: true),
+                Table.Column(title: catalog.text(.columnDistance), alignRight: true), Table.Column(title: paceTitle, alignRight: true),
                 Table.Column(title: catalog.text(.columnHeartRate), alignRight: true), Table.Column(title: catalog.text(.columnMaxHeartRate), alignRight: true),
                 Table.Column(title: catalog.text(.fieldPower), alignRight: true),
             ], rows: rows)
@@ -100,7 +102,7 @@ enum TrainingDetail {
             }
             let table = Table(columns: [
                 Table.Column(title: catalog.text(.columnSplit), alignRight: true), Table.Column(title: catalog.text(.columnDuration), alignRight: true),
-                Table.Column(title: catalog.text(.columnPace), alignRight: true), Table.Column(title: catalog.text(.columnHeartRate), alignRight: true),
+                Table.Column(title: paceTitle, alignRight: true), Table.Column(title: catalog.text(.columnHeartRate), alignRight: true),
                 Table.Column(title: catalog.text(.columnElevation), alignRight: true),
             ], rows: rows)
             sections.append(catalog.text(.sectionSplits) + "\n" + table.render(maxWidth: context.settings.width))
