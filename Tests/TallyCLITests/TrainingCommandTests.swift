@@ -222,4 +222,26 @@ struct TrainingCommandTests {
         #expect(tally.run("load", "--from", "2013-09-10", "--to", "2013-08-14").status == 65)
         #expect(tally.run("load", "--from", "not a day").status == 65)
     }
+
+    @Test("load: TSS from power with the FTP in force on each ride's day; a setting undone gives the older FTP back, --as-of too")
+    func powerLoad() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "import", Self.fixture("indoor-trainer.fit"), Self.fixture("edge810-vector-ride.fit"))
+        tally.run("athlete", "set", "--ftp", "200", "--from", "2011-01-01")
+        // seconds × NP × (NP / FTP) / (FTP × 3600) × 100, by hand: the indoor ride of 2011 (2,262 s at NP 228)
+        // on FTP 200 is 81.7, the Edge 810 ride of 2013 (4,700 s at NP 301) 295.7 on FTP 200 and 189.3 on 250.
+        func loads(_ extra: String...) throws -> [Double] {
+            let json = try #require(tally.run(["load", "--from", "2011-01-01", "--to", "2013-12-31", "--json"] + extra).json?.objectValue)
+            let activities = try #require(json["activities"]?.arrayValue).compactMap(\.objectValue)
+            #expect(activities.allSatisfy { $0["method"] == "tss" })
+            return activities.compactMap { $0["load"]?.doubleValue }
+        }
+        #expect(try loads() == [81.7, 295.7])
+        tally.run("athlete", "set", "--ftp", "250", "--from", "2013-01-01")
+        #expect(try loads() == [81.7, 189.3], "the older ride keeps the older FTP")
+        // Event 3 is the first setting (two records logged, then it): the log as it was then.
+        #expect(try loads("--as-of", "@3") == [81.7, 295.7])
+        tally.run("undo")
+        #expect(try loads() == [81.7, 295.7])
+    }
 }
