@@ -175,6 +175,30 @@ struct TrainingCommandTests {
         #expect(headers(run).count == 2 && headers(run).allSatisfy { $0.contains(" Pace ") && !$0.contains("Speed") }, "\(headers(run))")
     }
 
+    @Test("a column of rides' speeds is headed Speed in record list, stats and record bests; with a run's pace among them, Pace")
+    func speedColumns() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "add", "Ride", "--category", "cycling", "--duration", "1h", "--distance", "40km", "--date", "2026-11-18")
+        tally.run("record", "add", "Gym", "--category", "gym", "--duration", "1h", "--date", "2026-11-19")
+        func header(_ arguments: String...) -> String {
+            String(tally.run(arguments).stdout.split(separator: "\n").first ?? "")
+        }
+        // A record without a distance shows no pace and does not count.
+        for arguments in [["record", "list"], ["stats", "--category", "cycling"], ["stats", "--by", "category"], ["record", "bests"]] {
+            let line = String(tally.run(arguments).stdout.split(separator: "\n").first ?? "")
+            #expect(line.contains(" Speed") && !line.contains("Pace"), "\(arguments): \(line)")
+        }
+        tally.run("record", "add", "Run", "--category", "running", "--duration", "50m", "--distance", "10km", "--date", "2026-11-20")
+        #expect(header("record", "bests", "--category", "cycling").contains(" Speed"))
+        #expect(header("record", "list", "--category", "cycling").contains(" Speed"))
+        #expect(header("stats", "--category", "cycling").contains(" Speed"))
+        for line in [header("record", "list"), header("stats", "--by", "category"), header("record", "bests"), header("record", "list", "--category", "running")] {
+            #expect(line.contains(" Pace") && !line.contains("Speed"), "\(line)")
+        }
+        // Over several sports stats shows no pace at all; its column keeps the name Pace.
+        #expect(header("stats").contains(" Pace"))
+    }
+
     /// The series Tests/Fixtures/load/expected_load.py computes from the published formulas: date, load, fitness, fatigue, form.
     static let expectedLoad: [(String, Double, Double, Double, Double)] = [
         ("2013-08-16", 155.0, 3.7, 22.1, 0.0), ("2013-08-17", 0.0, 3.6, 19.0, -18.5), ("2013-08-18", 420, 13.5, 76.3, -15.4),

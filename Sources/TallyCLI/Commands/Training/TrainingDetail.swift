@@ -11,6 +11,17 @@ enum TrainingDetail {
     /// Categories shown with a speed rather than a pace.
     static let speedCategories: Set<String> = ["cycling", "skiing", "snowboarding", "skating"]
 
+    /// The title of a column of paces or speeds: `Speed` when every value in it is of a sport shown
+    /// with a speed, else `Pace` (a column of runs, or of runs and rides, each value with its unit).
+    static func paceTitle(_ categories: some Sequence<String>, catalog: Catalog) -> String {
+        var any = false
+        for category in categories {
+            guard speedCategories.contains(category) else { return catalog.text(.columnPace) }
+            any = true
+        }
+        return catalog.text(any ? .fieldSpeed : .columnPace)
+    }
+
     /// The detail of `record`, or nil when it has no track or its file is not stored.
     static func compute(_ record: Record, state: ReadModel, log: any EventStore, miles: Bool, zone: Zone) throws -> (ActivityDetail, AthleteSettings)? {
         guard let track = record.track else { return nil }
@@ -79,7 +90,7 @@ enum TrainingDetail {
         zoneSection(detail.powerZones, title: catalog.text(.sectionPowerZones), unit: "W")
         func hr(_ value: Int?) -> String { value.map(String.init) ?? "-" }
         // One activity, one sport: its laps and splits are a speed or a pace, and the column says which.
-        let paceTitle = catalog.text(speedCategories.contains(record.category) ? .fieldSpeed : .columnPace)
+        let paceTitle = Self.paceTitle([record.category], catalog: catalog)
         if !detail.laps.isEmpty {
             let rows = detail.laps.map { lap in
                 [String(lap.number), ActivityDuration.format(Int(lap.seconds.rounded())), lap.distanceMeters.map { distance($0, miles: miles) } ?? "-",
