@@ -268,4 +268,26 @@ struct TrainingCommandTests {
         tally.run("undo")
         #expect(try loads() == [81.7, 295.7])
     }
+
+    @Test("load: an activity with heart rate but no settings for its day is said to lack the settings, not data")
+    func unscoredForLackOfSettings() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "import", Self.fixture("edge810-vector-ride.fit"))
+        tally.run("record", "add", "Walk", "--category", "walking", "--duration", "30m", "--date", "2013-08-17")
+        // Settings from today only: the ride of 2013 had heart rate and power, but nothing was set for its day.
+        tally.run("athlete", "set", "--max-hr", "190", "--resting-hr", "48", "--ftp", "250")
+        let text = tally.run("load", "--from", "2013-08-14", "--to", "2013-08-20").stdout
+        #expect(text == """
+            No training load in this range.
+            2 activities have no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.
+            1 of them has heart rate or power, but no resting and maximum heart rate or FTP is set for its day: 'tally athlete set --from DAY' sets them from an earlier day.
+
+            """, "\(text)")
+        let czech = tally.run(["load", "--from", "2013-08-14", "--to", "2013-08-20"], environment: ["LANG": "cs_CZ.UTF-8"]).stdout
+        #expect(czech.contains("Z nich 1 má tep nebo výkon, ale pro její den není nastaven klidový a maximální tep ani FTP"), "\(czech)")
+        // Dated back, the ride has its load and the walk alone is left, without the second line.
+        tally.run("athlete", "set", "--max-hr", "190", "--resting-hr", "48", "--from", "2013-01-01")
+        let after = tally.run("load", "--from", "2013-08-14", "--to", "2013-08-20").stdout
+        #expect(after.hasSuffix("\n1 activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.\n"), "\(after)")
+    }
 }
