@@ -151,15 +151,17 @@ struct TrainingCommandTests {
         #expect(ride["heartRateZones"]?.objectValue?["seconds"]?.arrayValue?.compactMap(\.doubleValue) == [1_191, 866, 672, 1_681, 260])
         #expect(ride["powerZones"]?.objectValue?["seconds"]?.arrayValue?.compactMap(\.doubleValue) == [470, 311, 373, 545, 817, 1_608, 575])
         #expect(ride["laps"]?.arrayValue?.compactMap { $0.objectValue?["averageHeartRate"]?.intValue } == [139, 149, 162, 117, 163, 141, 165, 144])
+        // Each lap's height at its last point minus at its first, as python-fitparse reads the records inside the lap.
+        #expect(ride["laps"]?.arrayValue?.compactMap { $0.objectValue?["elevationChange"]?.doubleValue } == [26.6, -54.2, -1.6, -21.6, 94.6, 1.4, -46.2, -1.8])
         #expect(ride["splits"]?.arrayValue?.count == 42)
         #expect(ride["splitUnit"] == "km")
         let text = tally.run("record", "show", "1").stdout
         #expect(text.contains("Heart-rate zones (friel-lthr)\n"))
         #expect(text.contains("   1  < 146 bpm    19:51  26 %\n"))
-        #expect(text.contains("  1  20:07   9.22 km  27.5 km/h  139     153  251 W\n"))
+        #expect(text.contains("  1  20:07   9.22 km  27.5 km/h  139     153  251 W      +27 m\n"))
         #expect(text.contains(" 1 km  2:03  29.4 km/h  107      -13 m\n"))
         let miles = tally.run("record", "show", "1", "--miles")
-        #expect(miles.stdout.contains("  1  20:07   5.73 mi  17.1 mph  139     153  251 W\n"))
+        #expect(miles.stdout.contains("  1  20:07   5.73 mi  17.1 mph  139     153  251 W      +27 m\n"))
         #expect(tally.run("record", "show", "1", "--miles", "--json").json?.objectValue?["detail"]?.objectValue?["splits"]?.arrayValue?.count == 26)
         // A ride's laps and splits are speeds, and their column says so; a run's are paces.
         func headers(_ text: String) -> [String] {
