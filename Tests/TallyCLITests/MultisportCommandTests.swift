@@ -198,4 +198,21 @@ struct MultisportCommandTests {
         #expect(json.first?.objectValue?["worldRecordSeconds"] == .double(43.03))
         #expect(json.first?.objectValue?["number"] == .int(1))
     }
+
+    @Test("a ski run faster than a runner is no GPS error: its efforts are skiing bests; the same speed on foot is left out")
+    func fastSportsKeepTheirEfforts() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        // 16 m/s (57.6 km/h) for two minutes: a downhill run, passed by the GPS filter (60 m/s off foot and off a bike).
+        let ski = tally.directory.path("ski.gpx")
+        try SyntheticTrack.gpx(SyntheticTrack.line(speed: 16, seconds: 120), name: "Piste", type: "AlpineSki").write(toFile: ski, atomically: true, encoding: .utf8)
+        let result = tally.run("record", "import", ski)
+        #expect(result.status == 0 && !result.stdout.contains("Left out"), "\(result.stdout)")
+        let bests = tally.run("record", "bests", "--category", "skiing").stdout
+        #expect(bests.contains("skiing") && bests.contains("400 m") && bests.contains("1 km") && bests.contains("1: Piste"), "\(bests)")
+        // A run as fast as the GPS filter lets one be (11 m/s) beats the world record on foot and is left out, as before.
+        let run = tally.directory.path("run.gpx")
+        try SyntheticTrack.gpx(SyntheticTrack.line(speed: 11, seconds: 120), name: "Not a run").write(toFile: run, atomically: true, encoding: .utf8)
+        let left = tally.run("record", "import", run).stdout
+        #expect(left.contains("  2: Not a run: 400 m in 0:36.4 (running; the world record is 0:43)\n"), "\(left)")
+    }
 }

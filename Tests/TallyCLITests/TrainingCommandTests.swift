@@ -151,19 +151,54 @@ struct TrainingCommandTests {
         #expect(ride["heartRateZones"]?.objectValue?["seconds"]?.arrayValue?.compactMap(\.doubleValue) == [1_191, 866, 672, 1_681, 260])
         #expect(ride["powerZones"]?.objectValue?["seconds"]?.arrayValue?.compactMap(\.doubleValue) == [470, 311, 373, 545, 817, 1_608, 575])
         #expect(ride["laps"]?.arrayValue?.compactMap { $0.objectValue?["averageHeartRate"]?.intValue } == [139, 149, 162, 117, 163, 141, 165, 144])
+        // Each lap's height at its last point minus at its first, as python-fitparse reads the records inside the lap.
+        #expect(ride["laps"]?.arrayValue?.compactMap { $0.objectValue?["elevationChange"]?.doubleValue } == [26.6, -54.2, -1.6, -21.6, 94.6, 1.4, -46.2, -1.8])
         #expect(ride["splits"]?.arrayValue?.count == 42)
         #expect(ride["splitUnit"] == "km")
         let text = tally.run("record", "show", "1").stdout
         #expect(text.contains("Heart-rate zones (friel-lthr)\n"))
         #expect(text.contains("   1  < 146 bpm    19:51  26 %\n"))
-        #expect(text.contains("  1  20:07   9.22 km  27.5 km/h  139     153  251 W\n"))
+        #expect(text.contains("  1  20:07   9.22 km  27.5 km/h  139     153  251 W      +27 m\n"))
         #expect(text.contains(" 1 km  2:03  29.4 km/h  107      -13 m\n"))
         let miles = tally.run("record", "show", "1", "--miles")
-        #expect(miles.stdout.contains("  1  20:07   5.73 mi  17.1 mph  139     153  251 W\n"))
+        #expect(miles.stdout.contains("  1  20:07   5.73 mi  17.1 mph  139     153  251 W      +27 m\n"))
         #expect(tally.run("record", "show", "1", "--miles", "--json").json?.objectValue?["detail"]?.objectValue?["splits"]?.arrayValue?.count == 26)
+        // A ride's laps and splits are speeds, and their column says so; a run's are paces.
+        func headers(_ text: String) -> [String] {
+            text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("Lap ") || $0.hasPrefix("Split ") }
+        }
+        #expect(headers(text).count == 2 && headers(text).allSatisfy { $0.contains(" Speed ") && !$0.contains("Pace") }, "\(headers(text))")
+        #expect(headers(miles.stdout).allSatisfy { $0.contains(" Speed ") })
         // A record typed by hand has no detail.
         tally.run("record", "add", "Gym", "--category", "gym", "--duration", "1h")
         #expect(tally.run("record", "show", "3", "--json").json?.objectValue?["detail"] == .null)
+        tally.run("record", "import", Self.fixture("fenix2-run.fit"))
+        let run = tally.run("record", "show", "4").stdout
+        #expect(headers(run).count == 2 && headers(run).allSatisfy { $0.contains(" Pace ") && !$0.contains("Speed") }, "\(headers(run))")
+    }
+
+    @Test("a column of rides' speeds is headed Speed in record list, stats and record bests; with a run's pace among them, Pace")
+    func speedColumns() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "add", "Ride", "--category", "cycling", "--duration", "1h", "--distance", "40km", "--date", "2026-11-18")
+        tally.run("record", "add", "Gym", "--category", "gym", "--duration", "1h", "--date", "2026-11-19")
+        func header(_ arguments: String...) -> String {
+            String(tally.run(arguments).stdout.split(separator: "\n").first ?? "")
+        }
+        // A record without a distance shows no pace and does not count.
+        for arguments in [["record", "list"], ["stats", "--category", "cycling"], ["stats", "--by", "category"], ["record", "bests"]] {
+            let line = String(tally.run(arguments).stdout.split(separator: "\n").first ?? "")
+            #expect(line.contains(" Speed") && !line.contains("Pace"), "\(arguments): \(line)")
+        }
+        tally.run("record", "add", "Run", "--category", "running", "--duration", "50m", "--distance", "10km", "--date", "2026-11-20")
+        #expect(header("record", "bests", "--category", "cycling").contains(" Speed"))
+        #expect(header("record", "list", "--category", "cycling").contains(" Speed"))
+        #expect(header("stats", "--category", "cycling").contains(" Speed"))
+        for line in [header("record", "list"), header("stats", "--by", "category"), header("record", "bests"), header("record", "list", "--category", "running")] {
+            #expect(line.contains(" Pace") && !line.contains("Speed"), "\(line)")
+        }
+        // Over several sports stats shows no pace at all; its column keeps the name Pace.
+        #expect(header("stats").contains(" Pace"))
     }
 
     /// The series Tests/Fixtures/load/expected_load.py computes from the published formulas: date, load, fitness, fatigue, form.
@@ -212,5 +247,49 @@ struct TrainingCommandTests {
         #expect(tally.run("load").stdout == "No training load in this range.\n")
         #expect(tally.run("load", "--from", "2013-09-10", "--to", "2013-08-14").status == 65)
         #expect(tally.run("load", "--from", "not a day").status == 65)
+    }
+
+    @Test("load: TSS from power with the FTP in force on each ride's day; a setting undone gives the older FTP back, --as-of too")
+    func powerLoad() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "import", Self.fixture("indoor-trainer.fit"), Self.fixture("edge810-vector-ride.fit"))
+        tally.run("athlete", "set", "--ftp", "200", "--from", "2011-01-01")
+        // seconds × NP × (NP / FTP) / (FTP × 3600) × 100, by hand: the indoor ride of 2011 (2,262 s at NP 228)
+        // on FTP 200 is 81.7, the Edge 810 ride of 2013 (4,700 s at NP 301) 295.7 on FTP 200 and 189.3 on 250.
+        func loads(_ extra: String...) throws -> [Double] {
+            let json = try #require(tally.run(["load", "--from", "2011-01-01", "--to", "2013-12-31", "--json"] + extra).json?.objectValue)
+            let activities = try #require(json["activities"]?.arrayValue).compactMap(\.objectValue)
+            #expect(activities.allSatisfy { $0["method"] == "tss" })
+            return activities.compactMap { $0["load"]?.doubleValue }
+        }
+        #expect(try loads() == [81.7, 295.7])
+        tally.run("athlete", "set", "--ftp", "250", "--from", "2013-01-01")
+        #expect(try loads() == [81.7, 189.3], "the older ride keeps the older FTP")
+        // Event 3 is the first setting (two records logged, then it): the log as it was then.
+        #expect(try loads("--as-of", "@3") == [81.7, 295.7])
+        tally.run("undo")
+        #expect(try loads() == [81.7, 295.7])
+    }
+
+    @Test("load: an activity with heart rate but no settings for its day is said to lack the settings, not data")
+    func unscoredForLackOfSettings() throws {
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z")
+        tally.run("record", "import", Self.fixture("edge810-vector-ride.fit"))
+        tally.run("record", "add", "Walk", "--category", "walking", "--duration", "30m", "--date", "2013-08-17")
+        // Settings from today only: the ride of 2013 had heart rate and power, but nothing was set for its day.
+        tally.run("athlete", "set", "--max-hr", "190", "--resting-hr", "48", "--ftp", "250")
+        let text = tally.run("load", "--from", "2013-08-14", "--to", "2013-08-20").stdout
+        #expect(text == """
+            No training load in this range.
+            2 activities have no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.
+            1 of them has heart rate or power, but no resting and maximum heart rate or FTP is set for its day: 'tally athlete set --from DAY' sets them from an earlier day.
+
+            """, "\(text)")
+        let czech = tally.run(["load", "--from", "2013-08-14", "--to", "2013-08-20"], environment: ["LANG": "cs_CZ.UTF-8"]).stdout
+        #expect(czech.contains("Z nich 1 má tep nebo výkon, ale pro její den není nastaven klidový a maximální tep ani FTP"), "\(czech)")
+        // Dated back, the ride has its load and the walk alone is left, without the second line.
+        tally.run("athlete", "set", "--max-hr", "190", "--resting-hr", "48", "--from", "2013-01-01")
+        let after = tally.run("load", "--from", "2013-08-14", "--to", "2013-08-20").stdout
+        #expect(after.hasSuffix("\n1 activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.\n"), "\(after)")
     }
 }

@@ -682,6 +682,7 @@ extension Language {
         case .fieldEffort: return .text("Námaha")
         case .loadEmpty: return .text("V tomto rozsahu žádná tréninková zátěž.")
         case .loadUnscored: return .plural([.one: "{count} aktivita nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .few: "{count} aktivity nemají zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .other: "{count} aktivit nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort."])
+        case .loadUnscoredSettings: return .plural([.one: "Z nich {count} má tep nebo výkon, ale pro její den není nastaven klidový a maximální tep ani FTP: 'tally athlete set --from DEN' je nastaví od dřívějšího dne.", .few: "Z nich {count} mají tep nebo výkon, ale pro jejich dny není nastaven klidový a maximální tep ani FTP: 'tally athlete set --from DEN' je nastaví od dřívějšího dne.", .other: "Z nich {count} má tep nebo výkon, ale pro jejich dny není nastaven klidový a maximální tep ani FTP: 'tally athlete set --from DEN' je nastaví od dřívějšího dne."])
         case .loadLegend: return .text("{fitness} kondice (zátěž za 42 dní)  {fatigue} únava (zátěž za 7 dní)")
         case .columnLoad: return .text("Zátěž")
         case .columnFitness: return .text("Kondice")

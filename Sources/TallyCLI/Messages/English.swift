@@ -604,6 +604,7 @@ extension Language {
         case .fieldEffort: return .text("Effort")
         case .loadEmpty: return .text("No training load in this range.")
         case .loadUnscored: return .plural([.one: "{count} activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.", .other: "{count} activities have no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort."])
+        case .loadUnscoredSettings: return .plural([.one: "{count} of them has heart rate or power, but no resting and maximum heart rate or FTP is set for its day: 'tally athlete set --from DAY' sets them from an earlier day.", .other: "{count} of them have heart rate or power, but no resting and maximum heart rate or FTP is set for their days: 'tally athlete set --from DAY' sets them from an earlier day."])
         case .loadLegend: return .text("{fitness} fitness (42-day load)  {fatigue} fatigue (7-day load)")
         case .columnLoad: return .text("Load")
         case .columnFitness: return .text("Fitness")

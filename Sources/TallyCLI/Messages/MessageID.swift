@@ -600,6 +600,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case fieldEffort = "field.effort"
     case loadEmpty = "load.empty"
     case loadUnscored = "load.unscored"
+    case loadUnscoredSettings = "load.unscored.settings"
     case loadLegend = "load.legend"
     case columnLoad = "column.load"
     case columnFitness = "column.fitness"

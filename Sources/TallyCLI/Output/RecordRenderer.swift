@@ -72,7 +72,7 @@ struct RecordRenderer {
             Table.Column(title: catalog.text(.columnCategory), dropOrder: 4),
             Table.Column(title: catalog.text(.columnDuration), alignRight: true),
             Table.Column(title: catalog.text(.columnDistance), alignRight: true, dropOrder: 5),
-            Table.Column(title: catalog.text(.columnPace), alignRight: true, dropOrder: 2),
+            Table.Column(title: TrainingDetail.paceTitle(view.records.filter { ($0.distanceMeters ?? 0) > 0 }.map(\.category), catalog: catalog), alignRight: true, dropOrder: 2),
             Table.Column(title: catalog.text(.columnPlace), truncatable: true, minWidth: 5, dropOrder: 1),
         ]
         func table(withTime: Bool) -> Table {

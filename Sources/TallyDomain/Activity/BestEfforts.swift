@@ -24,10 +24,19 @@ public enum BestEfforts {
         400: 43.03, 1_000: 131.96, 1_609: 223.13, 5_000: 755.36, 10_000: 1_571.0, 21_097: 3_450.0, 42_195: 7_235.0,
     ]
 
-    /// True when `effort` in `category` beats the world record for its distance (on foot only; a
-    /// bike's top speed is bounded by the GPS filter).
+    /// The categories of sports faster than a runner: carried by wheels, skis, a board or blades, an
+    /// engine, the wind, a horse or gravity (every one a FIT sport maps to). The records on foot are
+    /// no bound for them; the GPS filter's top speed is. Every other category (on foot, in the water,
+    /// paddled or rowed, or a sport tally does not know) is bounded by the records on foot.
+    public static let fasterThanOnFoot: Set<String> = [
+        "cycling", "skiing", "snowboarding", "skating", "motorcycling", "driving", "flying", "boating", "sailing", "windsurfing",
+        "kitesurfing", "surfing", "wakeboarding", "waterskiing", "hanggliding", "skydiving", "snowmobiling", "horsebackriding",
+    ]
+
+    /// True when `effort` in `category` beats the world record on foot for its distance (never for
+    /// the categories of `fasterThanOnFoot`).
     public static func beatsWorldRecord(_ effort: TrackEffort, category: String) -> Bool {
-        guard category != "cycling", let record = footWorldRecords[effort.meters] else { return false }
+        guard !fasterThanOnFoot.contains(category), let record = footWorldRecords[effort.meters] else { return false }
         return effort.seconds < record
     }
 

@@ -16,6 +16,8 @@ public struct LapDetail: Sendable, Equatable {
     public var averageHeartRate: Int?
     public var maxHeartRate: Int?
     public var averagePower: Int?
+    /// Height at the lap's last point minus height at its first (of the filtered track), when both are known.
+    public var elevationChange: Double?
 }
 
 /// One split of the track: the first kilometre (or mile), the second, ...; the last may be shorter.
@@ -47,6 +49,7 @@ public struct ActivityDetail: Sendable, Equatable {
         if let model = TrainingZones.heartRate(settings) { detail.heartRateZones = window.zoneTimes(model, \.heartRate) }
         if let model = TrainingZones.power(settings) { detail.powerZones = window.zoneTimes(model, \.power) }
         let week = Int64(Validation.maxDurationSeconds) * 1000
+        let profile = TrackGeometry.profile(activity.points, category: category)
         for (index, lap) in activity.laps.enumerated() {
             let next = index + 1 < activity.laps.count ? activity.laps[index + 1].start : nil
             let seconds = lap.elapsedSeconds ?? lap.timerSeconds ?? next.map { Double(max(0, min($0 - lap.start, week))) / 1000 } ?? 0
@@ -54,10 +57,10 @@ public struct ActivityDetail: Sendable, Equatable {
             detail.laps.append(LapDetail(
                 number: index + 1, start: lap.start, seconds: seconds, distanceMeters: lap.distanceMeters,
                 averageHeartRate: window.average(\.heartRate, from: lap.start, to: end), maxHeartRate: window.maximum(\.heartRate, from: lap.start, to: end),
-                averagePower: window.average(\.power, from: lap.start, to: end)
+                averagePower: window.average(\.power, from: lap.start, to: end),
+                elevationChange: Self.elevationChange(profile, from: lap.start, to: end)
             ))
         }
-        let profile = TrackGeometry.profile(activity.points, category: category)
         guard splitMeters > 0, profile.meters.count >= 2, profile.distance > 0 else { return detail }
         var startSeconds = 0.0
         var startElevation = profile.elevations.first ?? nil
@@ -92,6 +95,24 @@ public struct ActivityDetail: Sendable, Equatable {
             index += 1
         }
         return detail
+    }
+
+    /// The height of the last kept point at or before `to` minus that of the first at or after
+    /// `from` (ms since the epoch); nil without two such points with a height.
+    static func elevationChange(_ profile: TrackGeometry.Profile, from: Int64, to: Int64) -> Double? {
+        let start = Double(from - profile.start) / 1000, end = Double(to - profile.start) / 1000
+        // The first point at or after `start`, and the first after `end` (the seconds increase strictly).
+        func index(after seconds: Double, orAt: Bool) -> Int {
+            var low = 0, high = profile.seconds.count
+            while low < high {
+                let mid = (low + high) / 2
+                if profile.seconds[mid] < seconds || (!orAt && profile.seconds[mid] == seconds) { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+        let first = index(after: start, orAt: true), last = index(after: end, orAt: false) - 1
+        guard first < last, let low = profile.elevations[first], let high = profile.elevations[last] else { return nil }
+        return high - low
     }
 }
 

@@ -67,6 +67,13 @@ public enum TrainingLoad {
         return nil
     }
 
+    /// True when `record`'s file measured heart rate or power: without a load, it lacks the
+    /// athlete's settings for its day, not data.
+    public static func measured(_ record: Record) -> Bool {
+        guard let sensors = record.track?.sensors else { return false }
+        return sensors.averageHeartRate != nil || sensors.averagePower != nil || sensors.normalizedPower != nil
+    }
+
     /// Every live record's load (in record number order) and the records without one.
     public static func loads(_ model: ReadModel, zone: Zone) -> (loads: [ActivityLoad], unscored: [Record]) {
         var loads: [ActivityLoad] = []

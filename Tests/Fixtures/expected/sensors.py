@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Expected sensor figures for SensorFixtureTests, computed with independent decoders
-(python-fitparse for FIT, the standard library's XML parser for TCX) by the method
+(python-fitparse for FIT, gpxpy for GPX, the standard library's XML parser for TCX) by the method
 docs/guide/training.md describes. Run when a fixture is added; the numbers are committed in
-the tests, this script is never run by them.  pip install fitparse"""
+the tests, this script is never run by them.  pip install fitparse gpxpy"""
 import sys, xml.etree.ElementTree as ET
 from datetime import datetime
 
@@ -34,6 +34,28 @@ def tcx_samples(path):
         out.append((t, int(hr.text), None, None))
     return out
 
+def gpx_samples(path):
+    """TrackPointExtension hr and cad, and a power or PowerInWatts extension, read with gpxpy.  pip install gpxpy"""
+    import gpxpy
+    def value(point, names):
+        for extension in point.extensions:
+            for element in extension.iter():
+                if element.tag.split('}')[-1] in names and element.text and element.text.strip():
+                    return float(element.text)
+        return None
+    out = []
+    for track in gpxpy.parse(open(path)).tracks:
+        for segment in track.segments:
+            for p in segment.points:
+                if p.time is None: continue
+                hr, cad, pw = value(p, ('hr',)), value(p, ('cad',)), value(p, ('power', 'PowerInWatts'))
+                hr = hr if hr is not None and 25 <= hr <= 250 else None
+                cad = cad if cad is not None and 0 <= cad <= 250 else None
+                pw = pw if pw is not None and 0 <= pw <= 2500 else None
+                if hr is None and cad is None and pw is None: continue
+                out.append((p.time.timestamp(), hr, cad, pw))
+    return out
+
 def analyse(samples):
     samples = sorted(samples)
     w = [0.0] * len(samples)
@@ -57,7 +79,7 @@ def analyse(samples):
 
 if __name__ == '__main__':
   for path in sys.argv[1:]:
-    print(path, analyse(fit_samples(path) if path.endswith('.fit') else tcx_samples(path)))
+    print(path, analyse(fit_samples(path) if path.endswith('.fit') else gpx_samples(path) if path.endswith('.gpx') else tcx_samples(path)))
 
 def zones(samples, key, bounds):
     """Seconds in each zone: zone n holds values below bounds[n-1] (from the previous bound)."""

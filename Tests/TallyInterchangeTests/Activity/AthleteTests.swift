@@ -67,6 +67,12 @@ struct AthleteTests {
         let lapSeconds = [1_207.3, 303.8, 266.2, 129.6, 1_202.4, 131.9, 1_202.5, 256.2]
         #expect(zip(detail.laps.map(\.seconds), lapSeconds).allSatisfy { abs($0 - $1) <= 0.051 } && detail.laps.count == lapSeconds.count)
         #expect(detail.laps.compactMap(\.distanceMeters).map { $0.rounded() } == [9_220, 3_215, 2_334, 722, 10_736, 1_053, 11_738, 2_320])
+        // Height at each lap's last point minus at its first (python-fitparse: 26.6, -54.2, -1.6, -21.6, 94.6, 1.4, -46.2, -1.8).
+        let lapClimbs = [26.6, -54.2, -1.6, -21.6, 94.6, 1.4, -46.2, -1.8]
+        #expect(zip(detail.laps.compactMap(\.elevationChange), lapClimbs).allSatisfy { abs($0 - $1) < 0.05 } && detail.laps.allSatisfy { $0.elevationChange != nil })
+        // Without positions (an indoor ride) a lap has no height.
+        let (_, indoor) = try ActivityFile.parse(try ActivityFileTests.fixture("indoor-trainer.fit"))
+        #expect(ActivityDetail.compute(indoor, category: "cycling", settings: settings, splitMeters: 1_000).laps.allSatisfy { $0.elevationChange == nil })
         // 41.3 km of track: 41 whole kilometres and a last split of the rest; the splits add up to the track.
         #expect(detail.splits.count == 42)
         #expect(detail.splits.dropLast().allSatisfy { abs($0.meters - 1_000) < 0.001 })

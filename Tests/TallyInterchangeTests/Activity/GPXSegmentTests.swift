@@ -50,4 +50,18 @@ struct WorldRecordTests {
         #expect(BestEfforts.beatsWorldRecord(TrackEffort(meters: 400, seconds: 43.0), category: "walking"))
         #expect(!BestEfforts.beatsWorldRecord(TrackEffort(meters: 400, seconds: 43.03), category: "running"))
     }
+
+    @Test("the records on foot bound every sport a person moves in by their own strength, not the ones skis, blades, an engine, the wind or a horse carry")
+    func worldRecordCategories() {
+        let fast = TrackEffort(meters: 400, seconds: 25)
+        for category in ["running", "walking", "hiking", "swimming", "paddling", "rowing", "other", "climbing"] {
+            #expect(BestEfforts.beatsWorldRecord(fast, category: category), "\(category)")
+        }
+        for category in ["cycling", "skiing", "snowboarding", "skating", "motorcycling", "driving", "sailing", "kitesurfing", "horsebackriding"] {
+            #expect(!BestEfforts.beatsWorldRecord(fast, category: category), "\(category)")
+        }
+        // Every category exempt is one a FIT sport maps to, so the list names no category tally never gives.
+        let fitCategories = Set(SportCategory.fitSports.keys.map { SportCategory.category("fit:\($0)") })
+        #expect(BestEfforts.fasterThanOnFoot.isSubset(of: fitCategories), "\(BestEfforts.fasterThanOnFoot.subtracting(fitCategories))")
+    }
 }

@@ -41,6 +41,19 @@ struct SensorFixtureTests {
         #expect(try Self.sensors("tcxparser-run.tcx") == SensorSummary(averageHeartRate: 160, maxHeartRate: 189))
     }
 
+    @Test("a real GPX ride with TrackPointExtension hr and cad and PowerInWatts, in two segments (Urban Biker)")
+    func gpxRide() throws {
+        let ride = try ActivityFileTests.summary("urbanbiker-ride.gpx")
+        // gpxpy and the method of docs/guide/training.md (../expected/sensors.py): 131.84 bpm, max 182,
+        // cadence 53.55, power 177.68 W, normalised 224.02 W.
+        #expect(ride.track?.sensors == SensorSummary(averageHeartRate: 132, maxHeartRate: 182, averageCadence: 54, averagePower: 178, normalizedPower: 224))
+        // 14:12:19 to 15:16:29.928 (gpxpy), and the distance within 1 % of gpxpy's 21,140.0 m over the two segments.
+        #expect(ride.durationSeconds == 3_851)
+        let distance = try #require(ride.distanceMeters)
+        #expect(abs(distance - 21_140.0) / 21_140.0 < 0.01, "\(distance)")
+        #expect(ride.name == "Rose X-Lite CRS Force – Do., 18. Apr. 2019, 16:12")
+    }
+
     @Test("GPX TrackPointExtension hr and cad and a power extension, whatever the prefix; TCX Cadence, RunCadence and Watts")
     func generatedExtensions() throws {
         let start: Int64 = 1_700_000_000_000

@@ -93,7 +93,7 @@ enum RecordBestsCommand: CommandHandler {
             Table.Column(title: catalog.text(.columnDistance), alignRight: true),
             Table.Column(title: catalog.text(.columnTime), alignRight: true),
             // Narrow terminals keep the distance and its time: the pace goes first, then the date, then the record.
-            Table.Column(title: catalog.text(.columnPace), alignRight: true, dropOrder: 1),
+            Table.Column(title: TrainingDetail.paceTitle(bests.map(\.category), catalog: catalog), alignRight: true, dropOrder: 1),
             Table.Column(title: catalog.text(.columnDate), dropOrder: 2),
             Table.Column(title: catalog.text(.columnRecord), truncatable: true, minWidth: 10, dropOrder: 3),
         ]

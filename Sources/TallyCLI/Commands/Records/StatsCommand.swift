@@ -114,7 +114,10 @@ enum StatsCommand: CommandHandler {
             Table.Column(title: catalog.text(.columnCount), alignRight: true),
             Table.Column(title: catalog.text(.columnTime), alignRight: true),
             Table.Column(title: catalog.text(.columnDistance), alignRight: true, dropOrder: 2),
-            Table.Column(title: catalog.text(.columnPace), alignRight: true, dropOrder: 1),
+            // Only a row of one sport with a distance shows a pace or speed (below).
+            Table.Column(
+                title: TrainingDetail.paceTitle(([report.totals] + report.buckets.map(\.totals)).filter { $0.distanceMeters > 0 }.compactMap(\.category), catalog: catalog),
+                alignRight: true, dropOrder: 1),
         ]
         func row(_ key: String, _ totals: StatsTotals) -> [String] {
             [

@@ -56,7 +56,7 @@ enum LoadCommand: CommandHandler {
         let catalog = context.catalog
         guard !days.isEmpty, days.contains(where: { $0.load > 0 || $0.fitness > 0.05 }) else {
             context.console.line(catalog.text(.loadEmpty))
-            if !unscoredShown.isEmpty { context.console.line(catalog.plural(.loadUnscored, count: unscoredShown.count)) }
+            if !unscoredShown.isEmpty { context.console.line(unscoredLines(unscoredShown, catalog: catalog).joined(separator: "\n")) }
             return
         }
         var lines = chart(days, context: context)
@@ -71,9 +71,15 @@ enum LoadCommand: CommandHandler {
         lines.append(table.render(maxWidth: context.settings.width))
         if !unscoredShown.isEmpty {
             lines.append("")
-            lines.append(catalog.plural(.loadUnscored, count: unscoredShown.count))
+            lines += unscoredLines(unscoredShown, catalog: catalog)
         }
         context.console.line(lines.joined(separator: "\n"))
+    }
+
+    /// How many activities have no load, and how many of them only lack the athlete's settings.
+    static func unscoredLines(_ unscored: [Record], catalog: Catalog) -> [String] {
+        let measured = unscored.filter(TrainingLoad.measured).count
+        return [catalog.plural(.loadUnscored, count: unscored.count)] + (measured > 0 ? [catalog.plural(.loadUnscoredSettings, count: measured)] : [])
     }
 
     static func whole(_ value: Double) -> String { String(Int(value.rounded())) }

@@ -11,6 +11,17 @@ enum TrainingDetail {
     /// Categories shown with a speed rather than a pace.
     static let speedCategories: Set<String> = ["cycling", "skiing", "snowboarding", "skating"]
 
+    /// The title of a column of paces or speeds: `Speed` when every value in it is of a sport shown
+    /// with a speed, else `Pace` (a column of runs, or of runs and rides, each value with its unit).
+    static func paceTitle(_ categories: some Sequence<String>, catalog: Catalog) -> String {
+        var any = false
+        for category in categories {
+            guard speedCategories.contains(category) else { return catalog.text(.columnPace) }
+            any = true
+        }
+        return catalog.text(any ? .fieldSpeed : .columnPace)
+    }
+
     /// The detail of `record`, or nil when it has no track or its file is not stored.
     static func compute(_ record: Record, state: ReadModel, log: any EventStore, miles: Bool, zone: Zone) throws -> (ActivityDetail, AthleteSettings)? {
         guard let track = record.track else { return nil }
@@ -36,7 +47,7 @@ enum TrainingDetail {
             "laps": .array(detail.laps.map { lap in .object([
                 "number": .int(Int64(lap.number)), "start": .string(Timestamp.format(lap.start)), "seconds": tenth(lap.seconds),
                 "distanceMeters": tenth(lap.distanceMeters), "averageHeartRate": int(lap.averageHeartRate), "maxHeartRate": int(lap.maxHeartRate),
-                "averagePower": int(lap.averagePower),
+                "averagePower": int(lap.averagePower), "elevationChange": tenth(lap.elevationChange),
             ]) }),
             "splitUnit": .string(miles ? "mi" : "km"),
             "splits": .array(detail.splits.map { split in .object([
@@ -78,17 +89,20 @@ enum TrainingDetail {
         zoneSection(detail.heartRateZones, title: catalog.text(.athleteHeartRateZones, ["model": detail.heartRateZones?.model.name ?? ""]), unit: "bpm")
         zoneSection(detail.powerZones, title: catalog.text(.sectionPowerZones), unit: "W")
         func hr(_ value: Int?) -> String { value.map(String.init) ?? "-" }
+        func elevation(_ change: Double?) -> String { change.map { "\($0 >= 0 ? "+" : "")\(Int($0.rounded())) m" } ?? "-" }
+        // One activity, one sport: its laps and splits are a speed or a pace, and the column says which.
+        let paceTitle = Self.paceTitle([record.category], catalog: catalog)
         if !detail.laps.isEmpty {
             let rows = detail.laps.map { lap in
                 [String(lap.number), ActivityDuration.format(Int(lap.seconds.rounded())), lap.distanceMeters.map { distance($0, miles: miles) } ?? "-",
                  lap.distanceMeters.map { pace(seconds: lap.seconds, meters: $0, category: record.category, miles: miles) } ?? "-",
-                 hr(lap.averageHeartRate), hr(lap.maxHeartRate), lap.averagePower.map { "\($0) W" } ?? "-"]
+                 hr(lap.averageHeartRate), hr(lap.maxHeartRate), lap.averagePower.map { "\($0) W" } ?? "-", elevation(lap.elevationChange)]
             }
             let table = Table(columns: [
                 Table.Column(title: catalog.text(.columnLap), alignRight: true), Table.Column(title: catalog.text(.columnDuration), alignRight: true),
-                Table.Column(title: catalog.text(.columnDistance), alignRight: true), Table.Column(title: catalog.text(.columnPace), alignRight: true),
+                Table.Column(title: catalog.text(.columnDistance), alignRight: true), Table.Column(title: paceTitle, alignRight: true),
                 Table.Column(title: catalog.text(.columnHeartRate), alignRight: true), Table.Column(title: catalog.text(.columnMaxHeartRate), alignRight: true),
-                Table.Column(title: catalog.text(.fieldPower), alignRight: true),
+                Table.Column(title: catalog.text(.fieldPower), alignRight: true), Table.Column(title: catalog.text(.columnElevation), alignRight: true),
             ], rows: rows)
             sections.append(catalog.text(.sectionLaps) + "\n" + table.render(maxWidth: context.settings.width))
         }
@@ -96,11 +110,11 @@ enum TrainingDetail {
             let rows = detail.splits.map { split in
                 [miles ? "\(split.number) mi" : "\(split.number) km", ActivityDuration.format(Int(split.seconds.rounded())),
                  pace(seconds: split.seconds, meters: split.meters, category: record.category, miles: miles), hr(split.averageHeartRate),
-                 split.elevationChange.map { "\($0 >= 0 ? "+" : "")\(Int($0.rounded())) m" } ?? "-"]
+                 elevation(split.elevationChange)]
             }
             let table = Table(columns: [
                 Table.Column(title: catalog.text(.columnSplit), alignRight: true), Table.Column(title: catalog.text(.columnDuration), alignRight: true),
-                Table.Column(title: catalog.text(.columnPace), alignRight: true), Table.Column(title: catalog.text(.columnHeartRate), alignRight: true),
+                Table.Column(title: paceTitle, alignRight: true), Table.Column(title: catalog.text(.columnHeartRate), alignRight: true),
                 Table.Column(title: catalog.text(.columnElevation), alignRight: true),
             ], rows: rows)
             sections.append(catalog.text(.sectionSplits) + "\n" + table.render(maxWidth: context.settings.width))
