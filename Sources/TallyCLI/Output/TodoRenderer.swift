@@ -27,11 +27,7 @@ struct TodoRenderer {
     }
 
     func due(_ due: Due?) -> String {
-        switch due {
-        case nil: ""
-        case .date(let date)?: date.description
-        case .instant(let ms)?: Timestamp.formatLocal(ms, in: context.zone, withTime: true)
-        }
+        due?.localText(in: context.zone) ?? ""
     }
 
     /// The list table and its footer.

@@ -88,12 +88,7 @@ enum ForeignImport {
 
     /// Why a series' rule was left as it was.
     static func refusal(_ reason: SeriesRefusal, _ catalog: Catalog, zone: Zone) -> String {
-        func day(_ due: Due) -> String {
-            switch due {
-            case .date(let date): date.description
-            case .instant(let ms): Timestamp.formatLocal(ms, in: zone, withTime: true)
-            }
-        }
+        func day(_ due: Due) -> String { due.localText(in: zone) }
         return switch reason {
         case .startMoved(let from, let to): catalog.text(.importSeriesStartMoved, ["from": day(from), "to": day(to)])
         case .unreadablePeriod(let value): catalog.text(.importSeriesUnreadablePeriod, ["value": TerminalText.escaped(value)])
