@@ -129,7 +129,8 @@ struct TodoRenderer {
     }
 
     /// The detail view of `show`, ending with the todo's history.
-    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil, graph: TodoDependencies? = nil) -> String {
+    /// `clock`: where a running interval's length ends (the `--as-of` instant; now by default).
+    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil, graph: TodoDependencies? = nil, clock: Int64? = nil) -> String {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(todo.number)),
             (catalog.text(.fieldID), todo.id),
@@ -177,7 +178,7 @@ struct TodoRenderer {
         if !todo.intervals.isEmpty {
             lines.append("")
             lines.append(style.bold(catalog.text(.fieldTime)))
-            lines += TimeText.intervalLines(todo, now: context.now, zone: context.zone, catalog: catalog).map { "  " + $0 }
+            lines += TimeText.intervalLines(todo, now: clock ?? context.now, zone: context.zone, catalog: catalog).map { "  " + $0 }
         }
         lines.append("")
         lines.append(style.bold(catalog.text(.fieldHistory)))
