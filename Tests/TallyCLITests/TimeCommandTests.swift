@@ -44,7 +44,7 @@ struct TimeCommandTests {
         #expect(shown.contains("""
             Annotations
               1  2026-11-21 12:05  \(tally.who("tester@e2e"))  Called the shop, open at 9
-              2  2026-11-21 13:00  \(tally.who("bob@phone"))  Čeština   ✓
+              2  2026-11-21 13:00  \(tally.who("bob@phone"))   Čeština   ✓
             """), "\(shown)")
         #expect(shown.contains("\(tally.who("tester@e2e"))  annotated 'Called the shop, open at 9'"))
         let json = todo(tally, "1")?["annotations"]?.arrayValue?.first?.objectValue

@@ -170,9 +170,13 @@ struct TodoRenderer {
             }
             lines.append("")
             lines.append(style.bold(catalog.text(.fieldAnnotations)))
+            // Numbers and authors padded to one width, so the texts start in one column.
+            let numberWidth = String(todo.annotations.count).count
+            let whoWidth = todo.annotations.map { TextWidth.of(authors[$0.id] ?? "") }.max() ?? 0
             for (index, annotation) in todo.annotations.enumerated() {
-                let who = authors[annotation.id].map { "  \($0)" } ?? ""
-                lines.append("  \(index + 1)  \(time(annotation.at))\(who)  \(TerminalText.escaped(annotation.text))")
+                let number = TextWidth.pad(String(index + 1), to: numberWidth, alignRight: true)
+                let who = whoWidth == 0 ? "" : "  " + TextWidth.pad(authors[annotation.id] ?? "", to: whoWidth, alignRight: false)
+                lines.append("  \(number)  \(time(annotation.at))\(who)  \(TerminalText.escaped(annotation.text))")
             }
         }
         if !todo.intervals.isEmpty {
