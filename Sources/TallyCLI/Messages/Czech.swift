@@ -931,6 +931,7 @@ extension Language {
             // Import loose ends (todos)
             .importNotRestored: .plural([.one: "{count} položka smazaná v tally nebyla obnovena:", .few: "{count} položky smazané v tally nebyly obnoveny:", .other: "{count} položek smazaných v tally nebylo obnoveno:"]),
             .importRepeatedFieldKept: .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu"),
+            .importDependencyCycle: .text("čekáním na úkol {task} by na sebe úkoly čekaly v kruhu ({cycle}); tato závislost 'depends' zůstává v poznámce"),
             // Redaction (history)
             .historyRedacted: .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})"),
             .redactDone: .plural([

@@ -845,6 +845,7 @@ extension Language {
             // Import loose ends (todos)
             .importNotRestored: .plural([.one: "{count} item deleted in tally was not restored:", .other: "{count} items deleted in tally were not restored:"]),
             .importRepeatedFieldKept: .text("a second '{field}:' on the line; the first is used, this one kept in the title"),
+            .importDependencyCycle: .text("waiting for task {task} would make tasks wait for each other in a circle ({cycle}); that 'depends' is kept in the note"),
             // Redaction (history)
             .historyRedacted: .text("redacted every {field} of {item} in {count} events ({reason})"),
             .redactDone: .plural([

@@ -857,6 +857,7 @@ enum MessageID: String, CaseIterable, Sendable {
 
     // Import loose ends (todos)
     case importRepeatedFieldKept = "import.repeated-field-kept"
+    case importDependencyCycle = "import.dependency-cycle"
     case importNotRestored = "import.not-restored"
     // Redaction (history)
     case historyRedacted = "history.redacted"

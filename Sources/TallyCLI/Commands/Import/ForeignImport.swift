@@ -262,6 +262,8 @@ enum ForeignImport {
         case .annotationsKeptInNote(let count): catalog.plural(.importAnnotationsKeptInNote, count: count)
         case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
         case .repeatedFieldKeptInTitle(let field): catalog.text(.importRepeatedFieldKept, ["field": field])
+        case .dependencyCycleKeptInNote(let cycle):
+            catalog.text(.importDependencyCycle, ["task": cycle.dropFirst().first ?? "", "cycle": cycle.joined(separator: " → ")])
         }
     }
 }
