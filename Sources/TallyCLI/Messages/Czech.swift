@@ -931,6 +931,12 @@ extension Language {
             // Import loose ends (todos)
             .importNotRestored: .plural([.one: "{count} položka smazaná v tally nebyla obnovena:", .few: "{count} položky smazané v tally nebyly obnoveny:", .other: "{count} položek smazaných v tally nebylo obnoveno:"]),
             .importRepeatedFieldKept: .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu"),
+            .importLegacy: .plural([
+                .one: "{count} úkol importovaný starší verzí tally si nechává štítky, poznámku, projekt, závislosti, anotace a čas, jak jsou (přišel s projektem z Taskwarrioru mezi štítky, nebo s anotacemi, startem či depends v poznámce):",
+                .few: "{count} úkoly importované starší verzí tally si nechávají štítky, poznámku, projekt, závislosti, anotace a čas, jak jsou (přišly s projektem z Taskwarrioru mezi štítky, nebo s anotacemi, startem či depends v poznámce):",
+                .other: "{count} úkolů importovaných starší verzí tally si nechává štítky, poznámku, projekt, závislosti, anotace a čas, jak jsou (přišly s projektem z Taskwarrioru mezi štítky, nebo s anotacemi, startem či depends v poznámce):",
+            ]),
+            .importLegacyLine: .text("  {source} → {number}"),
             .importDependencyCycle: .text("čekáním na úkol {task} by na sebe úkoly čekaly v kruhu ({cycle}); tato závislost 'depends' zůstává v poznámce"),
             // Redaction (history)
             .historyRedacted: .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})"),
