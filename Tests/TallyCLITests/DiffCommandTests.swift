@@ -66,4 +66,27 @@ struct DiffCommandTests {
         #expect(tally.run("diff", "@1", "@2", "@3").status == 64)
         #expect(tally.eventCount == 6)
     }
+
+    @Test("a todo's project and the todos it waits for are fields of diff, blame, log --field and revert")
+    func projectAndDependencies() {
+        let tally = TallyRunner()
+        tally.run("add", "Paint", "--project", "home")
+        tally.run("add", "Buy brushes")
+        let ids = (tally.run("--json", "list").json?.arrayValue ?? []).compactMap { $0.objectValue?["id"]?.stringValue }
+        #expect(ids.count == 2)
+        tally.run(["edit", "1", "--project", "home.garden", "--after", "2"], environment: ["TALLY_NOW": "2026-11-21T13:00:00Z"])
+        #expect(lines(tally.run("--json", "diff", "@2")) == [
+            #"1 project "home" "home.garden" 3 tester@e2e"#, "1 after [] [\"\(ids.last ?? "")\"] 3 tester@e2e",
+        ])
+        #expect(tally.run("diff", "@2").stdout.contains("1: Paint  project  home"))
+        let blame = tally.run("blame", "1").stdout
+        #expect(blame.contains("\nproject    home.garden"), "\(blame)")
+        #expect(blame.contains("\nafter      \(ids.last ?? "")"), "\(blame)")
+        #expect(tally.run("--json", "log", "--field", "project").json?.arrayValue?.count == 2)
+        #expect(tally.run("--json", "log", "--field", "after").json?.arrayValue?.count == 1)
+        let revert = tally.run("revert", "--to", "@2", "--dry-run")
+        #expect(revert.status == 0)
+        #expect(revert.stdout.contains("1: Paint  project  home.garden "), "\(revert.stdout)")
+        #expect(revert.stdout.contains("          after    \(ids.last ?? "")  none"), "\(revert.stdout)")
+    }
 }

@@ -55,7 +55,7 @@ struct ForeignImportCommandTests {
         let result = tally.run("--json", "import", "--from", "todotxt", Self.todoTxt)
         #expect(result.status == 0, "\(result.stderr)")
         guard case .object(let report)? = result.json else { Issue.record("not JSON: \(result.stdout)"); return }
-        #expect(report.keys == ["imported", "updated", "seriesUpdated", "seriesRefused", "keptDeleted", "alreadyPresent", "skipped", "warnings"])
+        #expect(report.keys == ["imported", "updated", "seriesUpdated", "seriesRefused", "keptDeleted", "legacyLeftAlone", "alreadyPresent", "skipped", "warnings"])
         let imported = report["imported"]?.arrayValue ?? []
         #expect(imported.count == 8)
         let mom = imported.first?.objectValue

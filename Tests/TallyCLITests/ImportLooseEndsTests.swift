@@ -50,4 +50,40 @@ struct ImportLooseEndsTests {
         let odd = todos.first { $0["title"] == "Odd" }
         #expect(odd?["project"] == .null && odd?["note"] == "project: 5", "\(String(describing: odd))")
     }
+
+    @Test("depends that make a circle (task import takes them) keep the edge that closes it in the note, reported; the rest wait as before",
+          .enabled(if: TaskwarriorComparisonTests.task != nil))
+    func taskwarriorDependencyCircle() throws {
+        let task = try TaskwarriorComparisonTests.Taskwarrior(binary: TaskwarriorComparisonTests.task!)
+        // Taskwarrior refuses a circle on 'modify', but 'task import' (and a sync) bring one in as it is.
+        let (a, b, c, d) = ("a1111111-1111-4111-8111-111111111111", "b1111111-1111-4111-8111-111111111111", "c1111111-1111-4111-8111-111111111111", "d1111111-1111-4111-8111-111111111111")
+        let crafted = task.directory.path("crafted.json")
+        try """
+            [{"uuid":"\(a)","description":"A","status":"pending","entry":"20261120T064324Z","depends":["\(c)"]},
+            {"uuid":"\(b)","description":"B","status":"pending","entry":"20261120T064324Z","depends":"\(a)"},
+            {"uuid":"\(c)","description":"C","status":"pending","entry":"20261120T064324Z","depends":["\(b)"]},
+            {"uuid":"\(d)","description":"D","status":"pending","entry":"20261120T064324Z","depends":["\(d)","\(a)"]}]
+            """.write(toFile: crafted, atomically: true, encoding: .utf8)
+        task.run(["import", crafted])
+        let file = task.directory.path("tasks.json")
+        let export = task.run(["export"]).out
+        #expect(export.contains("\"depends\":[\"\(b)\"]") && export.contains(",\"\(d)\"]"), "Taskwarrior keeps the circle: \(export)")
+        try export.write(toFile: file, atomically: true, encoding: .utf8)
+        let tally = TallyRunner()
+        let result = tally.run("import", "--from", "taskwarrior", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  task c1111111: waiting for task b1111111 would make tasks wait for each other in a circle (c1111111 → b1111111 → a1111111 → c1111111); that 'depends' is kept in the note\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("  task d1111111: waiting for task d1111111 would make tasks wait for each other in a circle (d1111111 → d1111111)"), "\(result.stdout)")
+        let todos = Dictionary(uniqueKeysWithValues: (tally.run("--json", "list").json?.arrayValue ?? []).compactMap { todo -> (String, JSONObject)? in
+            guard let object = todo.objectValue, let title = object["title"]?.stringValue else { return nil }
+            return (title, object)
+        })
+        let ids = todos.mapValues { $0["id"]?.stringValue ?? "" }
+        #expect(todos["A"]?["after"] == [.string(ids["C"] ?? "")] && todos["B"]?["after"] == [.string(ids["A"] ?? "")])
+        #expect(todos["C"]?["after"] == [] && todos["C"]?["note"] == .string("depends: \(b)"))
+        #expect(todos["D"]?["after"] == [.string(ids["A"] ?? "")] && todos["D"]?["note"] == .string("depends: \(d)"))
+        // C waits for nothing now, so it is ready and the rest wait along the chain; the file imports again as it is.
+        #expect(tally.listNumbers(["--ready"]).count == 1)
+        #expect(tally.run("import", "--from", "taskwarrior", file).stdout.contains("4 items were imported before and have not changed in the source."))
+    }
 }

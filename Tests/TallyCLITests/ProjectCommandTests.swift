@@ -44,6 +44,26 @@ struct ProjectCommandTests {
         #expect(tally.run("show", "--json", "5").json?.objectValue?["todo"]?.objectValue?["project"] == "práce.úřad")
     }
 
+    @Test("project:none and --project none find the todos without a project, project:any those with one; add --project none gives none")
+    func withoutProject() {
+        let tally = seeded()
+        #expect(numbers(tally, "project:none") == [6])
+        #expect(numbers(tally, "--project", "none") == [6])
+        #expect(numbers(tally, "project:any -project:home") == [4, 5])
+        #expect(numbers(tally, "not project:none status:pending") == [2, 3, 4, 5])
+        #expect(tally.run(["list", "projekt:žádný"], environment: ["LANG": "cs_CZ.UTF-8"]).stdout.hasPrefix("#  Hotovo  Název  Štítky  Priorita  Termín\n6  [ ]"))
+        // 'none' takes no project, also where the active context would give one.
+        #expect(tally.run("context", "define", "work", "project:work").status == 0)
+        #expect(tally.run("context", "work").status == 0)
+        #expect(tally.run("add", "Plain", "--project", "none").status == 0)
+        #expect(tally.run("add", "At work").status == 0)
+        #expect(tally.run("context", "none").status == 0)
+        #expect(numbers(tally, "project:none") == [6, 7])
+        #expect(numbers(tally, "project:work") == [8])
+        #expect(tally.run("filter", "set", "PROJECT:None").stdout == "Saved the default view: project:none\n")
+        #expect(numbers(tally) == [6, 7])
+    }
+
     @Test("tally projects shows the tree with open and done counts and the share done")
     func tree() {
         let tally = seeded()

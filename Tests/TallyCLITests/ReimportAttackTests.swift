@@ -21,21 +21,30 @@ struct ReimportAttackTests {
         return path
     }
 
-    @Test("a second export whose depends close a cycle is refused whole, the cycle named; nothing appended")
+    @Test("a second export whose depends close a cycle with an edge made in tally is refused whole, the cycle named; nothing appended; one within the file keeps that depends in the note")
     func cycle() throws {
         let folder = TemporaryDirectory("tally-reimport-attack")
         let tally = TallyRunner()
-        let first = try Self.write(folder, "1.json", [
-            Self.task(Self.uuid(1), "A", #","depends":"\#(Self.uuid(2))""#), Self.task(Self.uuid(2), "B"),
-        ])
+        let first = try Self.write(folder, "1.json", [Self.task(Self.uuid(1), "A"), Self.task(Self.uuid(2), "B")])
         #expect(tally.run("import", "--from", "taskwarrior", first).status == 0)
+        #expect(tally.run("edit", "2", "--after", "1").status == 0)
         let second = try Self.write(folder, "2.json", [
-            Self.task(Self.uuid(1), "A", #","depends":"\#(Self.uuid(2))""#), Self.task(Self.uuid(2), "B changed", #","depends":"\#(Self.uuid(1))""#),
+            Self.task(Self.uuid(1), "A", #","depends":"\#(Self.uuid(2))""#), Self.task(Self.uuid(2), "B changed"),
         ])
         let events = tally.eventCount
         let result = tally.run("import", "--from", "taskwarrior", second)
-        #expect(result.status == 65 && result.stderr.contains("in a circle: 2 → 1 → 2"), "\(result.stderr)")
+        #expect(result.status == 65 && result.stderr.contains("in a circle: 1 → 2 → 1"), "\(result.stderr)")
         #expect(tally.eventCount == events)
+        // Within the file the circle is the source's own: the edge that closes it stays in the note.
+        let third = try Self.write(folder, "3.json", [
+            Self.task(Self.uuid(1), "A"), Self.task(Self.uuid(2), "B changed", #","depends":"\#(Self.uuid(3))""#),
+            Self.task(Self.uuid(3), "C", #","depends":"\#(Self.uuid(2))""#),
+        ])
+        let applied = tally.run("import", "--from", "taskwarrior", third)
+        #expect(applied.status == 0 && applied.stdout.contains("waiting for task 00000000 would make tasks wait for each other in a circle"), "\(applied.stdout)")
+        let c = tally.run("--json", "show", "3").json?.objectValue?["todo"]?.objectValue
+        #expect(c?["after"] == [] && c?["note"] == .string("depends: \(Self.uuid(2))"), "\(String(describing: c))")
+        #expect(tally.run("verify").status == 0)
     }
 
     @Test("fields grown past tally's limits in the second export are made to fit and reported; the same uuid twice: the later wins")

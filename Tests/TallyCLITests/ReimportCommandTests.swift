@@ -118,6 +118,52 @@ struct ReimportCommandTests {
         #expect(wrong.status == 64 && wrong.stderr.contains("--restore-deleted works with --from taskwarrior"), "\(wrong.stderr)")
     }
 
+    @Test("todos an earlier tally imported (project as a tag; annotations, start and depends in the note) keep those fields and what was changed in tally; the rest of a change in the source comes over")
+    func importedByAnEarlierTally() throws {
+        // A Taskwarrior 2.6.2 export, and the log tally ab9ee2a (before 0.9.0) made of it.
+        let folder = PackageFiles.url("Tests/TallyCLITests/Fixtures/imports/earlier-tally")
+        let export = folder.appendingPathComponent("task-2.6.2-export.json").path
+        let tally = TallyRunner(now: "2026-11-29T09:00:00Z")
+        #expect(tally.run("import", folder.appendingPathComponent("tally-ab9ee2a-import.jsonl").path).status == 0)
+        #expect(tally.run("edit", "1", "--tag", "+urgent", "--note", "my own words").status == 0)
+        let events = tally.eventCount
+        // The same export again: nothing changed there, so nothing changes here, and it says why.
+        let same = tally.run("import", "--from", "taskwarrior", export)
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout == """
+            Imported 0 todos from \(export).
+            3 todos imported by an earlier tally keep their tags, note, project, dependencies, annotations and time as they are (they came with Taskwarrior's project among their tags, or its annotations, start or depends in the note):
+              task a2cbee54 → 1
+              task 3edc8781 → 2
+              task 766ba062 → 3
+
+            """, "\(same.stdout)")
+        #expect(tally.eventCount == events)
+        let paint = tally.run("--json", "show", "1").json?.objectValue?["todo"]?.objectValue
+        #expect(paint?["tags"] == ["home-garden", "shop", "urgent"] && paint?["note"] == "my own words" && paint?["project"] == .null)
+        #expect(paint?["annotations"] == [] && paint?["intervals"] == [])
+        // Changed in Taskwarrior: Buy paint completed, Work thing's priority and project. The completion and the
+        // priority come over; the project stays a tag, as that import made it.
+        var tasks = try #require(JSON.parse(String(contentsOfFile: export, encoding: .utf8)).arrayValue)
+        func change(_ index: Int, _ members: [String: JSON]) {
+            guard case .object(var object) = tasks[index] else { return }
+            for (key, value) in members { object[key] = value }
+            tasks[index] = .object(object)
+        }
+        change(0, ["status": "completed", "end": "20261129T080000Z"])
+        change(2, ["priority": "H", "project": "work.reports"])
+        let second = tally.directory.path("second.json")
+        try JSON.array(tasks).serialized(.compact).write(toFile: second, atomically: true, encoding: .utf8)
+        let changed = tally.run("import", "--from", "taskwarrior", second)
+        #expect(changed.stdout.contains("  task a2cbee54 → 1: completed\n") && changed.stdout.contains("  task 766ba062 → 3: changed priority\n"), "\(changed.stdout)")
+        let work = tally.run("--json", "show", "3").json?.objectValue?["todo"]?.objectValue
+        #expect(work?["priority"] == "high" && work?["tags"] == ["work"] && work?["project"] == .null)
+        #expect(tally.run("--json", "show", "1").json?.objectValue?["todo"]?.objectValue?["note"] == "my own words")
+        #expect(tally.run("undo").status == 0)
+        #expect(tally.run("--json", "show", "3").json?.objectValue?["todo"]?.objectValue?["priority"] == "low")
+        #expect(tally.run("verify").status == 0)
+    }
+
     @Test("todo.txt: 'todo.sh do' and 'pri' rewrite lines; the todos they were are found by title and updated",
           .enabled(if: todoSh != nil))
     func todoTxt() throws {

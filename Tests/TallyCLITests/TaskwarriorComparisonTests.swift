@@ -103,6 +103,36 @@ struct TaskwarriorComparisonTests {
         print("Taskwarrior comparison: \(cycles) cycles refused by both")
     }
 
+    @Test("a chain closed into a circle is refused by both, a shortcut along it is taken by both", .enabled(if: task != nil))
+    func closedChain() throws {
+        // The random graphs above close a cycle only now and then; this one always does.
+        let taskwarrior = try Taskwarrior(binary: Self.task!)
+        let tally = TallyRunner()
+        var uuids: [String] = []
+        for index in 1...4 {
+            var arguments = ["rc.verbose=new-uuid", "add", "t\(index)"]
+            if index > 1 { arguments.append("depends:" + uuids[index - 2]) }
+            let created = taskwarrior.run(arguments).out
+            let uuid = created.split(separator: " ").last.map { String($0.dropLast(2)) } ?? ""
+            #expect(uuid.count == 36, "no uuid in '\(created)'")
+            uuids.append(uuid)
+            #expect(tally.run(["add", "t\(index)"] + (index > 1 ? ["--after", String(index - 1)] : [])).status == 0)
+        }
+        func depends(_ index: Int) -> String { taskwarrior.run([uuids[index - 1], "_unique", "depends"]).out }
+        // 1 ← 2 ← 3 ← 4: 1 waiting for 4 closes the circle.
+        let before = depends(1)
+        taskwarrior.run([uuids[0], "modify", "depends:" + uuids[3]])
+        #expect(depends(1) == before, "Taskwarrior took the edge that closes the circle")
+        let refused = tally.run("edit", "1", "--after", "4")
+        #expect(refused.status == 65 && refused.stderr.contains("1 → 4 → 3 → 2 → 1"), "\(refused.stderr)")
+        // 4 waiting for 1 as well is no circle: both take it.
+        taskwarrior.run([uuids[3], "modify", "depends:" + uuids[0]])
+        #expect(depends(4).contains(uuids[0]))
+        #expect(tally.run("edit", "4", "--after", "1").status == 0)
+        #expect(tally.listNumbers(["--blocked"]).count == taskwarrior.titles("+BLOCKED").count)
+        #expect(tally.listNumbers(["--ready"]) == [1] && taskwarrior.titles("+READY") == ["t1"])
+    }
+
     @Test("a real 'task export' imported into both: the same todos are blocked and ready", .enabled(if: task != nil))
     func importedExport() throws {
         let file = PackageFiles.url("Tests/TallyCLITests/Fixtures/imports/taskwarrior/task-2.6.2-export.json").path

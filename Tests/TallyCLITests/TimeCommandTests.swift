@@ -44,7 +44,7 @@ struct TimeCommandTests {
         #expect(shown.contains("""
             Annotations
               1  2026-11-21 12:05  \(tally.who("tester@e2e"))  Called the shop, open at 9
-              2  2026-11-21 13:00  \(tally.who("bob@phone"))  Čeština   ✓
+              2  2026-11-21 13:00  \(tally.who("bob@phone"))   Čeština   ✓
             """), "\(shown)")
         #expect(shown.contains("\(tally.who("tester@e2e"))  annotated 'Called the shop, open at 9'"))
         let json = todo(tally, "1")?["annotations"]?.arrayValue?.first?.objectValue
@@ -201,6 +201,26 @@ struct TimeCommandTests {
         #expect(tally.run(["time", "--week", "--month"]).status == 64)
         #expect(tally.run(["time", "--week", "tag:"]).status == 65)
         #expect(tally.run(["time", "project:nothing"]).stdout == "No time on todos so far.\n")
+    }
+
+    @Test("--as-of: what ran then counts up to then, and this week is that week; show's lengths too")
+    func timeAsOf() {
+        let tally = TallyRunner(now: "2026-11-20T08:00:00Z")
+        tally.run("add", "Buy paint", "--project", "home.garden")
+        // Started on Friday 20 November at 09:00, still running on Saturday 21 at 12:30.
+        tally.run(["start", "1"], environment: Self.at("20T09:00:00"))
+        tally.run(["add", "Later"], environment: Self.at("20T10:00:00"))
+        let then = tally.run(["--json", "time", "--as-of", "2026-11-20T10:30"], environment: Self.at("21T12:30:00")).json?.objectValue
+        #expect(then?["totalSeconds"] == .int(5400), "\(String(describing: then))")
+        #expect(tally.run(["--json", "time"], environment: Self.at("21T12:30:00")).json?.objectValue?["totalSeconds"] == .int(99_000))
+        // @3 is the add recorded at 10:00: an hour had run.
+        let position = tally.run(["time", "--as-of", "@3"], environment: Self.at("21T12:30:00")).stdout
+        #expect(position.hasSuffix("Running: 1: Buy paint running since 2026-11-20 09:00 (1h 00m)\n"), "\(position)")
+        // The week of the --as-of instant: Monday 9 to Sunday 15 November, before anything ran.
+        let earlier = tally.run(["--json", "time", "--week", "--as-of", "2026-11-14T12:00"], environment: Self.at("21T12:30:00")).json?.objectValue
+        #expect(earlier?["from"] == "2026-11-09T00:00:00Z" && earlier?["totalSeconds"] == .int(0))
+        let show = tally.run(["show", "1", "--as-of", "2026-11-20T10:30"], environment: Self.at("21T12:30:00")).stdout
+        #expect(show.contains("1h 30m in 1 interval\n  2026-11-20 09:00 – running  1h 30m\n"), "\(show)")
     }
 
     @Test("annotations and intervals survive export, import, a snapshot and rebuild")

@@ -48,4 +48,21 @@ struct TimeZoneCommandTests {
         #expect(system != nil)
         #expect(due("2026-07-01T12:00", zone: "Nowhere/Atlantis") == system)
     }
+
+    @Test("messages and history lines show a due, wait or first due time in local time, as list does")
+    func localTimesInMessages() {
+        // 2026-11-21 12:00 UTC is 13:00 in Prague; 'tomorrow 10:00' there is 09:00 UTC.
+        let tally = TallyRunner(now: "2026-11-21T12:00:00Z", zone: "Europe/Prague")
+        tally.run("add", "Call Bob")
+        let edited = tally.run("edit", "1", "--due", "tomorrow 10:00", "--wait", "2026-11-21 18:30")
+        #expect(edited.status == 0)
+        #expect(edited.stdout == "Updated 1: Call Bob (edited due → 2026-11-22 10:00, wait → 2026-11-21 18:30)\n")
+        #expect(tally.run("show", "1", "--json").json?.objectValue?["todo"]?.objectValue?["due"] == "2026-11-22T09:00:00Z")
+        let added = tally.run("add", "Standup", "--due", "mon 9:30", "--recur", "weekdays")
+        #expect(added.stdout.hasSuffix("first due 2026-11-23 09:30\n"), "\(added.stdout)")
+        let show = tally.run("show", "1").stdout
+        #expect(show.contains("edited due → 2026-11-22 10:00, wait → 2026-11-21 18:30"))
+        #expect(!show.contains("T09:00:00Z"))
+        #expect(tally.run("log", "--type", "series.started").stdout.contains("repeats every weekday from the due date, first due 2026-11-23 09:30"))
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TallyDomain
+import TallyPostgres
 import TallyTestSupport
 @testable import TallyEssentials
 
@@ -174,7 +175,7 @@ struct TodoCommandTests {
         tally.run("add", "b")
         tally.run("done", "2")
         guard case .object(let info)? = tally.run("info", "--json").json else { Issue.record("not JSON"); return }
-        #expect(info["path"]?.stringValue == tally.displayedLocation && info["events"] == 3 && info["schemaVersion"] == (TallyRunner.onPostgres ? 13 : 9))
+        #expect(info["path"]?.stringValue == tally.displayedLocation && info["events"] == 3 && info["schemaVersion"] == .int(TallyRunner.onPostgres ? Int64(PostgresMigration.all.last!.version) : 9))
         #expect(info["todos"] == .object(["total": 2, "active": 1, "completed": 1, "deleted": 0]))
         #expect((info["fileSizeBytes"]?.intValue ?? 0) > 0)
     }

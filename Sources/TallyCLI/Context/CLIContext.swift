@@ -254,6 +254,20 @@ final class CLIContext {
         }
     }
 
+    /// The instant an `--as-of` bound stands for, for what runs on a clock (a running interval's
+    /// length, this week): WHEN itself; for `@SEQ` the time that event was recorded (never later
+    /// than now); now without a bound.
+    func asOfClock(_ bound: Replayer.Bound?, in log: any EventStore) throws -> Int64 {
+        switch bound {
+        case nil: return now
+        case .instant(let ms)?: return min(ms, now)
+        case .position(let seq)?:
+            var recorded: Int64?
+            if seq > 0 { try log.scan(after: seq - 1, through: seq) { recorded = $0.recordedAt } }
+            return min(recorded ?? now, now)
+        }
+    }
+
     /// Parses a positive integer option such as `--limit`.
     func positiveInt(_ raw: String?, option: String) throws -> Int? {
         guard let raw else { return nil }

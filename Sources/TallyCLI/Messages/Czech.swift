@@ -938,6 +938,13 @@ extension Language {
         // Import loose ends (todos)
         case .importNotRestored: return .plural([.one: "{count} položka smazaná v tally nebyla obnovena:", .few: "{count} položky smazané v tally nebyly obnoveny:", .other: "{count} položek smazaných v tally nebylo obnoveno:"])
         case .importRepeatedFieldKept: return .text("druhé '{field}:' na řádku; platí první, toto zůstává v názvu")
+        case .importLegacy: return .plural([
+            .one: "{count} úkol importovaný starší verzí tally si nechává štítky, poznámku, projekt, závislosti, anotace a čas, jak jsou (přišel s projektem z Taskwarrioru mezi štítky, nebo s anotacemi, startem či depends v poznámce):",
+            .few: "{count} úkoly importované starší verzí tally si nechávají štítky, poznámku, projekt, závislosti, anotace a čas, jak jsou (přišly s projektem z Taskwarrioru mezi štítky, nebo s anotacemi, startem či depends v poznámce):",
+            .other: "{count} úkolů importovaných starší verzí tally si nechává štítky, poznámku, projekt, závislosti, anotace a čas, jak jsou (přišly s projektem z Taskwarrioru mezi štítky, nebo s anotacemi, startem či depends v poznámce):",
+        ])
+        case .importLegacyLine: return .text("  {source} → {number}")
+        case .importDependencyCycle: return .text("čekáním na úkol {task} by na sebe úkoly čekaly v kruhu ({cycle}); tato závislost 'depends' zůstává v poznámce")
         // Redaction (history)
         case .historyRedacted: return .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})")
         case .redactDone: return .plural([

@@ -852,6 +852,12 @@ extension Language {
         // Import loose ends (todos)
         case .importNotRestored: return .plural([.one: "{count} item deleted in tally was not restored:", .other: "{count} items deleted in tally were not restored:"])
         case .importRepeatedFieldKept: return .text("a second '{field}:' on the line; the first is used, this one kept in the title")
+        case .importLegacy: return .plural([
+            .one: "{count} todo imported by an earlier tally keeps its tags, note, project, dependencies, annotations and time as they are (it came with Taskwarrior's project among its tags, or its annotations, start or depends in the note):",
+            .other: "{count} todos imported by an earlier tally keep their tags, note, project, dependencies, annotations and time as they are (they came with Taskwarrior's project among their tags, or its annotations, start or depends in the note):",
+        ])
+        case .importLegacyLine: return .text("  {source} → {number}")
+        case .importDependencyCycle: return .text("waiting for task {task} would make tasks wait for each other in a circle ({cycle}); that 'depends' is kept in the note")
         // Redaction (history)
         case .historyRedacted: return .text("redacted every {field} of {item} in {count} events ({reason})")
         case .redactDone: return .plural([

@@ -858,6 +858,9 @@ enum MessageID: String, CaseIterable, Sendable {
 
     // Import loose ends (todos)
     case importRepeatedFieldKept = "import.repeated-field-kept"
+    case importDependencyCycle = "import.dependency-cycle"
+    case importLegacy = "import.legacy"
+    case importLegacyLine = "import.legacy-line"
     case importNotRestored = "import.not-restored"
     // Redaction (history)
     case historyRedacted = "history.redacted"

@@ -36,9 +36,9 @@ struct EventDescriber {
             if let title = changes.title { parts.append(catalog.text(.historyFieldSet, ["field": "title", "value": quote(title)])) }
             if let tags = changes.tags { parts.append(catalog.text(.historyFieldSet, ["field": "tags", "value": tags.isEmpty ? "-" : tags.joined(separator: " ")])) }
             if let priority = changes.priority { parts.append(fieldChange("priority", priority?.rawValue)) }
-            if let due = changes.due { parts.append(fieldChange("due", due?.storageText)) }
+            if let due = changes.due { parts.append(fieldChange("due", due?.localText(in: zone))) }
             if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
-            if let wait = changes.wait { parts.append(fieldChange("wait", wait?.storageText)) }
+            if let wait = changes.wait { parts.append(fieldChange("wait", wait?.localText(in: zone))) }
             if let series = changes.series { parts.append(fieldChange("series", series.map { String($0.prefix(8)) })) }
             if let project = changes.project { parts.append(fieldChange("project", project)) }
             if let after = changes.after { parts.append(catalog.text(.historyFieldSet, ["field": "after", "value": ChangeDescriber.refs(after)])) }
@@ -109,7 +109,7 @@ struct EventDescriber {
             ])
         case .seriesStarted(let fields):
             return catalog.text(.historySeriesStarted, [
-                "period": PeriodWords.text(fields.rule.period, catalog), "from": anchor(fields.rule.anchor), "start": fields.start.storageText,
+                "period": PeriodWords.text(fields.rule.period, catalog), "from": anchor(fields.rule.anchor), "start": fields.start.localText(in: zone),
                 "until": fields.until.map { catalog.text(.historySeriesUntil, ["until": $0.description]) } ?? "",
             ])
         case .seriesChanged(let changes):

@@ -108,6 +108,8 @@ enum NoticeText {
             ForeignImport.keptDeletedLine(source: source, number: number, open: open, catalog)
         case .importSeriesUpdated(let source, let open, let changes):
             ForeignImport.seriesLine(source: source, open: open, changes: changes, catalog)
+        case .importLegacyLeftAlone(let source, let number):
+            catalog.text(.importLegacyLine, ["source": ForeignImport.label(source, catalog), "number": String(number)])
         case .importSeriesRefused(let source, let reason):
             catalog.text(.importIssueLine, ["source": ForeignImport.label(source, catalog), "reason": ForeignImport.refusal(reason, catalog, zone: zone)])
         }

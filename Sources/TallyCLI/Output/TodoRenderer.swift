@@ -27,11 +27,7 @@ struct TodoRenderer {
     }
 
     func due(_ due: Due?) -> String {
-        switch due {
-        case nil: ""
-        case .date(let date)?: date.description
-        case .instant(let ms)?: Timestamp.formatLocal(ms, in: context.zone, withTime: true)
-        }
+        due?.localText(in: context.zone) ?? ""
     }
 
     /// The list table and its footer.
@@ -133,7 +129,8 @@ struct TodoRenderer {
     }
 
     /// The detail view of `show`, ending with the todo's history.
-    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil, graph: TodoDependencies? = nil) -> String {
+    /// `clock`: where a running interval's length ends (the `--as-of` instant; now by default).
+    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil, graph: TodoDependencies? = nil, clock: Int64? = nil) -> String {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(todo.number)),
             (catalog.text(.fieldID), todo.id),
@@ -173,15 +170,19 @@ struct TodoRenderer {
             }
             lines.append("")
             lines.append(style.bold(catalog.text(.fieldAnnotations)))
+            // Numbers and authors padded to one width, so the texts start in one column.
+            let numberWidth = String(todo.annotations.count).count
+            let whoWidth = todo.annotations.map { TextWidth.of(authors[$0.id] ?? "") }.max() ?? 0
             for (index, annotation) in todo.annotations.enumerated() {
-                let who = authors[annotation.id].map { "  \($0)" } ?? ""
-                lines.append("  \(index + 1)  \(time(annotation.at))\(who)  \(TerminalText.escaped(annotation.text))")
+                let number = TextWidth.pad(String(index + 1), to: numberWidth, alignRight: true)
+                let who = whoWidth == 0 ? "" : "  " + TextWidth.pad(authors[annotation.id] ?? "", to: whoWidth, alignRight: false)
+                lines.append("  \(number)  \(time(annotation.at))\(who)  \(TerminalText.escaped(annotation.text))")
             }
         }
         if !todo.intervals.isEmpty {
             lines.append("")
             lines.append(style.bold(catalog.text(.fieldTime)))
-            lines += TimeText.intervalLines(todo, now: context.now, zone: context.zone, catalog: catalog).map { "  " + $0 }
+            lines += TimeText.intervalLines(todo, now: clock ?? context.now, zone: context.zone, catalog: catalog).map { "  " + $0 }
         }
         lines.append("")
         lines.append(style.bold(catalog.text(.fieldHistory)))

@@ -18,7 +18,8 @@ public enum Decider {
                 due: try input.due.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
                 note: try input.note.flatMap { raw throws(DomainError) in try Validation.note(raw) },
                 wait: try input.wait.map { raw throws(DomainError) in try Validation.due(raw, now: context.now, zone: context.zone) },
-                project: try input.project.map { raw throws(DomainError) in try Validation.project(raw) },
+                // `--project none`: no project, also where the active context would give one.
+                project: try input.project.flatMap { raw throws(DomainError) in isNone(raw) ? nil : try Validation.project(raw) },
                 after: try liveTodos(input.after, in: state).map(\.id)
             )
             guard fields.after.count <= TodoDependencies.maxAfter else { throw .invalid(.tooManyDependencies(max: TodoDependencies.maxAfter)) }
@@ -251,7 +252,7 @@ public enum Decider {
         if let raw = query.dueBefore { query.dueBefore = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.dueAfter { query.dueAfter = try Validation.whenBound(raw, now: context.now, zone: context.zone) }
         if let raw = query.search { query.search = try Validation.search(raw) }
-        if let raw = query.project { query.project = try Validation.project(raw) }
+        if let raw = query.project, !isNone(raw) { query.project = try Validation.project(raw) }
         if let limit = query.limit, limit < 1 { throw .invalid(.invalidLimit(String(limit))) }
         if let expression = query.expression { _ = try FilterProgram(expression, now: context.now, zone: context.zone) }
         return query

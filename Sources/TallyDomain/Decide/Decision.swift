@@ -74,6 +74,10 @@ public enum Notice: Sendable, Equatable {
     case importSeriesUpdated(source: ImportSource, open: Int?, changes: [ImportChange])
     /// A re-import left a series' rule as it was: tally cannot express what the source says now.
     case importSeriesRefused(source: ImportSource, reason: SeriesRefusal)
+    /// A todo an import of an earlier tally made, with Taskwarrior's project as a tag, or its annotations,
+    /// start or depends as note lines: a re-import leaves its tags, note, project, dependencies,
+    /// annotations and time as they are (see `ImportBaseline.isLegacy`) and applies the rest.
+    case importLegacyLeftAlone(source: ImportSource, number: Int)
 }
 
 /// What the decider concluded: the events to append, notices, and the items the command touched.

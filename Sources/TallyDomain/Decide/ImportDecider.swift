@@ -41,7 +41,15 @@ extension Decider {
             // A template whose rule became unreadable: its series is in tally, and the refusal says why.
             if let series = item.templateOf, state.series[series] != nil { continue }
             if let existing = state.todo(id: item.stream) {
-                try decideReimport(item, existing: existing, earlier: earlier[item.stream], restoreDeleted: restoreDeleted, now: now, edges: &edges, into: &builder)
+                // A todo an import of an earlier tally made keeps the fields that import mapped otherwise, and says so
+                // (instead of "not changed in the source": the source may have changed them).
+                guard let baseline = earlier[item.stream], baseline.isLegacy(for: item) else {
+                    try decideReimport(item, existing: existing, earlier: earlier[item.stream], restoreDeleted: restoreDeleted, now: now, edges: &edges, into: &builder)
+                    continue
+                }
+                try decideReimport(baseline.keepingLegacy(item), existing: existing, earlier: baseline, restoreDeleted: restoreDeleted, now: now, edges: &edges, into: &builder)
+                if case .alreadyImported(item.source)? = builder.notices.last { builder.notices.removeLast() }
+                builder.notices.append(.importLegacyLeftAlone(source: item.source, number: existing.number))
                 continue
             }
             guard state.version(of: item.stream) == 0 else {

@@ -4,7 +4,7 @@ import TallyEssentials
 /// with their values as JSON, the same shapes `--json` prints. Pure.
 public enum ItemFields {
     /// A todo's fields, in the order they are shown.
-    public static let todo = ["title", "tags", "priority", "due", "wait", "note", "series", "completed", "deleted"]
+    public static let todo = ["title", "tags", "project", "priority", "due", "wait", "note", "after", "series", "completed", "deleted"]
     /// A record's fields, in the order they are shown.
     public static let record = ["name", "category", "date", "durationSeconds", "distanceMeters", "place", "note", "gear", "deleted"]
     /// Every field name a history option takes.
@@ -18,10 +18,13 @@ public enum ItemFields {
         [
             ("title", .string(todo.title)),
             ("tags", .array(todo.tags.map { .string($0) })),
+            ("project", todo.project.map { .string($0) } ?? .null),
             ("priority", todo.priority.map { .string($0.rawValue) } ?? .null),
             ("due", todo.due.map { .string($0.storageText) } ?? .null),
             ("wait", todo.wait.map { .string($0.storageText) } ?? .null),
             ("note", todo.note.map { .string($0) } ?? .null),
+            // The ids of the todos it waits for, as `--json` gives them.
+            ("after", .array(todo.after.map { .string($0) })),
             ("series", todo.series.map { .string($0) } ?? .null),
             ("completed", .bool(todo.completed)),
             ("deleted", .bool(todo.deleted)),

@@ -1,3 +1,5 @@
+import TallyEssentials
+
 /// What the imports so far made of one imported todo: its fields and state as the source last gave them.
 ///
 /// A re-import compares the source's item now with this, not with the todo as it is in tally, so it
@@ -22,11 +24,43 @@ public struct ImportBaseline: Sendable, Equatable {
     public var started: Int64?
     /// A series stream's rule as the imports left it; nil when no import started it.
     public var series: SeriesFields?
+    /// The import's `todo.created` has no commitments: a tally before 0.10.0 wrote it (see `isLegacy`).
+    public var createdBeforeCommitments = false
 
     public init(fields: TodoFields? = nil, status: ImportedTodo.Status? = nil, importUndone: Bool = false) {
         self.fields = fields
         self.status = status
         self.importUndone = importUndone
+    }
+
+    /// True when an import of tally before 0.10.0 made this todo from a task whose fields that version
+    /// mapped otherwise: before 0.9.0 the project became a tag (`home.garden` as `home-garden`) and
+    /// `depends` a note line; before 0.10.0 annotations (`2026-11-21 text`) and `start` were note lines.
+    /// Compared with what the import makes of the same task today, those fields read as changed in the
+    /// source though nothing changed there, and taking the source's values would undo what was changed
+    /// in tally since (a tag added, the note edited). Turning the lines into fields cannot be done
+    /// without that loss or guessing, so such a todo keeps them (`keepingLegacy`).
+    ///
+    /// Told by the import's `todo.created`: written without commitments (`$salts`, since 0.10.0), for a
+    /// task that has, or had, a project, dependencies, annotations or a start.
+    public func isLegacy(for item: ImportedTodo) -> Bool {
+        guard let fields, fields.origin?.tool == .taskwarrior, createdBeforeCommitments else { return false }
+        return item.fields.project != nil || !item.fields.after.isEmpty || !item.annotations.isEmpty || item.started != nil
+            || fields.project != nil || !fields.after.isEmpty
+    }
+
+    /// `item` with the fields an earlier import mapped otherwise as this baseline has them, and
+    /// without annotations and a start: a re-import then applies only the rest (see `isLegacy`).
+    public func keepingLegacy(_ item: ImportedTodo) -> ImportedTodo {
+        guard let fields else { return item }
+        var kept = item
+        kept.fields.tags = fields.tags
+        kept.fields.note = fields.note
+        kept.fields.project = fields.project
+        kept.fields.after = fields.after
+        kept.annotations = []
+        kept.started = nil
+        return kept
     }
 
     /// True when `envelope` (of `stream`, decoded as `event`) was appended by an import: its id is derived
@@ -71,6 +105,7 @@ public struct ImportBaseline: Sendable, Equatable {
             case .todoCreated(let fields):
                 baseline.fields = fields
                 baseline.status = .pending
+                baseline.createdBeforeCommitments = !Commitment.isCommitted(envelope.data)
             case .todoEdited(let changes):
                 baseline.fields?.apply(changes)
             case .todoCompleted: baseline.status = .completed

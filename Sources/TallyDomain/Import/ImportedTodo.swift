@@ -143,6 +143,9 @@ public enum ImportProblem: Sendable, Equatable {
     case laterOccurrencesSkipped(count: Int)
     /// A todo.txt key given a second time on one line (`due:`, `t:`, `rec:`); the second stays in the title.
     case repeatedFieldKeptInTitle(String)
+    /// A Taskwarrior `depends` on a task of the file that would close a circle of tasks waiting for each
+    /// other (tally has none): that uuid is kept in the note. The circle as uuid prefixes, first = last.
+    case dependencyCycleKeptInNote([String])
 }
 
 /// What a date that cannot be read was replaced with.

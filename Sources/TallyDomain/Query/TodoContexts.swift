@@ -72,6 +72,13 @@ public struct TodoContexts: Sendable, Equatable {
 }
 
 extension TodoQuery {
+    /// `--project P`: a todo in P or below it; `--project none`: a todo without a project.
+    public func projectMatches(_ project: String?) -> Bool {
+        guard let wanted = self.project else { return true }
+        if Decider.isNone(wanted) { return project == nil }
+        return project.map { ProjectPath.isWithin($0, wanted) } ?? false
+    }
+
     /// The view's filter options and expression as one expression; nil when the view filters nothing.
     ///
     /// `--status active` is `status:pending`, `--status completed` is `status:completed`, each
@@ -89,7 +96,7 @@ extension TodoQuery {
         if let dueBefore { terms.append(.term(.dueBefore(dueBefore))) }
         if let dueAfter { terms.append(.term(.dueAfter(dueAfter))) }
         if let search { terms.append(.term(.word(TextForm.normalized(search.lowercased())))) }
-        if let project { terms.append(.term(.project(project))) }
+        if let project { terms.append(.term(Decider.isNone(project) ? .hasProject(false) : .project(project))) }
         if let expression { terms.append(expression) }
         return FilterExpression.all(terms)
     }

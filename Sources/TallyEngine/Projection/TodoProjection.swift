@@ -137,7 +137,7 @@ public enum TodoProjection {
                 let todo = model.todo(at: index)
                 if !query.tags.isEmpty, !query.tags.allSatisfy(todo.tags.contains) { continue }
                 if let needle, !matchesSearch(todo, needle) { continue }
-                if let project = query.project, !(todo.project.map { ProjectPath.isWithin($0, project) } ?? false) { continue }
+                if !query.projectMatches(todo.project) { continue }
                 if let program, !program.matches(todo, facts: FilterFacts(blocked: graph?.isBlocked(todo) ?? false)) { continue }
             }
             if row.waits {

@@ -128,19 +128,72 @@ public enum TaskwarriorImport {
         }
         let parents = Set(tasks.compactMap { $0.object["parent"]?.stringValue?.lowercased() })
         let inFile = Set(order)
+        let circles = closingDependencies(order.map { ($0, dependsUUIDs(latest[$0]!.object["depends"])) }, inFile: inFile)
         var batch = ImportBatch()
         for key in order {
             let entry = latest[key]!
-            convert(entry.object, key: key, source: entry.source, duplicateOf: entry.earlier, parents: parents, inFile: inFile, zone: zone, into: &batch)
+            convert(
+                entry.object, key: key, source: entry.source, duplicateOf: entry.earlier, parents: parents, inFile: inFile,
+                circles: circles[key] ?? [:], zone: zone, into: &batch
+            )
         }
         TaskwarriorRecurrence.keepOneOpenInstance(&batch, zone: zone)
         return batch
     }
 
-    /// One task: appended to the batch's todos, or to its skipped items with the reason.
+    /// The uuids of a `depends` (an array of uuids, or one comma-separated string), lowercased.
+    static func dependsUUIDs(_ value: JSON?) -> [String] {
+        guard let value else { return [] }
+        return (value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { $0.split(separator: ",").map(String.init) } ?? [])
+            .map { $0.trimming(.whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// The `depends` edges between tasks of the file that would close a circle (tally keeps none), taken
+    /// in file order: task → (the uuid it depends on → the circle, first = last, as uuid prefixes).
+    /// An edge is left out when what it points to already waits, through the edges taken, for its task.
+    /// - Complexity: O(tasks × edges) at worst.
+    static func closingDependencies(_ tasks: [(key: String, depends: [String])], inFile: Set<String>) -> [String: [String: [String]]] {
+        var edges: [String: [String]] = [:]
+        var closing: [String: [String: [String]]] = [:]
+        /// A path from `start` to `goal` along the edges taken, or nil.
+        func path(from start: String, to goal: String) -> [String]? {
+            var previous: [String: String] = [start: start]
+            var queue = [start]
+            var index = 0
+            while index < queue.count {
+                let node = queue[index]
+                index += 1
+                if node == goal {
+                    var path = [goal]
+                    while let last = path.last, last != start, let before = previous[last] { path.append(before) }
+                    return path.reversed()
+                }
+                for next in edges[node] ?? [] where previous[next] == nil {
+                    previous[next] = node
+                    queue.append(next)
+                }
+            }
+            return nil
+        }
+        for (key, depends) in tasks {
+            for uuid in depends where inFile.contains(uuid) && !(edges[key] ?? []).contains(uuid) {
+                if uuid == key {
+                    closing[key, default: [:]][uuid] = [String(key.prefix(8)), String(key.prefix(8))]
+                } else if let back = path(from: uuid, to: key) {
+                    closing[key, default: [:]][uuid] = ([key] + back).map { String($0.prefix(8)) }
+                } else {
+                    edges[key, default: []].append(uuid)
+                }
+            }
+        }
+        return closing
+    }
+
+    /// One task: appended to the batch's todos, or to its skipped items with the reason. `circles`: the
+    /// uuids of its `depends` that would close a circle (`closingDependencies`), kept in the note.
     public static func convert(
         _ task: JSONObject, key: String, source: ImportSource, duplicateOf earlier: ImportSource?,
-        parents: Set<String>, inFile: Set<String> = [], zone: Zone, into batch: inout ImportBatch
+        parents: Set<String>, inFile: Set<String> = [], circles: [String: [String]] = [:], zone: Zone, into batch: inout ImportBatch
     ) {
         var warnings: [ImportProblem] = []
         if let earlier { warnings.append(.duplicateTask(earlier: earlier)) }
@@ -273,15 +326,23 @@ public enum TaskwarriorImport {
         }
 
         // `depends` (an array of uuids, or one comma-separated string): the tasks of this file become
-        // the todos it waits for; uuids of tasks not in the file stay in the note, reported.
+        // the todos it waits for; uuids of tasks not in the file, or that would close a circle, stay in
+        // the note, reported.
         var after: [String] = []
         if let value = task["depends"] {
-            let uuids = (value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { $0.split(separator: ",").map(String.init) } ?? [])
-                .map { $0.trimming(.whitespaces).lowercased() }.filter { !$0.isEmpty }
             var missing: [String] = []
-            for uuid in uuids {
+            for uuid in dependsUUIDs(value) {
+                if let circle = circles[uuid] {
+                    draft.noteLines.append(keptField("depends", .string(uuid), zone: zone))
+                    warnings.append(.dependencyCycleKeptInNote(circle))
+                    continue
+                }
                 let stream = NameUUID.make("taskwarrior:" + uuid)
-                if inFile.contains(uuid), uuid != key, !after.contains(stream), after.count < TodoDependencies.maxAfter { after.append(stream) } else if !inFile.contains(uuid) { missing.append(uuid) }
+                if !inFile.contains(uuid) || (after.count >= TodoDependencies.maxAfter && !after.contains(stream)) {
+                    missing.append(uuid)
+                } else if !after.contains(stream) {
+                    after.append(stream)
+                }
             }
             if !missing.isEmpty || (value.arrayValue == nil && value.stringValue == nil) {
                 draft.noteLines.append(keptField("depends", missing.isEmpty ? value : .array(missing.map { .string($0) }), zone: zone))

@@ -40,6 +40,9 @@ private func failure(_ text: String, _ syntax: FilterSyntax = .english) -> Filte
         #expect(try parse("is:blocked") == .term(.flag(.blocked)))
         #expect(try parse("due:today due.before:fri due.after:\"in 2 weeks\"") == .and([.term(.dueOn("today")), .term(.dueBefore("fri")), .term(.dueAfter("in 2 weeks"))]))
         #expect(try parse("due:none due:any") == .and([.term(.hasDue(false)), .term(.hasDue(true))]))
+        #expect(try parse("project:none -Project:ANY") == .and([.term(.hasProject(false)), .not(.term(.hasProject(true)))]))
+        #expect(try parse("projekt:žádný projekt:jakýkoli", .czech) == .and([.term(.hasProject(false)), .term(.hasProject(true))]))
+        #expect(FilterTerm.hasProject(false).canonical == "project:none" && FilterTerm.hasProject(true).canonical == "project:any")
         #expect(try parse("\"or\" \"two words\" Milk") == .and([.term(.word("or")), .term(.word("two words")), .term(.word("milk"))]))
     }
 
@@ -137,7 +140,7 @@ private struct Case {
 /// The test's own expression tree, rendered to text in many spellings and evaluated directly.
 private indirect enum Reference {
     case tag(String), project(String), dueBefore(LocalDate), dueAfter(LocalDate), dueOn(LocalDate), dueToday
-    case hasDue(Bool), priority(Priority?), status(String), flag(String), word(String)
+    case hasDue(Bool), hasProject(Bool), priority(Priority?), status(String), flag(String), word(String)
     case not(Reference), and([Reference]), or([Reference])
 
     func holds(_ item: Case) -> Bool {
@@ -169,6 +172,7 @@ private indirect enum Reference {
         case .dueOn(let day): return dueIn(day, day)
         case .dueToday: return dueIn(today, today)
         case .hasDue(let has): return (todo.due != nil) == has
+        case .hasProject(let has): return (item.project != nil) == has
         case .priority(let priority): return todo.priority == priority
         case .status(let status):
             switch status {
@@ -211,6 +215,7 @@ private indirect enum Reference {
         case .dueOn(let day): return pick(["due:\(day)", "due:\"\(day)\""])
         case .dueToday: return pick(["due:today", "due:TODAY"])
         case .hasDue(let has): return has ? "due:any" : "due:none"
+        case .hasProject(let has): return pick(has ? ["project:any", "PROJECT:Any"] : ["project:none", "project:NONE"])
         case .priority(let priority):
             guard let priority else { return "priority:none" }
             return pick(["priority:\(priority.rawValue)", "priority:\(priority.rawValue.prefix(1).uppercased())"])
@@ -293,7 +298,7 @@ private enum Generate {
         case 2: return .dueBefore(day(&random))
         case 3: return .dueAfter(day(&random))
         case 4: return Bool.random(using: &random) ? .dueOn(day(&random)) : .dueToday
-        case 5: return .hasDue(Bool.random(using: &random))
+        case 5: return Bool.random(using: &random) ? .hasDue(Bool.random(using: &random)) : .hasProject(Bool.random(using: &random))
         case 6: return .priority([nil, .low, .medium, .high].randomElement(using: &random)!)
         case 7: return .status(["pending", "completed", "deleted", "waiting"].randomElement(using: &random)!)
         case 8: return .flag(["blocked", "ready", "waiting", "recurring", "overdue"].randomElement(using: &random)!)

@@ -41,6 +41,7 @@ enum ForeignImport {
                 case .importKeptDeleted(let source, let number, let open): result.keptDeleted.append((source, number, open))
                 case .importSeriesUpdated(let source, let open, let changes): result.series.append((source, open, changes))
                 case .importSeriesRefused(let source, let reason): result.refused.append((source, reason))
+                case .importLegacyLeftAlone(let source, let number): result.legacy.append((source, number))
                 default: break
                 }
             }
@@ -61,6 +62,9 @@ enum ForeignImport {
                 "keptDeleted": .array(result.keptDeleted.map { source, number, open in
                     .object(["source": .string(label(source, english)), "number": .int(Int64(number)), "openInstance": open.map { .int(Int64($0)) } ?? .null])
                 }),
+                "legacyLeftAlone": .array(result.legacy.map { source, number in
+                    .object(["source": .string(label(source, english)), "number": .int(Int64(number))])
+                }),
                 "alreadyPresent": .array(result.present.map { .string(label($0, english)) }),
                 "skipped": .array(batch.skipped.map { issue($0, english, zone: context.zone) }),
                 "warnings": .array(batch.warnings.map { issue($0, english, zone: context.zone) }),
@@ -78,6 +82,7 @@ enum ForeignImport {
         var keptDeleted: [(ImportSource, Int, Int?)] = []
         var series: [(ImportSource, Int?, [ImportChange])] = []
         var refused: [(ImportSource, SeriesRefusal)] = []
+        var legacy: [(ImportSource, Int)] = []
     }
 
     /// The changes for `--json`: each kind once, in the order they came.
@@ -88,12 +93,7 @@ enum ForeignImport {
 
     /// Why a series' rule was left as it was.
     static func refusal(_ reason: SeriesRefusal, _ catalog: Catalog, zone: Zone) -> String {
-        func day(_ due: Due) -> String {
-            switch due {
-            case .date(let date): date.description
-            case .instant(let ms): Timestamp.formatLocal(ms, in: zone, withTime: true)
-            }
-        }
+        func day(_ due: Due) -> String { due.localText(in: zone) }
         return switch reason {
         case .startMoved(let from, let to): catalog.text(.importSeriesStartMoved, ["from": day(from), "to": day(to)])
         case .unreadablePeriod(let value): catalog.text(.importSeriesUnreadablePeriod, ["value": TerminalText.escaped(value)])
@@ -209,6 +209,12 @@ enum ForeignImport {
                 console.line(catalog.text(.importIssueLine, ["source": label(source, catalog), "reason": refusal(reason, catalog, zone: context.zone)]))
             }
         }
+        if !result.legacy.isEmpty {
+            console.line(catalog.plural(.importLegacy, count: result.legacy.count))
+            for (source, number) in result.legacy {
+                console.line(catalog.text(.importLegacyLine, ["source": label(source, catalog), "number": String(number)]))
+            }
+        }
         if !result.keptDeleted.isEmpty {
             // With --restore-deleted, only instances whose series has an open one are left.
             let asked = result.keptDeleted.allSatisfy { $0.2 != nil }
@@ -267,6 +273,8 @@ enum ForeignImport {
         case .annotationsKeptInNote(let count): catalog.plural(.importAnnotationsKeptInNote, count: count)
         case .invalid(let input): InvalidInputMessages.text(input, catalog: catalog)
         case .repeatedFieldKeptInTitle(let field): catalog.text(.importRepeatedFieldKept, ["field": field])
+        case .dependencyCycleKeptInNote(let cycle):
+            catalog.text(.importDependencyCycle, ["task": cycle.dropFirst().first ?? "", "cycle": cycle.joined(separator: " → ")])
         }
     }
 }

@@ -8,7 +8,7 @@ enum TimeCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "time",
         abstract: "Sum the time spent on todos by project and tag.",
-        discussion: "Time comes from 'tally start' and 'tally stop'; a running todo counts up to now. A sub-project's time also counts in its parents; a todo with several tags counts under each. The filter expression picks the todos, as in 'list'.",
+        discussion: "Time comes from 'tally start' and 'tally stop'; a running todo counts up to now (with --as-of, up to then: this week is that week). A sub-project's time also counts in its parents; a todo with several tags counts under each. The filter expression picks the todos, as in 'list'.",
         arguments: [TodoOptions.filterArgument],
         options: [
             OptionSpec(name: "week", help: "Only this week (Monday to Sunday)."),
@@ -26,15 +26,18 @@ enum TimeCommand: CommandHandler {
             throw UsageError(kind: .conflictingOptions("--week", "--month"), commandPath: command.path)
         }
         let bound = try context.asOfBound(command.value("as-of"))
-        let state = try context.readState(try context.readLog(), bound: bound)
+        let log = try context.readLog()
+        let state = try context.readState(log, bound: bound)
+        // What runs counts up to the --as-of instant, and this week is the week of that instant.
+        let clock = try context.asOfClock(bound, in: log)
         var query = TodoQuery()
         query.waiting = .include
         query.expression = try FilterExpressionText.parse(command.arguments, context)
         query = try Decider.validated(query, context: context.environment.decisionContext)
         let todos = try TodoProjection.run(query, on: state, now: context.now, zone: context.zone).todos
         let period: TimeProjection.Period = command.has("week") ? .week : command.has("month") ? .month : .all
-        let (from, to) = TimeProjection.bounds(period, now: context.now, zone: context.zone)
-        let summary = TimeProjection.run(todos, from: from, to: to, now: context.now)
+        let (from, to) = TimeProjection.bounds(period, now: clock, zone: context.zone)
+        let summary = TimeProjection.run(todos, from: from, to: to, now: clock)
         if context.json {
             context.printJSON(json(summary))
             return
@@ -74,7 +77,7 @@ enum TimeCommand: CommandHandler {
             let renderer = TodoRenderer(context: context)
             lines.append(catalog.text(.timeRunningNote, ["todos": summary.running.map { todo in
                 let since = todo.running.map { catalog.text(.timeRunningSince, [
-                    "since": Timestamp.formatLocal($0.start, in: context.zone, withTime: true), "age": TimeText.length($0.duration(now: context.now)),
+                    "since": Timestamp.formatLocal($0.start, in: context.zone, withTime: true), "age": TimeText.length($0.duration(now: clock)),
                 ]) } ?? ""
                 return "\(renderer.label(todo)) \(since)"
             }.joined(separator: "; ")]))

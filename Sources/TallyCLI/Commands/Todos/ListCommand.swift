@@ -71,7 +71,8 @@ enum ShowCommand: CommandHandler {
             if let series { object["series"] = series.json }
             context.printJSON(.object(object))
         } else {
-            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series, graph: TodoDependencies(state)))
+            let clock = try context.asOfClock(bound, in: log)
+            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series, graph: TodoDependencies(state), clock: clock))
         }
     }
 }

@@ -12,7 +12,7 @@ enum TodoOptions {
     static let priority = OptionSpec(name: "priority", valueName: "PRIORITY", help: "low, medium or high.")
     static let due = OptionSpec(name: "due", valueName: "WHEN", help: "Due date: 2026-11-21, 2026-11-21T14:30, today, tomorrow, fri, eom, +3d, in 2 weeks, ...")
     static let note = OptionSpec(name: "note", valueName: "TEXT", help: "A free-text note.")
-    static let project = OptionSpec(name: "project", valueName: "PROJECT", help: "A project; dots make sub-projects (home.garden). Names like tags.")
+    static let project = OptionSpec(name: "project", valueName: "PROJECT", help: "A project; dots make sub-projects (home.garden). Names like tags; none for no project.")
     static let after = OptionSpec(name: "after", valueName: "REF[,REF]", repeatable: true, help: "Wait for these todos: blocked until they are done.")
     static let asOf = OptionSpec(name: "as-of", valueName: "WHEN", help: "Show the state as it was at WHEN, or at log position @SEQ.")
 
@@ -23,7 +23,7 @@ enum TodoOptions {
         OptionSpec(name: "priority", valueName: "PRIORITY", help: "Only todos with this priority (low, medium, high)."),
         OptionSpec(name: "due-before", valueName: "WHEN", help: "Only todos due before WHEN."),
         OptionSpec(name: "due-after", valueName: "WHEN", help: "Only todos due after WHEN (a date means after that whole day)."),
-        OptionSpec(name: "project", valueName: "PROJECT", help: "Only todos in this project or its sub-projects."),
+        OptionSpec(name: "project", valueName: "PROJECT", help: "Only todos in this project or its sub-projects; none: without a project."),
         OptionSpec(name: "search", valueName: "TEXT", help: "Only todos whose title, note or tags contain TEXT, ignoring case."),
         OptionSpec(name: "sort", valueName: "KEY", help: "Sort order.", defaultValue: "created", allowedValues: TodoSortKey.allCases.map(\.rawValue)),
         OptionSpec(name: "reverse", help: "Reverse the sort order."),

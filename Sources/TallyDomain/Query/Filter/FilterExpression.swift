@@ -16,6 +16,8 @@ public enum FilterTerm: Sendable, Equatable {
     case tag(String)
     /// `project:home`: the todo's project is `home` or below it (`home.garden`).
     case project(String)
+    /// `project:none` / `project:any`: without or with a project.
+    case hasProject(Bool)
     /// `due:WHEN`: due within WHEN (a day: that whole day); kept as written, so it stays relative.
     case dueOn(String)
     /// `due.before:WHEN`: due before WHEN starts.
@@ -136,6 +138,7 @@ extension FilterTerm {
         switch self {
         case .tag(let tag): "tag:" + FilterText.quotedIfNeeded(tag)
         case .project(let project): "project:" + FilterText.quotedIfNeeded(project)
+        case .hasProject(let has): has ? "project:any" : "project:none"
         case .dueOn(let when): "due:" + FilterText.quotedIfNeeded(when)
         case .dueBefore(let when): "due.before:" + FilterText.quotedIfNeeded(when)
         case .dueAfter(let when): "due.after:" + FilterText.quotedIfNeeded(when)

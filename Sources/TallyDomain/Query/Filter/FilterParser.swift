@@ -224,6 +224,8 @@ public enum FilterParser {
                 guard let tag = try? Validation.tag(raw) else { throw FilterError(at: at, .invalidTag, ["value": raw]) }
                 return .tag(tag)
             case "project":
+                // As for due: and priority:, none and any are not names (`--project none` clears one).
+                if value == "none" || value == "any" { return .hasProject(value == "any") }
                 guard let project = ProjectPath.normalized(raw) else { throw FilterError(at: at, .invalidProject, ["value": raw]) }
                 return .project(project)
             case "priority":

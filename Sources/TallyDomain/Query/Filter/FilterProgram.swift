@@ -17,6 +17,7 @@ public struct FilterProgram: Sendable {
     indirect enum Node: Sendable {
         case tag(String)
         case project(String)
+        case hasProject(Bool)
         /// Due at or after `from` and before `to` (either may be open).
         case due(from: Int64?, to: Int64?)
         case hasDue(Bool)
@@ -72,6 +73,7 @@ public struct FilterProgram: Sendable {
             switch term {
             case .tag(let tag): return .tag(tag)
             case .project(let project): return .project(project)
+            case .hasProject(let has): return .hasProject(has)
             case .dueOn(let raw):
                 let value = try when(raw)
                 return .due(from: value.startInstant(in: zone), to: value.endInstant(in: zone))
@@ -106,6 +108,7 @@ public struct FilterProgram: Sendable {
         case .or(let nodes): return nodes.contains { evaluate($0, todo, project, facts) }
         case .tag(let tag): return todo.tags.contains(tag)
         case .project(let ancestor): return project.map { ProjectPath.isWithin($0, ancestor) } ?? false
+        case .hasProject(let has): return (project != nil) == has
         case .due(let from, let to):
             guard let due = todo.due?.sortInstant(in: zone) else { return false }
             if let from, due < from { return false }
@@ -167,7 +170,7 @@ public struct FilterProgram: Sendable {
             if let place = record.place, place.lowercased().contains(word) { return true }
             if let note = record.note, note.lowercased().contains(word) { return true }
             return false
-        case .tag, .project, .due, .hasDue, .priority, .flag:
+        case .tag, .project, .hasProject, .due, .hasDue, .priority, .flag:
             // Todo terms; the parser keeps them out of a record filter.
             return false
         }

@@ -65,11 +65,7 @@ struct TodoForm: Equatable {
 
     /// A due or wait date as `--due` reads it back.
     static func text(_ due: Due?, zone: Zone) -> String {
-        switch due {
-        case nil: ""
-        case .date(let date)?: date.description
-        case .instant(let ms)?: Timestamp.formatLocal(ms, in: zone, withTime: true)
-        }
+        due?.localText(in: zone) ?? ""
     }
 
     /// The file's text: `header` comment lines, then the fields.
