@@ -8,10 +8,19 @@ import PackageDescription
 /// TallyDomain <- TallySQLite, TallyPostgres (the ports on each backend) <- TallyStores (which backends exist)
 /// TallyEssentials <- TallyArguments (specs, parser, help, generators)
 /// TallyEngine, TallyInterchange, TallyStores, TallyArguments <- TallyCLI <- tally
-/// Release builds optimise across module boundaries: the hot paths (the payload scanner, the snapshot
-/// codec, the hash chain) call small functions of TallyEssentials and TallyDomain per event, which a
-/// module-at-a-time build would leave as calls.
+/// Release builds optimise across module boundaries from the modules the hot paths run through
+/// (TallyEssentials, TallyDomain, TallyEngine, TallySQLite): the payload scanner, the snapshot codec,
+/// the hash chain, the fold and the list call their small functions per event or per row, which a
+/// module-at-a-time build would leave as calls. The other modules are called a few times a command and
+/// build without it: their bodies are not offered to their callers for inlining, which adds no code there.
 let acrossModules: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// Optimised for size: only a module no hot path runs through and whose objects the linker reads after
+/// those of TallyEssentials, TallyDomain and TallyEngine (objects are linked in module name order). The linker
+/// keeps the first of the identical-named copies that modules make of a generic specialisation or an
+/// outlined copy of a value, so a module built for size ahead of them would hand its slower copies to
+/// the hot paths: TallyCLI and TallyArguments built for size made `list` run 8.9 % and `rebuild` 3.1 %
+/// more instructions (docs/performance.md, "Binary size").
+let forSize: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 
 let package = Package(
     name: "tally",
@@ -39,26 +48,29 @@ let package = Package(
         // Building blocks with no knowledge of tally's model: JSON, hashes, binary and text scalars, zone rules.
         .target(name: "TallyEssentials", swiftSettings: acrossModules),
         // Every system call the core needs: file probes, the zone database, the process environment.
-        .target(name: "TallyPlatform", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
+        .target(name: "TallyPlatform", dependencies: ["TallyEssentials"]),
         // The model: values, events, deciders, reducers, read models (and their snapshot item tables),
         // queries, recurrence, history, the sync rebase, the hash chain, and the ports a store implements.
         .target(name: "TallyDomain", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
         // The use cases on the ports: dispatcher, state loading and the snapshot policy, undo, sync, projections.
         .target(name: "TallyEngine", dependencies: ["TallyEssentials", "TallyDomain"], swiftSettings: acrossModules),
         // Files from elsewhere: GPX/TCX/FIT, Strava/Garmin CSVs, gzip (the only zlib user), Taskwarrior and todo.txt.
-        .target(name: "TallyInterchange", dependencies: ["TallyEssentials", "TallyEngine", "TallyPlatform", "CZlib"], swiftSettings: acrossModules),
+        .target(name: "TallyInterchange", dependencies: ["TallyEssentials", "TallyEngine", "TallyPlatform", "CZlib"], swiftSettings: forSize),
         .target(name: "TallySQLite", dependencies: ["TallyEssentials", "TallyDomain", "TallyPlatform", "CSQLite"], swiftSettings: acrossModules),
-        .target(name: "TallyPostgres", dependencies: ["TallyEssentials", "TallyDomain", "CLibPQ"], swiftSettings: acrossModules),
+        .target(name: "TallyPostgres", dependencies: ["TallyEssentials", "TallyDomain", "CLibPQ"]),
         // Which backends exist: a location (path or URI) to an opened store.
-        .target(name: "TallyStores", dependencies: ["TallyEssentials", "TallyDomain", "TallySQLite", "TallyPostgres"], swiftSettings: acrossModules),
+        .target(name: "TallyStores", dependencies: ["TallyEssentials", "TallyDomain", "TallySQLite", "TallyPostgres"]),
         // Command specs, the parser, help and usage errors, and the bash/zsh/fish/man generators.
-        .target(name: "TallyArguments", dependencies: ["TallyEssentials"], swiftSettings: acrossModules),
-        .target(name: "TallyCLI", dependencies: ["TallyEssentials", "TallyEngine", "TallyInterchange", "TallyStores", "TallyArguments", "TallyPlatform"], swiftSettings: acrossModules),
+        .target(name: "TallyArguments", dependencies: ["TallyEssentials"]),
+        .target(name: "TallyCLI", dependencies: ["TallyEssentials", "TallyEngine", "TallyInterchange", "TallyStores", "TallyArguments", "TallyPlatform"]),
         // The static Swift runtime links executables with -export-dynamic, which put every public symbol of
         // the modules (8,500) in the dynamic symbol table that the runtime's one dladdr at start walks.
         // Nothing loads tally as a library, so the table keeps only what the C libraries need.
-        .executableTarget(name: "tally", dependencies: ["TallyCLI"], swiftSettings: acrossModules,
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
+        // Release builds fold functions of identical code whose address is never taken (--icf=safe; 4,800
+        // in this build, most of them in the static Swift libraries): 225 kB less, the same instructions run.
+        .executableTarget(name: "tally", dependencies: ["TallyCLI"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+                                           .unsafeFlags(["-Xlinker", "--icf=safe"], .when(platforms: [.linux], configuration: .release))]),
         // The benchmark harness: generates stores through the library, times the built binary, and
         // talks to SQLite directly only for the raw-SQLite baseline it compares against; the PostgreSQL
         // figures run on a throw-away cluster started like the tests' (TallyTestHarness).
