@@ -705,7 +705,7 @@ extension Language {
         case .filterErrorMissingValue: return .text("'{field}:' potřebuje hodnotu")
         case .filterErrorInvalidTag: return .text("'{value}' není štítek (písmena, číslice, _ a -)")
         case .filterErrorInvalidProject: return .text("'{value}' není projekt (jména jako štítky spojená tečkami)")
-        case .filterErrorInvalidPriority: return .text("'{value}' není priorita (H, M, L nebo none)")
+        case .filterErrorInvalidPriority: return .text("'{value}' není priorita (vysoká nebo V, střední nebo S, nízká nebo N, žádná; anglicky také H, M, L, none)")
         case .filterErrorInvalidStatus: return .text("'{value}' není stav ({values})")
         case .filterErrorInvalidFlag: return .text("'{value}' není nic z {values}")
         case .filterErrorInvalidWhen: return .text("'{value}' není datum: {reason}")
