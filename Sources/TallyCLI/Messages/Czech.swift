@@ -874,6 +874,7 @@ extension Language {
         case .columnContext: return .text("Kontext")
         case .columnView: return .text("Pohled")
         case .contextFooter: return .text("Kontext: {name}")
+        case .noteOutsideContext: return .text("Pozn.: {number} je mimo aktivní kontext {name}, a tak ho seznamy vynechávají; 'tally show {number}' ho ukáže, 'tally context none' kontext vypne.")
         case .usageContextAction: return .text("Pište 'tally context' (který je aktivní), 'tally context NÁZEV' nebo 'none', 'tally context list', 'tally context define NÁZEV FILTR...' nebo 'tally context delete NÁZEV'.")
         case .calendarMonths: return .text("leden únor březen duben květen červen červenec srpen září říjen listopad prosinec")
         case .calendarWeekdays: return .text("Po Út St Čt Pá So Ne")

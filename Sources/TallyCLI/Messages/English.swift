@@ -796,6 +796,7 @@ extension Language {
         case .columnContext: return .text("Context")
         case .columnView: return .text("View")
         case .contextFooter: return .text("Context: {name}")
+        case .noteOutsideContext: return .text("Note: {number} is outside the active context {name}, so lists leave it out; 'tally show {number}' shows it, 'tally context none' turns the context off.")
         case .usageContextAction: return .text("Write 'tally context' (which is active), 'tally context NAME' or 'none', 'tally context list', 'tally context define NAME FILTER...' or 'tally context delete NAME'.")
         case .calendarMonths: return .text("January February March April May June July August September October November December")
         case .calendarWeekdays: return .text("Mo Tu We Th Fr Sa Su")

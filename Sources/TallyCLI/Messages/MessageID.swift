@@ -800,6 +800,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case columnContext = "column.context"
     case columnView = "column.view"
     case contextFooter = "context.footer"
+    case noteOutsideContext = "note.outside-context"
     case usageContextAction = "usage.context-action"
     case calendarMonths = "calendar.months"
     case calendarWeekdays = "calendar.weekdays"
