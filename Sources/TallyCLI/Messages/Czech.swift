@@ -946,6 +946,16 @@ extension Language {
         ])
         case .importLegacyLine: return .text("  {source} → {number}")
         case .importDependencyCycle: return .text("čekáním na úkol {task} by na sebe úkoly čekaly v kruhu ({cycle}); tato závislost 'depends' zůstává v poznámce")
+        case .importDependencyNotInFile: return .plural([
+            .one: "úkol, na kterém závisí ({tasks}), v souboru není; tato závislost 'depends' zůstává v poznámce",
+            .few: "úkoly, na kterých závisí ({tasks}), v souboru nejsou; tyto závislosti 'depends' zůstávají v poznámce",
+            .other: "úkoly, na kterých závisí ({tasks}), v souboru nejsou; tyto závislosti 'depends' zůstávají v poznámce",
+        ])
+        case .importDependenciesPastLimit: return .plural([
+            .one: "úkol může čekat nejvýš na {max} jiných; úkol, na kterém závisí nad {max} ({tasks}), zůstává v poznámce",
+            .few: "úkol může čekat nejvýš na {max} jiných; {count} úkoly, na kterých závisí nad {max} ({tasks}), zůstávají v poznámce",
+            .other: "úkol může čekat nejvýš na {max} jiných; {count} úkolů, na kterých závisí nad {max} ({tasks}), zůstává v poznámce",
+        ])
         // Redaction (history)
         case .historyRedacted: return .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})")
         case .redactDone: return .plural([

@@ -859,6 +859,14 @@ extension Language {
         ])
         case .importLegacyLine: return .text("  {source} → {number}")
         case .importDependencyCycle: return .text("waiting for task {task} would make tasks wait for each other in a circle ({cycle}); that 'depends' is kept in the note")
+        case .importDependencyNotInFile: return .plural([
+            .one: "the task it depends on ({tasks}) is not in the file; that 'depends' is kept in the note",
+            .other: "the tasks it depends on ({tasks}) are not in the file; those 'depends' are kept in the note",
+        ])
+        case .importDependenciesPastLimit: return .plural([
+            .one: "a todo waits for at most {max} others; the task it depends on past the {max}th ({tasks}) is kept in the note",
+            .other: "a todo waits for at most {max} others; the {count} tasks it depends on past the {max}th ({tasks}) are kept in the note",
+        ])
         // Redaction (history)
         case .historyRedacted: return .text("redacted every {field} of {item} in {count} events ({reason})")
         case .redactDone: return .plural([

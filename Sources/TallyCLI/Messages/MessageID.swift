@@ -860,6 +860,8 @@ enum MessageID: String, CaseIterable, Sendable {
     // Import loose ends (todos)
     case importRepeatedFieldKept = "import.repeated-field-kept"
     case importDependencyCycle = "import.dependency-cycle"
+    case importDependencyNotInFile = "import.dependency-not-in-file"
+    case importDependenciesPastLimit = "import.dependencies-past-limit"
     case importLegacy = "import.legacy"
     case importLegacyLine = "import.legacy-line"
     case importNotRestored = "import.not-restored"
