@@ -146,8 +146,8 @@ struct DependencyCommandTests {
         #expect(tally.run("show", "4").stdout.contains("  edited after → 5\n"))
         let log = tally.run("log", "--field", "after").stdout
         #expect(log.contains("4: Admire fence  after: 3 → 5\n") && !log.contains(read.prefix(8)), "\(log)")
-        #expect(tally.run("blame", "3").stdout.contains("\nafter      1, 2 "))
-        #expect(tally.run("blame", "4").stdout.contains("\nafter      5 "))
+        #expect(tally.run("blame", "3").stdout.contains("\nafter        1, 2 "))
+        #expect(tally.run("blame", "4").stdout.contains("\nafter        5 "))
         let diff = tally.run("diff", "@5").stdout
         #expect(diff.contains("4: Admire fence  after    3       5 "), "\(diff)")
         let revert = tally.run("revert", "--to", "@5", "--dry-run").stdout

@@ -93,10 +93,15 @@ enum BlameCommand: CommandHandler {
 
 /// A field's value in words for tables: text as it is (escaped), none for nothing, lists joined.
 enum FieldText {
-    /// As `human(_:_:)`, but the todos of `after` by their numbers (`2, 5`) where `--json` gives ids.
+    /// As `human(_:_:)`, but the todos of `after` by their numbers (`2, 5`) where `--json` gives
+    /// ids, and annotations by their texts (`Called; left a message`).
     static func human(_ value: JSON, field: String, _ catalog: Catalog, numbers: TodoNumbers) -> String {
-        guard field == "after", case .array(let items) = value, !items.isEmpty else { return human(value, catalog) }
-        return items.map { $0.stringValue.map(numbers.text) ?? human($0, catalog) }.joined(separator: ", ")
+        guard case .array(let items) = value, !items.isEmpty else { return human(value, catalog) }
+        switch field {
+        case "after": return items.map { $0.stringValue.map(numbers.text) ?? human($0, catalog) }.joined(separator: ", ")
+        case "annotations": return items.map { $0.objectValue?["text"].map { human($0, catalog) } ?? human($0, catalog) }.joined(separator: "; ")
+        default: return human(value, catalog)
+        }
     }
 
     static func human(_ value: JSON, _ catalog: Catalog) -> String {
