@@ -99,6 +99,42 @@ struct ContextCommandTests {
         #expect(plain?["project"] == .null && plain?["tags"] == .array([]))
     }
 
+    @Test("add says when the new todo is outside the active context, which lists would hide, and only then")
+    func addOutsideContext() {
+        let tally = seeded()
+        // No context, and the saved view (the context default): nothing to say.
+        #expect(tally.run("add", "Free").stdout == "Added 5: Free\n")
+        tally.run("filter", "set", "--tag", "urgent")
+        #expect(tally.run("add", "Viewed").stdout == "Added 6: Viewed\n")
+        tally.run("filter", "reset")
+        tally.run("context", "define", "either", "project:work or tag:urgent")
+        tally.run("context", "either")
+        // The context gives nothing here, so the todo does not match it.
+        let plain = tally.run("add", "Plain")
+        #expect(plain.status == 0 && plain.stderr.isEmpty)
+        #expect(plain.stdout == """
+            Added 7: Plain
+            Note: 7 is outside the active context either, so lists leave it out; 'tally show 7' shows it, 'tally context none' turns the context off.
+
+            """)
+        #expect(!tally.listNumbers([]).contains(7) && tally.run("show", "7").status == 0)
+        // One that matches says nothing more.
+        #expect(tally.run("add", "Pager", "--tag", "urgent").stdout == "Added 8: Pager\n")
+        #expect(tally.listNumbers([]).contains(8))
+        // A context that gives its project: --no-context and another project are outside it.
+        tally.run("context", "define", "ops", "project:work.ops")
+        tally.run("context", "ops")
+        #expect(tally.run("add", "Rotate keys").stdout == "Added 9: Rotate keys\n")
+        #expect(tally.run("add", "Loose", "--no-context").stdout.hasSuffix("Note: 10 is outside the active context ops, so lists leave it out; 'tally show 10' shows it, 'tally context none' turns the context off.\n"))
+        let czech = tally.run(["add", "Doma", "--project", "home"], environment: ["LANG": "cs_CZ.UTF-8"])
+        #expect(czech.stdout.hasSuffix("Pozn.: 11 je mimo aktivní kontext ops, a tak ho seznamy vynechávají; 'tally show 11' ho ukáže, 'tally context none' kontext vypne.\n"), "\(czech.stdout)")
+        // With --json the output stays one object; the note goes to stderr.
+        let json = tally.run("--json", "add", "Away", "--project", "home")
+        #expect(json.json?.objectValue?["number"]?.intValue == 12)
+        #expect(json.stderr == "Note: 12 is outside the active context ops, so lists leave it out; 'tally show 12' shows it, 'tally context none' turns the context off.\n")
+        #expect(tally.listNumbers([]) == [9])
+    }
+
     @Test("refusals exit 64 or 65 with a message and append nothing")
     func refusals() {
         let tally = seeded()

@@ -112,7 +112,7 @@ struct DependencyCommandTests {
         #expect(fleet.sync(0, at: "2026-11-21T12:05:00Z").status == 0)
         let later = fleet.sync(1, at: "2026-11-21T12:06:00Z")
         #expect(later.status == 0)
-        #expect(later.stdout.contains("1 conflict:\n  todo 1 'A': your waits for "), "\(later.stdout)")
+        #expect(later.stdout.contains("1 conflict:\n  todo 1 'A': your waits for 2 was dropped: "), "\(later.stdout)")
         #expect(later.stdout.contains("todos would wait for each other in a circle (1 → 2 → 1)"), "\(later.stdout)")
         fleet.sync(0, at: "2026-11-21T12:07:00Z")
         for device in 0..<2 {
@@ -131,5 +131,33 @@ struct DependencyCommandTests {
         for device in 0..<2 {
             #expect(fleet[device].run("--json", "show", "3").json?.objectValue?["todo"]?.objectValue?["after"]?.arrayValue?.count == 2)
         }
+    }
+
+    @Test("the todos one waits for are named by their numbers in confirmations, show, log, blame, diff, revert and undo; --json keeps ids")
+    func numbersWhereIDsWere() throws {
+        let tally = seeded()
+        let ids = (tally.run("--json", "list").json?.arrayValue ?? []).compactMap { $0.objectValue?["id"]?.stringValue }
+        #expect(ids.count == 5)
+        let (paint, read) = (ids[0], ids[4])
+        let edited = tally.run("edit", "4", "--after", "5", "--no-after", "3")
+        #expect(edited.stdout == "Updated 4: Admire fence (edited after → 5)\n", "\(edited.stdout)")
+        // A deleted todo keeps its number: still named by it.
+        tally.run("delete", "5")
+        #expect(tally.run("show", "4").stdout.contains("  edited after → 5\n"))
+        let log = tally.run("log", "--field", "after").stdout
+        #expect(log.contains("4: Admire fence  after: 3 → 5\n") && !log.contains(read.prefix(8)), "\(log)")
+        #expect(tally.run("blame", "3").stdout.contains("\nafter        1, 2 "))
+        #expect(tally.run("blame", "4").stdout.contains("\nafter        5 "))
+        let diff = tally.run("diff", "@5").stdout
+        #expect(diff.contains("4: Admire fence  after    3       5 "), "\(diff)")
+        let revert = tally.run("revert", "--to", "@5", "--dry-run").stdout
+        #expect(revert.contains("4: Admire fence  after    5    3\n"), "\(revert)")
+        // Scripts keep the ids.
+        let blame = tally.run("--json", "blame", "3").json?.arrayValue?.compactMap(\.objectValue).first { $0["field"]?.stringValue == "after" }
+        #expect(blame?["value"]?.arrayValue?.count == 2 && blame?["value"]?.arrayValue?.first?.stringValue == paint)
+        let changes = tally.run("--json", "diff", "@5").json?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(changes.first { $0["field"]?.stringValue == "after" }?["after"]?.arrayValue?.first?.stringValue == read)
+        tally.run("undo")
+        #expect(tally.run("undo").stdout.contains("  4: Admire fence: after: 5 → 3\n"))
     }
 }

@@ -80,13 +80,40 @@ struct DiffCommandTests {
         ])
         #expect(tally.run("diff", "@2").stdout.contains("1: Paint  project  home"))
         let blame = tally.run("blame", "1").stdout
-        #expect(blame.contains("\nproject    home.garden"), "\(blame)")
-        #expect(blame.contains("\nafter      \(ids.last ?? "")"), "\(blame)")
+        #expect(blame.contains("\nproject      home.garden"), "\(blame)")
+        // The todo it waits for by its number; --json above keeps the id.
+        #expect(blame.contains("\nafter        2 "), "\(blame)")
         #expect(tally.run("--json", "log", "--field", "project").json?.arrayValue?.count == 2)
         #expect(tally.run("--json", "log", "--field", "after").json?.arrayValue?.count == 1)
         let revert = tally.run("revert", "--to", "@2", "--dry-run")
         #expect(revert.status == 0)
         #expect(revert.stdout.contains("1: Paint  project  home.garden "), "\(revert.stdout)")
-        #expect(revert.stdout.contains("          after    \(ids.last ?? "")  none"), "\(revert.stdout)")
+        #expect(revert.stdout.contains("          after    2            none"), "\(revert.stdout)")
+    }
+
+    @Test("a todo's annotations are a field of diff, blame, log --field and revert, by their texts; --json gives them as show does")
+    func annotations() {
+        let tally = TallyRunner()
+        tally.run("add", "Call the plumber")
+        tally.run(["annotate", "1", "Left a message"], environment: ["TALLY_NOW": "2026-11-21T13:00:00Z"])
+        tally.run(["annotate", "1", "Called back"], environment: ["TALLY_NOW": "2026-11-21T14:00:00Z"])
+        let diff = tally.run("diff", "@1").stdout
+        #expect(diff.contains("1: Call the plumber  annotations  none    Left a message; Called back    3 "), "\(diff)")
+        let json = tally.run("--json", "diff", "@1").json?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(json.count == 1 && json.first?["field"] == "annotations" && json.first?["before"] == .array([]))
+        let texts = json.first?["after"]?.arrayValue?.compactMap { $0.objectValue?["text"]?.stringValue }
+        #expect(texts == ["Left a message", "Called back"])
+        #expect(json.first?["after"] == tally.run("--json", "show", "1").json?.objectValue?["todo"]?.objectValue?["annotations"])
+        let blame = tally.run("blame", "1").stdout
+        #expect(blame.contains("\nannotations  Left a message; Called back    3  2026-11-21 14:00  "), "\(blame)")
+        #expect(tally.run("--json", "log", "--field", "annotations").json?.arrayValue?.count == 2)
+        tally.run(["denotate", "1", "1"], environment: ["TALLY_NOW": "2026-11-21T15:00:00Z"])
+        #expect(tally.run("--json", "log", "--field", "annotations").json?.arrayValue?.count == 3)
+        let revert = tally.run("revert", "--to", "@2", "--dry-run")
+        #expect(revert.stdout.contains("1: Call the plumber  annotations  Called back  Left a message\n"), "\(revert.stdout)")
+        #expect(tally.run("revert", "--to", "@2").status == 0)
+        let now = tally.run("--json", "show", "1").json?.objectValue?["todo"]?.objectValue?["annotations"]?.arrayValue
+        #expect(now?.compactMap { $0.objectValue?["text"]?.stringValue } == ["Left a message"])
+        #expect(tally.run("diff", "@2").stdout == "No changes.\n")
     }
 }

@@ -85,6 +85,16 @@ struct FilterExpressionCommandTests {
         // In English, Czech field names are unknown and 'nebo' is a word to search for.
         #expect(tally.run("list", "štítek:shop").status == 65)
         #expect(numbers(tally, "tag:shop nebo").isEmpty)
+        // A wrong priority names the words the Czech filter takes, Czech ones first.
+        let wrong = tally.run(["list", "priorita:X"], environment: ["LANG": "cs_CZ.UTF-8"])
+        #expect(wrong.status == 65 && wrong.stdout.isEmpty)
+        #expect(wrong.stderr.hasPrefix(
+            "Chyba: Ve filtru na znaku 10: 'X' není priorita (vysoká nebo V, střední nebo S, nízká nebo N, žádná; anglicky také H, M, L, none)\n"
+        ), "\(wrong.stderr)")
+        let czechWords = ["vysoká", "V", "střední", "s", "nízká", "n", "žádná", "žádný", "H", "none"]
+        for word in czechWords {
+            #expect(tally.run(["list", "priorita:" + word], environment: ["LANG": "cs_CZ.UTF-8"]).status == 0, "\(word)")
+        }
     }
 
     @Test("a saved view keeps its expression through undo, redo, time travel, export and import")

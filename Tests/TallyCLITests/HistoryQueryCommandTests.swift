@@ -70,7 +70,7 @@ struct LogQueryCommandTests {
         let tally = twoActorHistory()
         let result = tally.run("log", "--field", "password")
         #expect(result.status == 64 && result.stdout == "")
-        #expect(result.stderr.hasPrefix("Error: Invalid value 'password' for '--field': expected one of title, tags, project, priority, due, wait, note, after, series, completed, deleted, name"))
+        #expect(result.stderr.hasPrefix("Error: Invalid value 'password' for '--field': expected one of title, tags, project, priority, due, wait, note, annotations, after, series, completed, deleted, name"))
         #expect(tally.eventCount == 6)
     }
 }

@@ -86,4 +86,43 @@ struct ImportLooseEndsTests {
         #expect(tally.listNumbers(["--ready"]).count == 1)
         #expect(tally.run("import", "--from", "taskwarrior", file).stdout.contains("4 items were imported before and have not changed in the source."))
     }
+
+    @Test("a depends on tasks not in the file is kept in the note and reported as such; one not in Taskwarrior's form is kept as text")
+    func taskwarriorDependsNotInFile() throws {
+        let tally = TallyRunner()
+        let file = tally.directory.path("tasks.json")
+        let (a, b, gone, other) = ("a1111111-1111-4111-8111-111111111111", "b1111111-1111-4111-8111-111111111111", "e1111111-1111-4111-8111-111111111111", "f1111111-1111-4111-8111-111111111111")
+        try """
+            [{"uuid":"\(a)","description":"A","status":"pending","entry":"20261120T064324Z","depends":["\(b)","\(gone)"]},
+            {"uuid":"\(b)","description":"B","status":"pending","entry":"20261120T064324Z","depends":"\(gone),\(other)"},
+            {"uuid":"c1111111-1111-4111-8111-111111111111","description":"C","status":"pending","entry":"20261120T064324Z","depends":7}]
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = tally.run("import", "--from", "taskwarrior", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("has no place"), "\(result.stdout)")
+        #expect(result.stdout.contains("  task a1111111: the task it depends on (e1111111) is not in the file; that 'depends' is kept in the note\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("  task b1111111: the tasks it depends on (e1111111, f1111111) are not in the file; those 'depends' are kept in the note\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("  task c1111111: field 'depends' is not in the form Taskwarrior writes; kept in the note as text\n"), "\(result.stdout)")
+        let todos = Dictionary(uniqueKeysWithValues: (tally.run("--json", "list").json?.arrayValue ?? []).compactMap { todo -> (String, JSONObject)? in
+            guard let object = todo.objectValue, let title = object["title"]?.stringValue else { return nil }
+            return (title, object)
+        })
+        // The task in the file is waited for; the rest is in the note, as before.
+        #expect(todos["A"]?["after"] == [.string(todos["B"]?["id"]?.stringValue ?? "")] && todos["A"]?["note"] == .string("depends: \(gone)"))
+        #expect(todos["B"]?["after"] == [] && todos["B"]?["note"] == .string("depends: \(gone), \(other)"))
+        #expect(todos["C"]?["note"] == "depends: 7")
+        let czech = TallyRunner().run(["import", "--from", "taskwarrior", file], environment: ["LANG": "cs_CZ.UTF-8"])
+        #expect(czech.stdout.contains("  úkol a1111111: úkol, na kterém závisí (e1111111), v souboru není; tato závislost 'depends' zůstává v poznámce\n"), "\(czech.stdout)")
+
+        // Past the 50th task it depends on: the rest is kept in the note, reported with the limit.
+        let uuids = (1...52).map { String(format: "%08x-1111-4111-8111-111111111111", $0) }
+        let tasks = uuids.map { uuid in
+            let depends = uuid == uuids[0] ? ",\"depends\":[" + uuids.dropFirst().map { "\"\($0)\"" }.joined(separator: ",") + "]" : ""
+            return "{\"uuid\":\"\(uuid)\",\"description\":\"T\(uuid.prefix(8))\",\"status\":\"pending\",\"entry\":\"20261120T064324Z\"\(depends)}"
+        }
+        let many = tally.directory.path("many.json")
+        try ("[" + tasks.joined(separator: ",\n") + "]").write(toFile: many, atomically: true, encoding: .utf8)
+        let limited = TallyRunner().run("import", "--from", "taskwarrior", many)
+        #expect(limited.stdout.contains("  task 00000001: a todo waits for at most 50 others; the task it depends on past the 50th (00000034) is kept in the note\n"), "\(limited.stdout)")
+    }
 }

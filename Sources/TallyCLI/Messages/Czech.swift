@@ -705,7 +705,7 @@ extension Language {
         case .filterErrorMissingValue: return .text("'{field}:' potřebuje hodnotu")
         case .filterErrorInvalidTag: return .text("'{value}' není štítek (písmena, číslice, _ a -)")
         case .filterErrorInvalidProject: return .text("'{value}' není projekt (jména jako štítky spojená tečkami)")
-        case .filterErrorInvalidPriority: return .text("'{value}' není priorita (H, M, L nebo none)")
+        case .filterErrorInvalidPriority: return .text("'{value}' není priorita (vysoká nebo V, střední nebo S, nízká nebo N, žádná; anglicky také H, M, L, none)")
         case .filterErrorInvalidStatus: return .text("'{value}' není stav ({values})")
         case .filterErrorInvalidFlag: return .text("'{value}' není nic z {values}")
         case .filterErrorInvalidWhen: return .text("'{value}' není datum: {reason}")
@@ -874,6 +874,7 @@ extension Language {
         case .columnContext: return .text("Kontext")
         case .columnView: return .text("Pohled")
         case .contextFooter: return .text("Kontext: {name}")
+        case .noteOutsideContext: return .text("Pozn.: {number} je mimo aktivní kontext {name}, a tak ho seznamy vynechávají; 'tally show {number}' ho ukáže, 'tally context none' kontext vypne.")
         case .usageContextAction: return .text("Pište 'tally context' (který je aktivní), 'tally context NÁZEV' nebo 'none', 'tally context list', 'tally context define NÁZEV FILTR...' nebo 'tally context delete NÁZEV'.")
         case .calendarMonths: return .text("leden únor březen duben květen červen červenec srpen září říjen listopad prosinec")
         case .calendarWeekdays: return .text("Po Út St Čt Pá So Ne")
@@ -945,6 +946,16 @@ extension Language {
         ])
         case .importLegacyLine: return .text("  {source} → {number}")
         case .importDependencyCycle: return .text("čekáním na úkol {task} by na sebe úkoly čekaly v kruhu ({cycle}); tato závislost 'depends' zůstává v poznámce")
+        case .importDependencyNotInFile: return .plural([
+            .one: "úkol, na kterém závisí ({tasks}), v souboru není; tato závislost 'depends' zůstává v poznámce",
+            .few: "úkoly, na kterých závisí ({tasks}), v souboru nejsou; tyto závislosti 'depends' zůstávají v poznámce",
+            .other: "úkoly, na kterých závisí ({tasks}), v souboru nejsou; tyto závislosti 'depends' zůstávají v poznámce",
+        ])
+        case .importDependenciesPastLimit: return .plural([
+            .one: "úkol může čekat nejvýš na {max} jiných; úkol, na kterém závisí nad {max} ({tasks}), zůstává v poznámce",
+            .few: "úkol může čekat nejvýš na {max} jiných; {count} úkoly, na kterých závisí nad {max} ({tasks}), zůstávají v poznámce",
+            .other: "úkol může čekat nejvýš na {max} jiných; {count} úkolů, na kterých závisí nad {max} ({tasks}), zůstává v poznámce",
+        ])
         // Redaction (history)
         case .historyRedacted: return .text("vymazáno každé pole {field} položky {item} v {count} událostech ({reason})")
         case .redactDone: return .plural([

@@ -796,6 +796,7 @@ extension Language {
         case .columnContext: return .text("Context")
         case .columnView: return .text("View")
         case .contextFooter: return .text("Context: {name}")
+        case .noteOutsideContext: return .text("Note: {number} is outside the active context {name}, so lists leave it out; 'tally show {number}' shows it, 'tally context none' turns the context off.")
         case .usageContextAction: return .text("Write 'tally context' (which is active), 'tally context NAME' or 'none', 'tally context list', 'tally context define NAME FILTER...' or 'tally context delete NAME'.")
         case .calendarMonths: return .text("January February March April May June July August September October November December")
         case .calendarWeekdays: return .text("Mo Tu We Th Fr Sa Su")
@@ -858,6 +859,14 @@ extension Language {
         ])
         case .importLegacyLine: return .text("  {source} → {number}")
         case .importDependencyCycle: return .text("waiting for task {task} would make tasks wait for each other in a circle ({cycle}); that 'depends' is kept in the note")
+        case .importDependencyNotInFile: return .plural([
+            .one: "the task it depends on ({tasks}) is not in the file; that 'depends' is kept in the note",
+            .other: "the tasks it depends on ({tasks}) are not in the file; those 'depends' are kept in the note",
+        ])
+        case .importDependenciesPastLimit: return .plural([
+            .one: "a todo waits for at most {max} others; the task it depends on past the {max}th ({tasks}) is kept in the note",
+            .other: "a todo waits for at most {max} others; the {count} tasks it depends on past the {max}th ({tasks}) are kept in the note",
+        ])
         // Redaction (history)
         case .historyRedacted: return .text("redacted every {field} of {item} in {count} events ({reason})")
         case .redactDone: return .plural([

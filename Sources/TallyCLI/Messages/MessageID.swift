@@ -800,6 +800,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case columnContext = "column.context"
     case columnView = "column.view"
     case contextFooter = "context.footer"
+    case noteOutsideContext = "note.outside-context"
     case usageContextAction = "usage.context-action"
     case calendarMonths = "calendar.months"
     case calendarWeekdays = "calendar.weekdays"
@@ -859,6 +860,8 @@ enum MessageID: String, CaseIterable, Sendable {
     // Import loose ends (todos)
     case importRepeatedFieldKept = "import.repeated-field-kept"
     case importDependencyCycle = "import.dependency-cycle"
+    case importDependencyNotInFile = "import.dependency-not-in-file"
+    case importDependenciesPastLimit = "import.dependencies-past-limit"
     case importLegacy = "import.legacy"
     case importLegacyLine = "import.legacy-line"
     case importNotRestored = "import.not-restored"

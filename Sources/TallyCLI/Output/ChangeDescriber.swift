@@ -11,6 +11,8 @@ struct ChangeDescriber {
     let context: CLIContext
     /// Gear id → name, for a record's gear.
     var gearNames: [String: String] = [:]
+    /// The numbers of the todos an edit says one waits for.
+    var todoNumbers = TodoNumbers()
 
     private var catalog: Catalog { context.catalog }
     private var renderer: TodoRenderer { TodoRenderer(context: context) }
@@ -56,6 +58,7 @@ struct ChangeDescriber {
     func lines(from before: ReadModel, to after: ReadModel, streams: [String]) -> [String] {
         var describer = self
         describer.gearNames = GearText.names(before).merging(GearText.names(after)) { _, new in new }
+        describer.todoNumbers = TodoNumbers(after, before)
         return describer.describedLines(from: before, to: after, streams: streams)
     }
 
@@ -128,7 +131,7 @@ struct ChangeDescriber {
         add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
         add("wait", keys?.wait != nil, value(before.wait.map(renderer.due)), value(after.wait.map(renderer.due)))
         add("project", keys?.project != nil, value(before.project), value(after.project))
-        add("after", keys?.after != nil, Self.refs(before.after), Self.refs(after.after))
+        add("after", keys?.after != nil, todoNumbers.list(before.after), todoNumbers.list(after.after))
         add("annotations", false, String(before.annotations.count), String(after.annotations.count))
         add("intervals", false, intervals(before), intervals(after))
         return parts
@@ -176,7 +179,7 @@ struct ChangeDescriber {
         case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
         case "wait": changes.wait.map { (label(.showWait), value($0.map(renderer.due))) }
         case "project": changes.project.map { (label(.fieldProject), value($0)) }
-        case "after": changes.after.map { (label(.fieldAfter), Self.refs($0)) }
+        case "after": changes.after.map { (label(.fieldAfter), todoNumbers.list($0)) }
         default: nil
         }
     }
@@ -208,11 +211,6 @@ struct ChangeDescriber {
 
     private func tags(_ tags: [String]) -> String {
         tags.isEmpty ? catalog.text(.auditNoValue) : TerminalText.escaped(tags.joined(separator: " "))
-    }
-
-    /// The todos one waits for as id prefixes (each a REF), `-` for none.
-    static func refs(_ ids: [String]) -> String {
-        ids.isEmpty ? "-" : ids.map { String($0.prefix(8)) }.joined(separator: " ")
     }
 
     private func value(_ text: String?) -> String {

@@ -12,6 +12,8 @@ struct EventDescriber {
     let zone: Zone
     /// Gear id → name, for events that name gear.
     var gearNames: [String: String] = [:]
+    /// The numbers of the todos an edit says one waits for.
+    var todoNumbers = TodoNumbers()
 
     /// `2026-11-21 14:30  alice@laptop  completed`
     func historyLine(_ event: EventEnvelope) -> String {
@@ -41,7 +43,7 @@ struct EventDescriber {
             if let wait = changes.wait { parts.append(fieldChange("wait", wait?.localText(in: zone))) }
             if let series = changes.series { parts.append(fieldChange("series", series.map { String($0.prefix(8)) })) }
             if let project = changes.project { parts.append(fieldChange("project", project)) }
-            if let after = changes.after { parts.append(catalog.text(.historyFieldSet, ["field": "after", "value": ChangeDescriber.refs(after)])) }
+            if let after = changes.after { parts.append(catalog.text(.historyFieldSet, ["field": "after", "value": todoNumbers.list(after)])) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .todoCompleted: return catalog.text(.historyCompleted)
         case .todoReopened: return catalog.text(.historyReopened)

@@ -33,7 +33,9 @@ struct MutationPrinter {
             }
             return
         }
-        let describer = EventDescriber(catalog: context.catalog, zone: context.zone, gearNames: GearText.names(outcome.state))
+        let describer = EventDescriber(
+            catalog: context.catalog, zone: context.zone, gearNames: GearText.names(outcome.state), todoNumbers: TodoNumbers(outcome.state)
+        )
         // Events of streams that are not items (a series' rule) follow the items they belong to.
         var following: [String] = []
         for event in outcome.appended {

@@ -13,13 +13,6 @@ enum TimeText {
         return "\(hours)h \(rest < 10 ? "0" : "")\(rest)m"
     }
 
-    /// The rows `show` prints for a todo's annotations: `1  2026-11-21 14:30  text`.
-    static func annotationLines(_ todo: Todo, zone: Zone) -> [String] {
-        todo.annotations.enumerated().map { index, annotation in
-            "\(index + 1)  \(Timestamp.formatLocal(annotation.at, in: zone, withTime: true))  \(TerminalText.escaped(annotation.text))"
-        }
-    }
-
     /// The rows `show` prints for a todo's time: the total, then every interval.
     static func intervalLines(_ todo: Todo, now: Int64, zone: Zone, catalog: Catalog) -> [String] {
         guard !todo.intervals.isEmpty else { return [] }

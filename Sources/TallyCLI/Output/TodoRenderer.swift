@@ -129,8 +129,12 @@ struct TodoRenderer {
     }
 
     /// The detail view of `show`, ending with the todo's history.
-    /// `clock`: where a running interval's length ends (the `--as-of` instant; now by default).
-    func detail(_ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil, graph: TodoDependencies? = nil, clock: Int64? = nil) -> String {
+    /// `clock`: where a running interval's length ends (the `--as-of` instant; now by default);
+    /// `numbers`: where the history finds the numbers of the todos an edit made it wait for.
+    func detail(
+        _ todo: Todo, history: [EventEnvelope], series: SeriesDetail? = nil, graph: TodoDependencies? = nil, clock: Int64? = nil,
+        numbers: TodoNumbers = TodoNumbers()
+    ) -> String {
         var rows: [(String, String)] = [
             (catalog.text(.fieldNumber), String(todo.number)),
             (catalog.text(.fieldID), todo.id),
@@ -186,7 +190,7 @@ struct TodoRenderer {
         }
         lines.append("")
         lines.append(style.bold(catalog.text(.fieldHistory)))
-        let describer = EventDescriber(catalog: catalog, zone: context.zone)
+        let describer = EventDescriber(catalog: catalog, zone: context.zone, todoNumbers: numbers)
         for event in history {
             lines.append("  " + describer.historyLine(event))
         }

@@ -4,7 +4,7 @@ import TallyEssentials
 /// with their values as JSON, the same shapes `--json` prints. Pure.
 public enum ItemFields {
     /// A todo's fields, in the order they are shown.
-    public static let todo = ["title", "tags", "project", "priority", "due", "wait", "note", "after", "series", "completed", "deleted"]
+    public static let todo = ["title", "tags", "project", "priority", "due", "wait", "note", "annotations", "after", "series", "completed", "deleted"]
     /// A record's fields, in the order they are shown.
     public static let record = ["name", "category", "date", "durationSeconds", "distanceMeters", "place", "note", "gear", "deleted"]
     /// Every field name a history option takes.
@@ -23,6 +23,10 @@ public enum ItemFields {
             ("due", todo.due.map { .string($0.storageText) } ?? .null),
             ("wait", todo.wait.map { .string($0.storageText) } ?? .null),
             ("note", todo.note.map { .string($0) } ?? .null),
+            // Each as `--json` gives it: `{"id", "at", "text"}`, oldest first.
+            ("annotations", .array(todo.annotations.map { annotation in
+                .object(["id": .string(annotation.id), "at": .string(Timestamp.format(annotation.at)), "text": .string(annotation.text)])
+            })),
             // The ids of the todos it waits for, as `--json` gives them.
             ("after", .array(todo.after.map { .string($0) })),
             ("series", todo.series.map { .string($0) } ?? .null),

@@ -146,6 +146,10 @@ public enum ImportProblem: Sendable, Equatable {
     /// A Taskwarrior `depends` on a task of the file that would close a circle of tasks waiting for each
     /// other (tally has none): that uuid is kept in the note. The circle as uuid prefixes, first = last.
     case dependencyCycleKeptInNote([String])
+    /// A Taskwarrior `depends` on tasks that are not in the file (their uuids): kept in the note.
+    case dependencyNotInFile([String])
+    /// A Taskwarrior `depends` on more tasks than a todo may wait for: the uuids past the limit are kept in the note.
+    case dependenciesPastLimit(max: Int, [String])
 }
 
 /// What a date that cannot be read was replaced with.

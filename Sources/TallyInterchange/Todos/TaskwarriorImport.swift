@@ -330,7 +330,10 @@ public enum TaskwarriorImport {
         // the note, reported.
         var after: [String] = []
         if let value = task["depends"] {
+            // Kept in the note in the order given, each reported with its reason.
             var missing: [String] = []
+            var notInFile: [String] = []
+            var pastLimit: [String] = []
             for uuid in dependsUUIDs(value) {
                 if let circle = circles[uuid] {
                     draft.noteLines.append(keptField("depends", .string(uuid), zone: zone))
@@ -340,13 +343,18 @@ public enum TaskwarriorImport {
                 let stream = NameUUID.make("taskwarrior:" + uuid)
                 if !inFile.contains(uuid) || (after.count >= TodoDependencies.maxAfter && !after.contains(stream)) {
                     missing.append(uuid)
+                    if !inFile.contains(uuid) { notInFile.append(uuid) } else { pastLimit.append(uuid) }
                 } else if !after.contains(stream) {
                     after.append(stream)
                 }
             }
-            if !missing.isEmpty || (value.arrayValue == nil && value.stringValue == nil) {
-                draft.noteLines.append(keptField("depends", missing.isEmpty ? value : .array(missing.map { .string($0) }), zone: zone))
-                warnings.append(.unsupportedField("depends"))
+            if value.arrayValue == nil && value.stringValue == nil {
+                draft.noteLines.append(keptField("depends", value, zone: zone))
+                warnings.append(.malformedField("depends"))
+            } else if !missing.isEmpty {
+                draft.noteLines.append(keptField("depends", .array(missing.map { .string($0) }), zone: zone))
+                if !notInFile.isEmpty { warnings.append(.dependencyNotInFile(notInFile)) }
+                if !pastLimit.isEmpty { warnings.append(.dependenciesPastLimit(max: TodoDependencies.maxAfter, pastLimit)) }
             }
         }
 

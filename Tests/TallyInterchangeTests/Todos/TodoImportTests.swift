@@ -286,6 +286,7 @@ struct ImportTests {
         let streams = batch.todos.map(\.stream)
         #expect(batch.todos[1].fields.after == [streams[0]])
         #expect(batch.todos[1].fields.note == "depends: 99999999-0000-4000-8000-000000000009")
+        #expect(batch.warnings.map(\.problem) == [.dependencyNotInFile(["99999999-0000-4000-8000-000000000009"])])
         #expect(batch.todos[2].fields.after == [streams[0], streams[1]])
         #expect(batch.todos[2].fields.note == nil)
     }

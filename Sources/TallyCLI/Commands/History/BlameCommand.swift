@@ -49,9 +49,10 @@ enum BlameCommand: CommandHandler {
             Table.Column(title: catalog.text(.auditColumnActor), truncatable: true, minWidth: 8, dropOrder: 3),
             Table.Column(title: catalog.text(.blameColumnHow), truncatable: true, minWidth: 8, dropOrder: 1),
         ]
+        let numbers = TodoNumbers(state)
         let rows = lines.map { line in
             [
-                line.field, FieldText.human(line.value, catalog), String(line.event.seq),
+                line.field, FieldText.human(line.value, field: line.field, catalog, numbers: numbers), String(line.event.seq),
                 Timestamp.formatLocal(line.event.recordedAt, in: context.zone, withTime: true), EventDescriber.who(line.event),
                 howText(line.arrival, command: line.event.command, catalog),
             ]
@@ -92,6 +93,17 @@ enum BlameCommand: CommandHandler {
 
 /// A field's value in words for tables: text as it is (escaped), none for nothing, lists joined.
 enum FieldText {
+    /// As `human(_:_:)`, but the todos of `after` by their numbers (`2, 5`) where `--json` gives
+    /// ids, and annotations by their texts (`Called; left a message`).
+    static func human(_ value: JSON, field: String, _ catalog: Catalog, numbers: TodoNumbers) -> String {
+        guard case .array(let items) = value, !items.isEmpty else { return human(value, catalog) }
+        switch field {
+        case "after": return items.map { $0.stringValue.map(numbers.text) ?? human($0, catalog) }.joined(separator: ", ")
+        case "annotations": return items.map { $0.objectValue?["text"].map { human($0, catalog) } ?? human($0, catalog) }.joined(separator: "; ")
+        default: return human(value, catalog)
+        }
+    }
+
     static func human(_ value: JSON, _ catalog: Catalog) -> String {
         switch value {
         case .null: catalog.text(.fieldValueNone)

@@ -64,12 +64,14 @@ enum DiffCommand: CommandHandler {
             Table.Column(title: catalog.text(.auditColumnActor), truncatable: true, minWidth: 8, dropOrder: 1),
         ]
         var previous: String?
+        let numbers = TodoNumbers(differ.after)
         let rows = diffs.map { diff -> [String] in
             let label = self.label(diff, differ.after, context)
             defer { previous = diff.stream }
             return [
                 previous == diff.stream ? "" : label, diff.field,
-                diff.before.map { FieldText.human($0, catalog) } ?? catalog.text(.diffNew), FieldText.human(diff.after, catalog),
+                diff.before.map { FieldText.human($0, field: diff.field, catalog, numbers: numbers) } ?? catalog.text(.diffNew),
+                FieldText.human(diff.after, field: diff.field, catalog, numbers: numbers),
                 diff.changedBy.map { String($0.seq) } ?? "", diff.changedBy.map(EventDescriber.who) ?? "",
             ]
         }

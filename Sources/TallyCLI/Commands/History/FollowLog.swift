@@ -27,8 +27,11 @@ enum FollowLog {
             let (log, waited) = try waitForStore(context)
             let watcher = log.appendWatcher
             try watcher?.watchAppends()
-            let stream = try ref.map { try ReferenceResolver.todo($0, in: try context.readState(log)).id }
-            let describer = EventDescriber(catalog: context.catalog, zone: context.zone)
+            let state = try context.readState(log)
+            let stream = try ref.map { try ReferenceResolver.todo($0, in: state).id }
+            // The todos an edit makes one wait for by their numbers as they are now; a todo created
+            // while following is named by its id's first eight characters.
+            let describer = EventDescriber(catalog: context.catalog, zone: context.zone, todoNumbers: TodoNumbers(state))
             func show(_ event: EventEnvelope) {
                 guard stream.map({ $0 == event.stream }) ?? true, matches(event) else { return }
                 if context.json {

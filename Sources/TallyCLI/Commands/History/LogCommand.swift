@@ -185,12 +185,12 @@ struct AuditLines {
     func summary(_ event: EventEnvelope) -> String {
         switch (prior[event.seq], try? EventCatalog.decode(event)) {
         case (.todo(let before)?, .todoEdited(let changes)?):
-            return ChangeDescriber(context: context).edit(changes, before: before)
+            return ChangeDescriber(context: context, todoNumbers: TodoNumbers(state)).edit(changes, before: before)
         case (.record(let before)?, .recordEdited(let changes)?):
             return ChangeDescriber(context: context, gearNames: GearText.names(state)).edit(changes, before: before)
         default:
             break
         }
-        return EventDescriber(catalog: context.catalog, zone: context.zone, gearNames: GearText.names(state)).summary(event)
+        return EventDescriber(catalog: context.catalog, zone: context.zone, gearNames: GearText.names(state), todoNumbers: TodoNumbers(state)).summary(event)
     }
 }

@@ -96,9 +96,13 @@ enum RevertCommand: CommandHandler {
             Table.Column(title: catalog.text(.revertColumnReverted), truncatable: true, minWidth: 6),
         ]
         var previous: String?
+        let numbers = TodoNumbers(current, after)
         let cells = rows.map { row -> [String] in
             defer { previous = row.stream }
-            return [previous == row.stream ? "" : label(row.stream, current, context), row.field, FieldText.human(row.now, catalog), FieldText.human(row.then, catalog)]
+            return [
+                previous == row.stream ? "" : label(row.stream, current, context), row.field,
+                FieldText.human(row.now, field: row.field, catalog, numbers: numbers), FieldText.human(row.then, field: row.field, catalog, numbers: numbers),
+            ]
         }
         context.console.line(Table(columns: columns, rows: cells).render(maxWidth: context.settings.width))
     }

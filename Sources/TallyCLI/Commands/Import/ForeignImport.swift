@@ -275,6 +275,10 @@ enum ForeignImport {
         case .repeatedFieldKeptInTitle(let field): catalog.text(.importRepeatedFieldKept, ["field": field])
         case .dependencyCycleKeptInNote(let cycle):
             catalog.text(.importDependencyCycle, ["task": cycle.dropFirst().first ?? "", "cycle": cycle.joined(separator: " → ")])
+        case .dependencyNotInFile(let uuids):
+            catalog.plural(.importDependencyNotInFile, count: uuids.count, ["tasks": uuids.map { String($0.prefix(8)) }.joined(separator: ", ")])
+        case .dependenciesPastLimit(let max, let uuids):
+            catalog.plural(.importDependenciesPastLimit, count: uuids.count, ["max": String(max), "tasks": uuids.map { String($0.prefix(8)) }.joined(separator: ", ")])
         }
     }
 }

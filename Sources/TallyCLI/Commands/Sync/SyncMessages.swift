@@ -58,14 +58,15 @@ enum SyncMessages {
     /// One line naming a conflict.
     static func line(_ conflict: SyncConflict, now: ReadModel, before: ReadModel, context: CLIContext) -> String {
         let catalog = context.catalog
-        let words = words(conflict, context: context)
+        let numbers = TodoNumbers(now, before)
+        let words = words(conflict, numbers: numbers, context: context)
         var arguments = [
             "item": item(conflict.stream, now: now, before: before, catalog: catalog),
             "field": words.field, "change": words.change, "value": words.value,
         ]
         if let other = conflict.other {
             arguments["actor"] = other.actor
-            arguments["other"] = value(other.value, field: conflict.field, type: conflict.type, context: context).value
+            arguments["other"] = value(other.value, field: conflict.field, type: conflict.type, numbers: numbers, context: context).value
             arguments["time"] = Timestamp.formatLocal(other.recordedAt, in: context.zone, withTime: true)
         }
         let id: MessageID = switch conflict.kind {
@@ -81,19 +82,20 @@ enum SyncMessages {
             // The cycle the dropped edges would close on the merged state.
             let after = conflict.value?.arrayValue?.compactMap(\.stringValue) ?? []
             let ids = TodoDependencies(now).cycle(from: conflict.stream, after: after) ?? []
-            arguments["cycle"] = ids.map { id in (now.todo(id: id) ?? before.todo(id: id)).map { String($0.number) } ?? String(id.prefix(8)) }.joined(separator: " → ")
+            arguments["cycle"] = ids.map(numbers.text).joined(separator: " → ")
         }
         return catalog.text(id, arguments)
     }
 
     /// A conflict in the user's words: the field as `show` labels it, the value as the CLI prints
-    /// it, and the change as a whole (`title 'Oat milk'`, `status completed`, `edit`).
-    static func words(_ conflict: SyncConflict, context: CLIContext) -> (field: String, value: String, change: String) {
+    /// it, and the change as a whole (`title 'Oat milk'`, `status completed`, `edit`); the todos
+    /// one waits for by the numbers `numbers` finds.
+    static func words(_ conflict: SyncConflict, numbers: TodoNumbers, context: CLIContext) -> (field: String, value: String, change: String) {
         guard let field = conflict.field else {
             let change = context.catalog.text(change(of: conflict.type))
             return (change, "", change)
         }
-        let (label, text) = value(conflict.value ?? .null, field: field, type: conflict.type, context: context)
+        let (label, text) = value(conflict.value ?? .null, field: field, type: conflict.type, numbers: numbers, context: context)
         return (label, text, label + " " + text)
     }
 
@@ -114,9 +116,9 @@ enum SyncMessages {
 
     /// One field's label and value as `show` and the CLI print them; an unknown field keeps its
     /// name and its value as typed.
-    static func value(_ json: JSON, field: String?, type: String, context: CLIContext) -> (label: String, value: String) {
+    static func value(_ json: JSON, field: String?, type: String, numbers: TodoNumbers, context: CLIContext) -> (label: String, value: String) {
         let catalog = context.catalog
-        let describer = ChangeDescriber(context: context)
+        let describer = ChangeDescriber(context: context, todoNumbers: numbers)
         let flag = json.boolValue
         switch field {
         case "completed"?:

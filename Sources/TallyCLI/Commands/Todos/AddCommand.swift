@@ -1,3 +1,4 @@
+import TallyEngine
 import TallyDomain
 import TallyArguments
 
@@ -32,5 +33,20 @@ enum AddCommand: CommandHandler {
         input.fromContext = !command.has("no-context")
         let outcome = try context.dispatcher().execute(.addTodo(input))
         MutationPrinter(context: context).print(outcome, single: true)
+        for line in outsideContext(outcome, context) {
+            if context.json { context.console.errorLine(line) } else { context.console.line(line) }
+        }
+    }
+
+    /// A line for each new todo the active context's filter does not match, which every list
+    /// would leave out without a word (a context that gives no project or tag, `--no-context`).
+    static func outsideContext(_ outcome: CommandOutcome, _ context: CLIContext) -> [String] {
+        let contexts = TodoContexts(json: outcome.state.filters[.todos])
+        guard let name = contexts.active, let filter = contexts.narrowing,
+              let selection = try? TodoSelection(filter, model: outcome.state, now: context.now, zone: context.zone)
+        else { return [] }
+        return outcome.decision.affected.compactMap { outcome.state.todo(id: $0) }.filter { !selection.contains($0) }.map { todo in
+            context.catalog.text(.noteOutsideContext, ["number": String(todo.number), "name": TerminalText.escaped(name)])
+        }
     }
 }

@@ -72,7 +72,9 @@ enum ShowCommand: CommandHandler {
             context.printJSON(.object(object))
         } else {
             let clock = try context.asOfClock(bound, in: log)
-            context.console.line(TodoRenderer(context: context).detail(todo, history: history, series: series, graph: TodoDependencies(state), clock: clock))
+            context.console.line(TodoRenderer(context: context).detail(
+                todo, history: history, series: series, graph: TodoDependencies(state), clock: clock, numbers: TodoNumbers(state)
+            ))
         }
     }
 }
