@@ -62,7 +62,7 @@ enum RecordEditCommand: CommandHandler {
         examples: [
             CommandExample(command: "tally record edit 4 --distance 5.2km --place none", explanation: "Correct the distance and clear the place."),
             CommandExample(command: "tally record edit 7 --date 2026-11-20T07:15 --duration 45m", explanation: "Fix when it happened and how long it took."),
-            CommandExample(command: "tally record edit 12 --effort 6", explanation: "Say how hard an imported activity felt: tally load then counts 6 × its minutes."),
+            CommandExample(command: "tally record edit 12 --effort 6", explanation: "Say how hard an imported activity felt: tally load then counts 6 times its minutes."),
         ]
     )
 
