@@ -4,7 +4,7 @@ import TallyDomain
 import TallyTestSupport
 @testable import TallyEssentials
 
-/// The server's payload rules (`tally_payload_problem` of migrations 0006 and 0010, run by the insert trigger)
+/// The server's payload rules (`tally_payload_problem` of migrations 0006, 0010 and 0015, run by the insert trigger)
 /// against `EventRules.checkPayload`: for each rule, payloads just inside and just outside each limit.
 /// The server never accepts what EventRules refuses; it refuses what EventRules accepts only in the
 /// documented differences, each case of which is named here (none since migration 13 made the tag
@@ -210,8 +210,12 @@ struct PostgresPayloadRuleAttackTests {
             }
             add("\(type) after: a number inside", type, with(base, "after", .array([1])))
         }
-        for effort: JSON in [1, 10, 0, 11, .double(5.5), .null, "5"] {
+        // An effort is given with the record or after it (record edit --effort, null: --no-effort), by the same rule.
+        let efforts: [JSON] = [1, 10, 0, 11, -1, .double(5.5), .double(7), .double(10.000001), .int(Int64.max), .null, "5", true, .array([5]), .object(["value": 5])]
+        for effort in efforts {
             add("record.logged effort: \(effort.serialized())", "record.logged", with(record, "effort", effort))
+            add("record.edited effort: \(effort.serialized())", "record.edited", ["effort": effort])
+            add("record.edited effort with a note: \(effort.serialized())", "record.edited", ["note": "tired", "effort": effort])
         }
         for analysis: JSON in [1, 2, 1000, 0, 1001, .double(1.5)] {
             add("record.logged track.analysis: \(analysis.serialized())", "record.logged", with(record, "track", .object(with(track, "analysis", analysis))))
@@ -644,6 +648,9 @@ struct PostgresPayloadRuleAttackTests {
                 .object(["index": 3, "count": 2, "kind": "leg"]))))), "track.part"),
             ("51 contexts", row("filter.saved", Self.contexts(fiftyOne)), "contexts"),
             ("an active context that does not exist", row("filter.saved", Self.contexts(["work": .object([:])], active: "home")), "active"),
+            // Since migration 0015.
+            ("an effort edited to 0", row("record.edited", ["effort": 0]), "effort"),
+            ("an effort edited to a word", row("record.edited", ["effort": "hard"]), "effort"),
         ]
         let export = owner.run("export").stdout
         for (name, event, field) in hostile {

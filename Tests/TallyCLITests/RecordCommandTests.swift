@@ -185,6 +185,15 @@ struct RecordCommandTests {
         (["record", "add", "   ", "--category", "running", "--duration", "10m"], 65, "Error: The name is empty."),
         (["record", "list", "--since", "2026-02-30"], 65, "Error: Invalid date or time '2026-02-30'"),
         (["stats", "--category", "BAD CAT"], 65, "Error: Invalid category 'BAD CAT'"),
+        // An effort given after the fact is checked as record add checks it; a bad one appends nothing, with any other field.
+        (["record", "edit", "1", "--effort", "11"], 65, "Error: --effort must be a whole number from 1 to 10, not '11'"),
+        (["record", "edit", "1", "--effort", "0"], 65, "Error: --effort must be a whole number from 1 to 10, not '0'"),
+        (["record", "edit", "1", "--effort", "5.5"], 65, "Error: --effort must be a whole number from 1 to 10, not '5.5'"),
+        (["record", "edit", "1", "--effort", "hard"], 65, "Error: --effort must be a whole number from 1 to 10, not 'hard'"),
+        (["record", "edit", "1", "--note", "windy", "--effort", "-3"], 65, "Error: --effort must be a whole number from 1 to 10, not '-3'"),
+        (["record", "add", "x", "--category", "running", "--duration", "10m", "--effort", "11"], 65, "Error: --effort must be a whole number from 1 to 10, not '11'"),
+        (["record", "edit", "1", "--effort", "5", "--no-effort"], 64, "Error: Options '--effort' and '--no-effort' cannot be used together."),
+        (["record", "edit", "9", "--effort", "5"], 1, "Error: No record matches '9'."),
         (["record", "show", "9"], 1, "Error: No record matches '9'."),
         (["record", "delete", "1", "7"], 1, "Error: No record matches '7'."),
     ])
@@ -195,6 +204,142 @@ struct RecordCommandTests {
         #expect(result.status == status, "\(arguments): \(result.stderr)")
         #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
         #expect(tally.eventCount == 1)
+    }
+
+    /// An activity file without heart rate or power: one record, 1:59:50 on 2010-08-05 (GPX, no extensions).
+    static let withoutSensors = PackageFiles.url("Tests/Fixtures/activities/cerknicko-jezero.gpx").path
+
+    /// `tally load --json` over the week of that activity: each activity's method and load, and how many have none.
+    static func load(_ tally: TallyRunner, _ extra: [String] = []) throws -> (methods: [String], loads: [Double], unscored: Int) {
+        let json = try #require(tally.run(["--json", "load", "--from", "2010-08-02", "--to", "2010-08-08"] + extra).json?.objectValue)
+        let activities = try #require(json["activities"]?.arrayValue).compactMap(\.objectValue)
+        return (activities.compactMap { $0["method"]?.stringValue }, activities.compactMap { $0["load"]?.doubleValue }, json["unscored"]?.arrayValue?.count ?? -1)
+    }
+
+    /// The effort `record show --json` gives record 1 (nil when it has none).
+    static func effort(_ tally: TallyRunner, _ extra: String...) -> JSON? {
+        tally.run(["--json", "record", "show", "1"] + extra).json?.objectValue?["record"]?.objectValue?["effort"]
+    }
+
+    @Test("record edit --effort gives an imported activity without heart rate a load of RPE × minutes; --no-effort takes it away; undo, redo, --as-of")
+    func effortAfterTheFact() throws {
+        let tally = TallyRunner()
+        #expect(tally.run("record", "import", Self.withoutSensors).status == 0)
+        #expect(try Self.load(tally) == ([], [], 1))
+        let hint = tally.run("load", "--from", "2010-08-02", "--to", "2010-08-08")
+        #expect(hint.stdout.hasSuffix("""
+            1 activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.
+            1 of them has neither heart rate nor power: 'tally record edit N --effort 1-10' gives it a load from how hard it felt.
+
+            """), "\(hint.stdout)")
+        let imported = tally.eventCount
+        let edited = tally.run("record", "edit", "1", "--effort", "5")
+        #expect(edited.status == 0 && edited.stdout == "Updated 1: ACTIVE LOG (edited effort → 5/10)\n", "\(edited.stdout)\(edited.stderr)")
+        #expect(tally.eventCount == imported + 1)
+        // 5 × 119.83 minutes (1:59:50 of the record's duration), to 0.1.
+        #expect(try Self.load(tally) == (["effort"], [599.2], 0))
+        #expect(!tally.run("load", "--from", "2010-08-02", "--to", "2010-08-08").stdout.contains("no load"))
+        let show = tally.run("record", "show", "1").stdout
+        #expect(show.split(separator: "\n").contains { $0.hasPrefix("Effort ") && $0.hasSuffix(" 5/10") }, "\(show)")
+        #expect(show.contains("  \(tally.who("tester@e2e"))  edited effort → 5/10\n"), "\(show)")
+        #expect(Self.effort(tally) == 5)
+        // The past before the edit: no effort, no load.
+        #expect(Self.effort(tally, "--as-of", "@\(imported)") == nil)
+        #expect(try Self.load(tally, ["--as-of", "@\(imported)"]) == ([], [], 1))
+        // With another field: one event, one undo step, which gives both back.
+        let both = tally.run("record", "edit", "1", "--note", "windy", "--effort", "8")
+        #expect(both.stdout == "Updated 1: ACTIVE LOG (edited note → 'windy', effort → 8/10)\n", "\(both.stdout)")
+        #expect(tally.eventCount == imported + 2)
+        #expect(try Self.load(tally).loads == [958.7])
+        let undone = tally.run("undo")
+        #expect(undone.status == 0 && undone.stdout.contains("effort: 8/10 → 5/10"), "\(undone.stdout)")
+        #expect(Self.effort(tally) == 5 && tally.run("--json", "record", "show", "1").json?.objectValue?["record"]?.objectValue?["note"] == .null)
+        #expect(try Self.load(tally).loads == [599.2])
+        #expect(tally.run("redo").status == 0)
+        #expect(Self.effort(tally) == 8)
+        #expect(try Self.load(tally).loads == [958.7])
+        // --no-effort clears it: no load again; undo gives it back.
+        let cleared = tally.run("record", "edit", "1", "--no-effort")
+        #expect(cleared.stdout == "Updated 1: ACTIVE LOG (edited effort cleared)\n", "\(cleared.stdout)")
+        #expect(Self.effort(tally) == nil)
+        #expect(try Self.load(tally) == ([], [], 1))
+        let again = tally.run("record", "edit", "1", "--no-effort")
+        #expect(again.status == 0 && again.stdout == "Record 1 already has those values; nothing changed.\n")
+        let count = tally.eventCount
+        tally.run("undo")
+        #expect(Self.effort(tally) == 8 && tally.eventCount == count + 2)
+        #expect(tally.run("verify").status == 0)
+    }
+
+    @Test("an edited effort in the history: log --field effort, blame --record, diff, record show's history")
+    func effortHistory() throws {
+        let tally = TallyRunner()
+        tally.run("record", "import", Self.withoutSensors)
+        tally.run("record", "edit", "1", "--effort", "6")
+        tally.run("record", "edit", "1", "--place", "Cerknica")
+        tally.run("record", "edit", "1", "--effort", "7")
+        let log = tally.run("log", "--field", "effort")
+        #expect(log.status == 0)
+        let lines = log.stdout.split(separator: "\n").dropFirst()
+        #expect(lines.count == 2 && lines.first?.hasSuffix("effort: 6/10 → 7/10") == true && lines.last?.hasSuffix("effort: none → 6/10") == true, "\(log.stdout)")
+        let blame = try #require(tally.run("--json", "blame", "1", "--record").json?.arrayValue).compactMap(\.objectValue)
+        let line = try #require(blame.first { $0["field"] == "effort" })
+        #expect(line["value"] == 7 && line["seq"] == .int(tally.eventCount))
+        #expect(blame.map { $0["field"]?.stringValue ?? "" } == ItemFields.record)
+        let diff = try #require(tally.run("--json", "diff", "@1", "--field", "effort").json?.arrayValue).compactMap(\.objectValue)
+        #expect(diff.count == 1 && diff.first?["before"] == .null && diff.first?["after"] == 7, "\(diff)")
+        #expect(tally.run("--json", "diff", "@2", "@3", "--field", "effort").json == .array([]))
+    }
+
+    @Test("an edited effort survives export → import, and sync through a shared log: the later of two devices' efforts wins", arguments: SharedLogKind.available)
+    func effortTravels(kind: SharedLogKind) throws {
+        let tally = TallyRunner()
+        tally.run("record", "import", Self.withoutSensors)
+        tally.run("record", "edit", "1", "--effort", "6")
+        tally.run("record", "edit", "1", "--no-effort")
+        tally.run("record", "edit", "1", "--effort", "4", "--note", "lake")
+        let export = tally.run("export")
+        #expect(export.stdout.contains("\"effort\":null") && export.stdout.contains("\"effort\":4"))
+        let path = tally.directory.path("export.jsonl")
+        try export.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        let other = TallyRunner()
+        #expect(other.run("import", path).status == 0)
+        #expect(Self.effort(other) == 4)
+        #expect(try Self.load(other) == (["effort"], [479.3], 0))
+        #expect(other.run("export").stdout == export.stdout)
+        // A hand-edited export line with an effort past 10 is refused whole.
+        let third = TallyRunner()
+        let bad = tally.directory.path("bad.jsonl")
+        try export.stdout.replacingOccurrences(of: "\"effort\":4", with: "\"effort\":40").write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = third.run("import", bad)
+        #expect(refused.status == 65 && refused.stderr.contains(": field 'effort' is not between 1 and 10. Nothing was imported."), "\(refused.stderr)")
+        #expect(third.eventCount == 0)
+
+        // Devices are SQLite replicas (the shared log SQLite or PostgreSQL); the PostgreSQL stage runs the other tests on a server store.
+        guard !TallyRunner.onPostgres else { return }
+        let fleet = Fleet(["ada", "bob"], kind: kind)
+        #expect(fleet.run(0, at: "2026-11-21T10:00:00Z", "record", "import", Self.withoutSensors).status == 0)
+        #expect(fleet.sync(0, at: "2026-11-21T10:01:00Z").status == 0)
+        #expect(fleet.sync(1, at: "2026-11-21T10:02:00Z").status == 0)
+        #expect(try Self.load(fleet[1]) == ([], [], 1))
+        fleet.run(0, at: "2026-11-21T10:03:00Z", "record", "edit", "1", "--effort", "5")
+        fleet.run(1, at: "2026-11-21T10:04:00Z", "record", "edit", "1", "--effort", "7", "--place", "Cerknica")
+        #expect(fleet.sync(0, at: "2026-11-21T10:05:00Z").status == 0)
+        let synced = fleet.sync(1, at: "2026-11-21T10:06:00Z")
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(fleet.sync(0, at: "2026-11-21T10:07:00Z").status == 0)
+        for device in 0 ..< 2 {
+            #expect(Self.effort(fleet[device]) == 7, "device \(device)")
+            #expect(try Self.load(fleet[device]) == (["effort"], [838.8], 0))
+        }
+        // Ada clears it later: the clear travels.
+        fleet.run(0, at: "2026-11-21T10:08:00Z", "record", "edit", "1", "--no-effort")
+        #expect(fleet.sync(0, at: "2026-11-21T10:09:00Z").status == 0)
+        #expect(fleet.sync(1, at: "2026-11-21T10:10:00Z").status == 0)
+        #expect(Self.effort(fleet[1]) == nil)
+        #expect(try Self.load(fleet[1]).unscored == 1)
+        #expect(fleet.server.run("verify").status == 0)
+        #expect(fleet.export(fleet[0]) == fleet.export(fleet[1]))
     }
 
     @Test("CSV fields are quoted exactly when they must be")

@@ -123,7 +123,14 @@ struct SyncPropertyTests {
             let expression = ["tag:t\(step % 3) or -priority:none", "(status:pending is:ready) or todo"].randomElement(using: &random)!
             return ["filter", "set", "--status", Bool.random(using: &random) ? "active" : "completed"] + (Bool.random(using: &random) ? [expression] : [])
         case 9: return ["undo"]
-        default: return ["record", "edit", String(Int.random(in: 1...3, using: &random)), "--duration", "\(10 + step % 50)m"]
+        default:
+            // Some give, change or clear the effort (chosen from the step: the random sequence stays as it was).
+            let edit = ["record", "edit", String(Int.random(in: 1...3, using: &random))]
+            switch step % 4 {
+            case 1: return edit + ["--effort", String(1 + step % 10)]
+            case 3: return edit + ["--no-effort"]
+            default: return edit + ["--duration", "\(10 + step % 50)m"]
+            }
         }
     }
 }

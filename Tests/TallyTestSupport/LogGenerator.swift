@@ -333,6 +333,9 @@ public struct LogGenerator {
             if Int.random(in: 0..<4, using: &random) == 0 { changes.date = Fixtures.epoch + Int64.random(in: -100_000_000...0, using: &random) * 1000 }
             if Int.random(in: 0..<4, using: &random) == 0 { changes.note = .some(Bool.random(using: &random) ? nil : "edited \(hex(3))") }
         }
+        // Some give or clear an effort, chosen from the values drawn so the random sequence stays as it was.
+        let weight = (changes.name ?? changes.category ?? "").unicodeScalars.reduce(changes.durationSeconds ?? 0) { $0 + Int($1.value) }
+        if weight % 3 == 1 { changes.effort = .some(weight % 4 == 0 ? nil : weight % 10 + 1) }
         return changes
     }
 

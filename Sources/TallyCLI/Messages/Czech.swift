@@ -92,7 +92,7 @@ extension Language {
         case .usageConflictingOptions: return .text("Volby '{first}' a '{second}' nelze použít současně.")
         case .usageEditNeedsChange: return .text("Není co měnit: zadejte alespoň jednu z voleb {options}.")
         case .usageFilterNeedsOption: return .text("Zadejte alespoň jednu volbu výpisu k uložení (nebo použijte 'filter reset').")
-        case .usageRecordEditNeedsChange: return .text("Není co měnit: zadejte alespoň jednu z voleb --name, --category, --duration, --distance, --place, --date, --note.")
+        case .usageRecordEditNeedsChange: return .text("Není co měnit: zadejte alespoň jednu z voleb --name, --category, --duration, --distance, --place, --date, --note, --gear, --no-gear, --effort, --no-effort.")
 
         case .noticeAlreadyCompleted: return .text("Úkol {number} už je hotový; nic se nezměnilo.")
         case .noticeAlreadyActive: return .text("Úkol {number} už je aktivní; nic se nezměnilo.")
@@ -682,6 +682,7 @@ extension Language {
         case .fieldEffort: return .text("Námaha")
         case .loadEmpty: return .text("V tomto rozsahu žádná tréninková zátěž.")
         case .loadUnscored: return .plural([.one: "{count} aktivita nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .few: "{count} aktivity nemají zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort.", .other: "{count} aktivit nemá zátěž: chybí tep s klidovým a maximálním tepem, výkon s FTP i --effort."])
+        case .loadUnscoredEffort: return .plural([.one: "Z nich {count} nemá tep ani výkon: 'tally record edit N --effort 1-10' jí dá zátěž podle toho, jak náročná byla.", .few: "Z nich {count} nemají tep ani výkon: 'tally record edit N --effort 1-10' dá každé zátěž podle toho, jak náročná byla.", .other: "Z nich {count} nemá tep ani výkon: 'tally record edit N --effort 1-10' dá každé zátěž podle toho, jak náročná byla."])
         case .loadUnscoredSettings: return .plural([.one: "Z nich {count} má tep nebo výkon, ale pro její den není nastaven klidový a maximální tep ani FTP: 'tally athlete set --from DEN' je nastaví od dřívějšího dne.", .few: "Z nich {count} mají tep nebo výkon, ale pro jejich dny není nastaven klidový a maximální tep ani FTP: 'tally athlete set --from DEN' je nastaví od dřívějšího dne.", .other: "Z nich {count} má tep nebo výkon, ale pro jejich dny není nastaven klidový a maximální tep ani FTP: 'tally athlete set --from DEN' je nastaví od dřívějšího dne."])
         case .loadLegend: return .text("{fitness} kondice (zátěž za 42 dní)  {fatigue} únava (zátěž za 7 dní)")
         case .columnLoad: return .text("Zátěž")

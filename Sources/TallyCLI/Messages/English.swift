@@ -71,7 +71,7 @@ extension Language {
         case .usageConflictingOptions: return .text("Options '{first}' and '{second}' cannot be used together.")
         case .usageEditNeedsChange: return .text("Nothing to change: give at least one of {options}.")
         case .usageFilterNeedsOption: return .text("Give at least one list option to save (or use 'filter reset').")
-        case .usageRecordEditNeedsChange: return .text("Nothing to change: give at least one of --name, --category, --duration, --distance, --place, --date, --note.")
+        case .usageRecordEditNeedsChange: return .text("Nothing to change: give at least one of --name, --category, --duration, --distance, --place, --date, --note, --gear, --no-gear, --effort, --no-effort.")
 
         case .noticeAlreadyCompleted: return .text("Todo {number} is already completed; nothing changed.")
         case .noticeAlreadyActive: return .text("Todo {number} is already active; nothing changed.")
@@ -604,6 +604,7 @@ extension Language {
         case .fieldEffort: return .text("Effort")
         case .loadEmpty: return .text("No training load in this range.")
         case .loadUnscored: return .plural([.one: "{count} activity has no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort.", .other: "{count} activities have no load: no heart rate with resting and maximum heart rate, no power with FTP, no --effort."])
+        case .loadUnscoredEffort: return .plural([.one: "{count} of them has neither heart rate nor power: 'tally record edit N --effort 1-10' gives it a load from how hard it felt.", .other: "{count} of them have neither heart rate nor power: 'tally record edit N --effort 1-10' gives each a load from how hard it felt."])
         case .loadUnscoredSettings: return .plural([.one: "{count} of them has heart rate or power, but no resting and maximum heart rate or FTP is set for its day: 'tally athlete set --from DAY' sets them from an earlier day.", .other: "{count} of them have heart rate or power, but no resting and maximum heart rate or FTP is set for their days: 'tally athlete set --from DAY' sets them from an earlier day."])
         case .loadLegend: return .text("{fitness} fitness (42-day load)  {fatigue} fatigue (7-day load)")
         case .columnLoad: return .text("Load")

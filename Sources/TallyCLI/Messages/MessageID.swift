@@ -601,6 +601,7 @@ enum MessageID: String, CaseIterable, Sendable {
     case loadEmpty = "load.empty"
     case loadUnscored = "load.unscored"
     case loadUnscoredSettings = "load.unscored.settings"
+    case loadUnscoredEffort = "load.unscored.effort"
     case loadLegend = "load.legend"
     case columnLoad = "column.load"
     case columnFitness = "column.fitness"

@@ -158,10 +158,14 @@ struct ChangeDescriber {
         add("place", keys?.place != nil, value(before.place.map(quote)), value(after.place.map(quote)))
         add("date", keys?.date != nil, records.date(before.date), records.date(after.date))
         add("note", keys?.note != nil, value(before.note.map(quote)), value(after.note.map(quote)))
+        add("effort", keys?.effort != nil, value(before.effort.map(Self.effort)), value(after.effort.map(Self.effort)))
         add("gear", keys?.gear != nil, value(before.gear.map(gearName)), value(after.gear.map(gearName)))
         add("analysis", keys?.track != nil, value(before.track.map { String($0.analysisVersion) }), value(after.track.map { String($0.analysisVersion) }))
         return parts
     }
+
+    /// An effort as `record show` gives it: `7/10`.
+    static func effort(_ value: Int) -> String { "\(value)/10" }
 
     /// A gear's name, or its id's first eight characters when its name is not known here.
     private func gearName(_ id: String) -> String {
@@ -195,6 +199,7 @@ struct ChangeDescriber {
         case "place": changes.place.map { (label(.fieldPlace), value($0.map(quote))) }
         case "date": changes.date.map { (label(.fieldDate), RecordRenderer(context: context).date($0)) }
         case "note": changes.note.map { (label(.fieldNote), value($0.map(quote))) }
+        case "effort": changes.effort.map { (label(.fieldEffort), value($0.map(Self.effort))) }
         case "track": changes.track.map { ("analysis", String($0.analysisVersion)) }
         default: nil
         }

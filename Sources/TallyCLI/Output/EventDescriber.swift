@@ -68,6 +68,7 @@ struct EventDescriber {
             if let note = changes.note { parts.append(fieldChange("note", note.map(quote))) }
             if let track = changes.track { parts.append(catalog.text(.historyFieldSet, ["field": "analysis", "value": String(track.analysisVersion)])) }
             if let gear = changes.gear { parts.append(fieldChange("gear", gear.map(gearName))) }
+            if let effort = changes.effort { parts.append(fieldChange("effort", effort.map(ChangeDescriber.effort))) }
             return catalog.text(.historyEdited, ["changes": parts.joined(separator: ", ")])
         case .recordDeleted: return catalog.text(.historyDeleted)
         case .recordRestored: return catalog.text(.historyRestored)

@@ -136,7 +136,7 @@ struct RecordRenderer {
             (catalog.text(.fieldPlace), record.place.map(TerminalText.escaped) ?? "-"),
             (catalog.text(.fieldNote), record.note.map(TerminalText.escapedKeepingLines) ?? "-"),
         ]
-        if let effort = record.effort { rows.append((catalog.text(.fieldEffort), "\(effort)/10")) }
+        if let effort = record.effort { rows.append((catalog.text(.fieldEffort), ChangeDescriber.effort(effort))) }
         if let gear = record.gear { rows.append((catalog.text(.columnGear), TerminalText.escaped(gearNames[gear] ?? String(gear.prefix(8))))) }
         rows += [
             (catalog.text(.fieldSource), record.source.rawValue),

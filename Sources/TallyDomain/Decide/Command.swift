@@ -132,10 +132,15 @@ public struct RecordEditInput: Sendable, Equatable {
     public var gear: String?
     /// `--no-gear`: takes the gear off.
     public var noGear: Bool
+    /// `--effort`, 1-10: how hard it felt.
+    public var effort: String?
+    /// `--no-effort`: clears the effort.
+    public var noEffort: Bool
 
     public init(
         name: String? = nil, category: String? = nil, duration: String? = nil, distance: String? = nil,
-        place: String? = nil, date: String? = nil, note: String? = nil, gear: String? = nil, noGear: Bool = false
+        place: String? = nil, date: String? = nil, note: String? = nil, gear: String? = nil, noGear: Bool = false,
+        effort: String? = nil, noEffort: Bool = false
     ) {
         self.name = name
         self.category = category
@@ -146,12 +151,14 @@ public struct RecordEditInput: Sendable, Equatable {
         self.note = note
         self.gear = gear
         self.noGear = noGear
+        self.effort = effort
+        self.noEffort = noEffort
     }
 
     /// True when no field was named at all.
     public var isEmpty: Bool {
         name == nil && category == nil && duration == nil && distance == nil && place == nil && date == nil && note == nil
-            && gear == nil && !noGear
+            && gear == nil && !noGear && effort == nil && !noEffort
     }
 }
 

@@ -124,6 +124,12 @@ extension Decider {
             let note = raw.lowercased() == "none" ? nil : try Validation.note(raw)
             if note != record.note { changes.note = .some(note) }
         }
+        if input.noEffort {
+            if record.effort != nil { changes.effort = .some(nil) }
+        } else if let raw = input.effort {
+            let effort = try Validation.effort(raw)
+            if effort != record.effort { changes.effort = .some(effort) }
+        }
         return changes
     }
 }

@@ -120,10 +120,13 @@ public struct RecordChanges: Sendable, Equatable {
     public var track: TrackSummary?
     /// The gear it was done with (a gear stream id); `.some(nil)` takes it off.
     public var gear: String??
+    /// How hard it felt, 1-10 (session RPE; `record edit --effort`); `.some(nil)` clears it (`--no-effort`).
+    public var effort: Int??
 
     public init(
         name: String? = nil, category: String? = nil, durationSeconds: Int? = nil, distanceMeters: Double?? = nil,
-        place: String?? = nil, date: Int64? = nil, note: String?? = nil, track: TrackSummary? = nil, gear: String?? = nil
+        place: String?? = nil, date: Int64? = nil, note: String?? = nil, track: TrackSummary? = nil, gear: String?? = nil,
+        effort: Int?? = nil
     ) {
         self.name = name
         self.category = category
@@ -134,12 +137,13 @@ public struct RecordChanges: Sendable, Equatable {
         self.note = note
         self.track = track
         self.gear = gear
+        self.effort = effort
     }
 
     /// True when the edit would change nothing at all.
     public var isEmpty: Bool {
         name == nil && category == nil && durationSeconds == nil && distanceMeters == nil && place == nil && date == nil && note == nil
-            && track == nil && gear == nil
+            && track == nil && gear == nil && effort == nil
     }
 }
 

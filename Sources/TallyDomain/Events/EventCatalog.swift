@@ -157,6 +157,7 @@ public enum EventCatalog {
             if let note = changes.note { object["note"] = note.map { .string($0) } ?? .null }
             if let track = changes.track { object["track"] = .object(TrackPayload.encode(track)) }
             if let gear = changes.gear { object["gear"] = gear.map { .string($0) } ?? .null }
+            if let effort = changes.effort { object["effort"] = effort.map { .int(Int64($0)) } ?? .null }
             return object
         case .filterSaved(let scope, let filter):
             return ["scope": .string(scope.rawValue), "filter": .object(filter)]
@@ -334,6 +335,7 @@ public enum EventCatalog {
             if reader.has("note") { changes.note = .some(try reader.optional("note", reader.string)) }
             if reader.has("track") { changes.track = try reader.track("track") }
             if reader.has("gear") { changes.gear = .some(try reader.optional("gear", reader.identifier)) }
+            if reader.has("effort") { changes.effort = .some(try reader.optional("effort", reader.int)) }
             return .recordEdited(changes)
         case "record.deleted": return .recordDeleted
         case "record.restored": return .recordRestored

@@ -85,6 +85,7 @@ public enum EventRules {
             if let value = changes.date { try instant(value, field: "date") }
             if let track = changes.track, let reason = TrackPayload.problem(track) { throw EventLineError(reason) }
             if let gear = changes.gear ?? nil, UUIDBytes.pack(gear) == nil { throw EventLineError("field 'gear' is not a lowercase UUID") }
+            if let effort = changes.effort ?? nil, !Validation.effort.contains(effort) { throw EventLineError("field 'effort' is not between 1 and 10") }
         case .gearAdded(let fields):
             if let reason = GearLimits.nameProblem(fields.name) ?? GearLimits.retireProblem(fields.retireAtMeters) { throw EventLineError(reason) }
             try category(fields.category)

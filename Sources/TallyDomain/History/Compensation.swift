@@ -169,6 +169,7 @@ public enum Compensation {
             if changes.note != nil, now.note != previous.note { back.note = .some(previous.note) }
             if changes.track != nil, now.track != previous.track, let track = previous.track { back.track = track }
             if changes.gear != nil, now.gear != previous.gear { back.gear = .some(previous.gear) }
+            if changes.effort != nil, now.effort != previous.effort { back.effort = .some(previous.effort) }
             return back.isEmpty ? nil : .recordEdited(back)
         case .filterSaved(let scope, _), .filterReset(let scope):
             guard current.filters[scope] != prior.filter else { return nil }

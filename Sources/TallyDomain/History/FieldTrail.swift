@@ -6,7 +6,7 @@ public enum ItemFields {
     /// A todo's fields, in the order they are shown.
     public static let todo = ["title", "tags", "project", "priority", "due", "wait", "note", "annotations", "after", "series", "completed", "deleted"]
     /// A record's fields, in the order they are shown.
-    public static let record = ["name", "category", "date", "durationSeconds", "distanceMeters", "place", "note", "gear", "deleted"]
+    public static let record = ["name", "category", "date", "durationSeconds", "distanceMeters", "place", "note", "effort", "gear", "deleted"]
     /// Every field name a history option takes.
     public static let all: [String] = {
         var seen = Set<String>()
@@ -45,6 +45,7 @@ public enum ItemFields {
             ("distanceMeters", record.distanceMeters.map { .double(Distance.toMillimetre($0)) } ?? .null),
             ("place", record.place.map { .string($0) } ?? .null),
             ("note", record.note.map { .string($0) } ?? .null),
+            ("effort", record.effort.map { .int(Int64($0)) } ?? .null),
             ("gear", record.gear.map { .string($0) } ?? .null),
             ("deleted", .bool(record.deleted)),
         ]

@@ -70,6 +70,7 @@ public enum RevertTo {
             if now.date != then.date { changes.date = then.date }
             if now.note != then.note { changes.note = .some(then.note) }
             if now.gear != then.gear { changes.gear = .some(then.gear) }
+            if now.effort != then.effort { changes.effort = .some(then.effort) }
             if now.track != then.track, let track = then.track { changes.track = track }
             if !changes.isEmpty { events.append(.recordEdited(changes)) }
             if !now.deleted, then.deleted { events.append(.recordDeleted) }

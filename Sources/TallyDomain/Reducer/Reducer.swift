@@ -62,7 +62,7 @@ public enum Reducer {
                 durationSeconds: Record.bounded(duration: fields.durationSeconds), distanceMeters: Record.bounded(distance: fields.distanceMeters),
                 place: fields.place, date: Record.bounded(date: fields.date), note: fields.note, source: fields.source,
                 createdAt: time, updatedAt: time, version: version, track: fields.track.map(Record.bounded(track:)),
-                effort: fields.effort.flatMap { Validation.effort.contains($0) ? $0 : nil },
+                effort: Record.bounded(effort: fields.effort),
                 gear: fields.gear
             ), key: stream)
         case .recordEdited(let changes):
@@ -264,6 +264,7 @@ extension Record {
         if let note = changes.note { self.note = note }
         if let track = changes.track { self.track = Record.bounded(track: track) }
         if let gear = changes.gear { self.gear = gear }
+        if let effort = changes.effort { self.effort = Record.bounded(effort: effort) }
     }
 
     fileprivate mutating func touch(version: Int, at time: Int64) {
@@ -292,5 +293,10 @@ extension Record {
 
     static func bounded(track: TrackSummary) -> TrackSummary {
         LegacyValues.track(track)
+    }
+
+    /// An effort outside 1-10 (refused at every door) is read as none, in `record.logged` and `record.edited` alike.
+    static func bounded(effort: Int?) -> Int? {
+        effort.flatMap { Validation.effort.contains($0) ? $0 : nil }
     }
 }

@@ -41,22 +41,23 @@ struct SeriesWorld {
     /// Undoes the newest command not undone yet (one step, like `tally undo`).
     mutating func undo() {
         let step = commands.removeLast()
+        let before = model
         let decision = Compensation.undo([RevertStep(command: "c", events: step.events, before: step.before)], current: model, now: now)
         apply(decision, record: false)
-        undone.append(decision.events.filter { $0.stream != HistoryStream.name }.map { AppliedEvent(stream: $0.stream, event: $0.event) })
+        undone.append((decision.events.filter { $0.stream != HistoryStream.name }.map { AppliedEvent(stream: $0.stream, event: $0.event) }, before))
         undoneBefore.append(step)
     }
 
-    /// Re-applies the newest undone command.
+    /// Re-applies the newest undone command: reverts the undo's compensations from the model they were applied to.
     mutating func redo() {
-        let compensations = undone.removeLast()
-        let before = model
+        let (compensations, before) = undone.removeLast()
         let decision = Compensation.redo([RevertStep(command: "c", events: compensations, before: before)], current: model, now: now)
         apply(decision, record: false)
         commands.append(undoneBefore.removeLast())
     }
 
-    private var undone: [[AppliedEvent]] = []
+    /// Each undo's compensations and the model they were applied to.
+    private var undone: [(events: [AppliedEvent], before: ReadModel)] = []
     private var undoneBefore: [(events: [AppliedEvent], before: ReadModel)] = []
 
     /// Folds events that another replica appended (as an import or a sync would).

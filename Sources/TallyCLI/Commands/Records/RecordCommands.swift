@@ -44,7 +44,7 @@ enum RecordAddCommand: CommandHandler {
             distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note"),
             effort: command.value("effort"), gear: command.value("gear"), noGear: command.has("no-gear")
         )
-        try RecordOptions.refuseGearConflict(command, context)
+        try RecordOptions.refuseConflicts(command, context)
         MutationPrinter(context: context).print(try context.dispatcher().execute(.logRecord(input)), single: true)
     }
 }
@@ -54,13 +54,15 @@ enum RecordEditCommand: CommandHandler {
     static let spec = CommandSpec(
         name: "edit",
         abstract: "Change a record's fields.",
-        discussion: "Only the fields named change. 'none' clears the distance, place or note.",
+        discussion: "Only the fields named change. 'none' clears the distance, place or note; --no-gear and --no-effort clear the gear and the effort.",
         arguments: [ArgumentSpec(name: "REF", help: "A record number or a unique id prefix.")],
         options: [OptionSpec(name: "name", valueName: "NAME", help: "The new name."), RecordOptions.category, RecordOptions.duration,
-                  RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note, RecordOptions.gear, RecordOptions.noGear],
+                  RecordOptions.distance, RecordOptions.place, RecordOptions.date, RecordOptions.note, RecordOptions.gear, RecordOptions.noGear,
+                  RecordOptions.effort, RecordOptions.noEffort],
         examples: [
             CommandExample(command: "tally record edit 4 --distance 5.2km --place none", explanation: "Correct the distance and clear the place."),
             CommandExample(command: "tally record edit 7 --date 2026-11-20T07:15 --duration 45m", explanation: "Fix when it happened and how long it took."),
+            CommandExample(command: "tally record edit 12 --effort 6", explanation: "Say how hard an imported activity felt: tally load then counts 6 times its minutes."),
         ]
     )
 
@@ -68,9 +70,9 @@ enum RecordEditCommand: CommandHandler {
         let input = RecordEditInput(
             name: command.value("name"), category: command.value("category"), duration: command.value("duration"),
             distance: command.value("distance"), place: command.value("place"), date: command.value("date"), note: command.value("note"),
-            gear: command.value("gear"), noGear: command.has("no-gear")
+            gear: command.value("gear"), noGear: command.has("no-gear"), effort: command.value("effort"), noEffort: command.has("no-effort")
         )
-        try RecordOptions.refuseGearConflict(command, context)
+        try RecordOptions.refuseConflicts(command, context)
         guard !input.isEmpty else {
             throw UsageError(kind: .custom(context.catalog.text(.usageRecordEditNeedsChange)), commandPath: command.path)
         }

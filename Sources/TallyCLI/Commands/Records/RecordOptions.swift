@@ -3,10 +3,10 @@ import TallyArguments
 
 /// Option specs and readers shared by the record commands.
 enum RecordOptions {
-    /// `--gear` and `--no-gear` together are a usage error.
-    static func refuseGearConflict(_ command: ParsedCommand, _ context: CLIContext) throws {
-        if command.value("gear") != nil, command.has("no-gear") {
-            throw UsageError(kind: .conflictingOptions("--gear", "--no-gear"), commandPath: command.path)
+    /// `--gear` with `--no-gear`, or `--effort` with `--no-effort`, is a usage error.
+    static func refuseConflicts(_ command: ParsedCommand, _ context: CLIContext) throws {
+        for option in ["gear", "effort"] where command.value(option) != nil && command.has("no-" + option) {
+            throw UsageError(kind: .conflictingOptions("--" + option, "--no-" + option), commandPath: command.path)
         }
     }
 
@@ -22,6 +22,7 @@ enum RecordOptions {
     static let gear = OptionSpec(name: "gear", valueName: "NAME", help: "The gear it was done with (any case); without it, its category's default gear.")
     static let noGear = OptionSpec(name: "no-gear", help: "No gear, not even the category's default.")
     static let effort = OptionSpec(name: "effort", valueName: "1-10", help: "How hard it felt, 1 (very easy) to 10 (maximal): its training load without heart rate or power.")
+    static let noEffort = OptionSpec(name: "no-effort", help: "Clears the effort.")
 
     /// The options of `record list` that make up a view (also accepted by `record filter set` and `record export`).
     static let view: [OptionSpec] = [

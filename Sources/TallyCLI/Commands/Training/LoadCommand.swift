@@ -11,7 +11,8 @@ enum LoadCommand: CommandHandler {
         discussion: """
             Each activity's load is Banister's TRIMP from its average heart rate (with the resting and maximum heart \
             rates in force on its day), else its Training Stress Score from power and the FTP in force, else its effort \
-            (record add --effort) times its minutes. Activities with none of these have no load and are counted as such. \
+            (record add --effort, or record edit --effort after the fact) times its minutes. Activities with none of these \
+            have no load and are counted as such. \
             Fitness and fatigue are the 42- and 7-day exponentially weighted loads; form is yesterday's fitness minus \
             yesterday's fatigue. Without --from the last six weeks are shown.
             """,
@@ -76,10 +77,14 @@ enum LoadCommand: CommandHandler {
         context.console.line(lines.joined(separator: "\n"))
     }
 
-    /// How many activities have no load, and how many of them only lack the athlete's settings.
+    /// How many activities have no load, how many of them only lack the athlete's settings, and
+    /// how many had neither heart rate nor power (an effort given after the fact is their load).
     static func unscoredLines(_ unscored: [Record], catalog: Catalog) -> [String] {
         let measured = unscored.filter(TrainingLoad.measured).count
-        return [catalog.plural(.loadUnscored, count: unscored.count)] + (measured > 0 ? [catalog.plural(.loadUnscoredSettings, count: measured)] : [])
+        var lines = [catalog.plural(.loadUnscored, count: unscored.count)]
+        if measured > 0 { lines.append(catalog.plural(.loadUnscoredSettings, count: measured)) }
+        if unscored.count > measured { lines.append(catalog.plural(.loadUnscoredEffort, count: unscored.count - measured)) }
+        return lines
     }
 
     static func whole(_ value: Double) -> String { String(Int(value.rounded())) }

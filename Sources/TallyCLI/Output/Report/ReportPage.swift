@@ -112,7 +112,7 @@ struct ReportPage {
 
     private func load() -> String {
         guard loadDays.contains(where: { $0.load > 0 || $0.fitness >= 0.5 }) else {
-            return section("load", "Training load", "<p>No activity up to this period's end has a training load. A load needs heart rate and the athlete's heart rates (<code>tally athlete set</code>), power and an FTP, or an effort given with <code>record add --effort</code>; the report draws nothing it would have to invent.</p>\n")
+            return section("load", "Training load", "<p>No activity up to this period's end has a training load. A load needs heart rate and the athlete's heart rates (<code>tally athlete set</code>), power and an FTP, or an effort given with <code>record add --effort</code> or <code>record edit --effort</code>; the report draws nothing it would have to invent.</p>\n")
         }
         let caption = "Fitness (42-day) and fatigue (7-day) load each day, and form (yesterday's fitness less fatigue). "
             + "A day's load is the sum of its activities' TRIMP, TSS or session RPE; activities with none of these add nothing."
